@@ -1,0 +1,19 @@
+"""Exact, explained Transformer arithmetic: parameter counts, LoRA sizes, memory, loss, FLOPs.
+
+Every result is exact (Python ints, sympy rationals), carries a breakdown that
+adds up to its total, a formula in named sizes, and an explanation; each can
+render itself as a rich table (``.table()``) and as JSON (``.to_json()``).
+"""
+
+from calculators.errors import CalculatorError, ConfigError, UnsupportedConfig
+from calculators.params import ParameterCount, conventions, count_parameters, registry_names
+
+__all__ = [
+    "CalculatorError",
+    "ConfigError",
+    "ParameterCount",
+    "UnsupportedConfig",
+    "conventions",
+    "count_parameters",
+    "registry_names",
+]

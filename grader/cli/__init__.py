@@ -1,0 +1,51 @@
+"""The ``grader`` command: verbs that parse options and call the library.
+
+Exit codes scripts can trust: 0 success, 1 a failure of the work itself,
+2 bad usage or bad input (one line naming the field, never a traceback).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from calculators.errors import CalculatorError
+from grader.cli.calc import calc_app
+
+app = typer.Typer(
+    name="grader",
+    help="Grade Transformer notebooks and compute exact Transformer arithmetic.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(calc_app, name="calc")
+
+EXIT_USAGE = 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script; turns input errors into exit code 2."""
+    try:
+        app(args=argv, standalone_mode=False)
+    except CalculatorError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        return EXIT_USAGE
+    except typer.Exit as exc:
+        return exc.exit_code
+    except typer.Abort:
+        typer.echo("aborted", err=True)
+        return 1
+    except Exception as exc:  # click usage errors carry their own exit code
+        import click
+
+        if isinstance(exc, click.ClickException):
+            exc.show()
+            return exc.exit_code
+        raise
+    return 0
+
+
+def run() -> None:
+    sys.exit(main())

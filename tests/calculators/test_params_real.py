@@ -1,0 +1,73 @@
+"""count_parameters against the real model, for every registry checkpoint, head and convention."""
+
+from __future__ import annotations
+
+import pytest
+
+import calculators as calc
+from calculators.params import registry
+from calculators.params.families import FAMILIES
+from tests.calculators.realmodels import build, calc_names, occurrences, real_count
+
+SINGLE = [c for c in calc.conventions() if c != "exact"]
+COMBOS = [
+    "no_bias+no_layernorm",
+    "no_bias+untied",
+    "no_embeddings+untied",
+    "no_out_proj+no_bias+no_position_embeddings",
+    "weights_only+untied",
+]
+
+CASES = [
+    (name, head)
+    for name in registry.names()
+    for head in FAMILIES[registry.load(name)["model_type"]].heads
+]
+
+
+@pytest.fixture(scope="module")
+def real_models():
+    cache = {}
+
+    def get(name, head, num_labels=None):
+        key = (name, head, num_labels)
+        if key not in cache:
+            data = registry.load(name)
+            model = build(data, head, num_labels)
+            cache[key] = occurrences(model, data["model_type"])
+        return cache[key]
+
+    return get
+
+
+@pytest.mark.parametrize(("name", "head"), CASES, ids=[f"{n}-{h}" for n, h in CASES])
+def test_registry_model_every_convention(real_models, name, head):
+    labels = 4 if head == "seq-cls" else None
+    occ = real_models(name, head, labels)
+    for conv in ["exact", *SINGLE, *COMBOS]:
+        c = calc.count_parameters(name, head=head, num_labels=labels, convention=conv)
+        expected = real_count(occ, set(conv.split("+")))
+        assert c.total == expected, (
+            f"{name} {head} {conv}: calculator {c.total:,} vs model {expected:,}"
+        )
+        assert sum(c.breakdown.values()) == c.total
+
+
+@pytest.mark.parametrize(("name", "head"), CASES, ids=[f"{n}-{h}" for n, h in CASES])
+def test_registry_model_names_and_shapes(real_models, name, head):
+    """Not only the totals: every real tensor is listed with its name and shape."""
+    labels = 4 if head == "seq-cls" else None
+    occ = real_models(name, head, labels)
+    real = {o["name"]: o["shape"] for o in occ}
+    c = calc.count_parameters(name, head=head, num_labels=labels, convention="untied")
+    assert calc_names(c.params) == real
+
+
+def test_published_totals():
+    """Totals as the model cards and papers quote them (with the LM head where the card counts it)."""
+    assert calc.count_parameters("bert-base-uncased").total == 109_482_240
+    assert calc.count_parameters("distilbert-base-uncased").total == 66_362_880
+    assert calc.count_parameters("gpt2", head="causal-lm").total == 124_439_808
+    assert calc.count_parameters("Llama-2-7b", head="causal-lm").total == 6_738_415_616
+    assert calc.count_parameters("TinyLlama-1.1B", head="causal-lm").total == 1_100_048_384
+    assert calc.count_parameters("pythia-160m", head="causal-lm").total == 162_322_944
