@@ -6,14 +6,18 @@ render itself as a rich table (``.table()``) and as JSON (``.to_json()``).
 """
 
 from calculators.errors import CalculatorError, ConfigError, UnsupportedConfig
+from calculators.lora import LoraCount, lora_matrices, lora_parameters
 from calculators.params import ParameterCount, conventions, count_parameters, registry_names
 
 __all__ = [
     "CalculatorError",
     "ConfigError",
+    "LoraCount",
     "ParameterCount",
     "UnsupportedConfig",
     "conventions",
     "count_parameters",
+    "lora_matrices",
+    "lora_parameters",
     "registry_names",
 ]
