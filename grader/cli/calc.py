@@ -88,3 +88,208 @@ def models_cmd(as_json: JsonOpt = False) -> None:
         return
     for name, hub in rows.items():
         typer.echo(f"{name:26} {hub}")
+
+
+def _csv(text: str | None) -> list[str]:
+    return [t.strip() for t in (text or "").split(",") if t.strip()]
+
+
+@calc_app.command("lora")
+def lora(
+    model: Annotated[str, typer.Argument(help="Registry name or config.json path.")],
+    targets: Annotated[
+        str, typer.Option("--targets", help="Comma-separated target_modules, e.g. query,value.")
+    ],
+    r: Annotated[int, typer.Option(help="LoRA rank.")] = 8,
+    head: Annotated[
+        str, typer.Option(help="base | masked-lm | causal-lm | seq-cls | seq2seq-lm")
+    ] = "base",
+    num_labels: Annotated[int | None, typer.Option(help="Classes of a seq-cls head.")] = None,
+    bias: Annotated[str, typer.Option(help="none | all | lora_only (as LoraConfig).")] = "none",
+    task_type: Annotated[
+        str | None, typer.Option(help="SEQ_CLS, CAUSAL_LM, ... (SEQ_CLS trains the classifier).")
+    ] = None,
+    modules_to_save: Annotated[
+        str | None, typer.Option(help="Comma-separated modules trained in full.")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Trainable parameters of a LoRA setup, as peft counts them.
+
+    Examples:
+
+      grader calc lora roberta-base --head seq-cls --num-labels 2 --targets query,value --task-type SEQ_CLS
+
+      grader calc lora bloom-560m --head causal-lm --targets query_key_value --r 16
+    """
+    result = calc.lora_parameters(
+        model,
+        head,
+        num_labels,
+        r=r,
+        target_modules=_csv(targets),
+        bias=bias,
+        task_type=task_type,
+        modules_to_save=_csv(modules_to_save) or None,
+    )
+    show(result, as_json)
+
+
+memory_app = typer.Typer(
+    help="Memory in exact bytes, shown in GB (10^9) and GiB (2^30).", no_args_is_help=True
+)
+calc_app.add_typer(memory_app, name="memory")
+
+
+@memory_app.command("attention")
+def memory_attention(
+    seq_len: Annotated[int, typer.Option(help="Sequence length S.")],
+    heads: Annotated[int, typer.Option(help="Attention heads h.")],
+    bytes_per_element: Annotated[float, typer.Option(help="2 for fp16/bf16, 4 for fp32.")] = 2,
+    batch_size: Annotated[int, typer.Option(help="Sequences in the batch.")] = 1,
+    layers: Annotated[int, typer.Option(help="Layers held at once.")] = 1,
+    as_json: JsonOpt = False,
+) -> None:
+    """Memory of the attention score matrices QK^T.
+
+    Example: grader calc memory attention --seq-len 16384 --heads 48
+    """
+    show(
+        calc.attention_scores_memory(seq_len, heads, _num(bytes_per_element), batch_size, layers),
+        as_json,
+    )
+
+
+@memory_app.command("kv")
+def memory_kv(
+    model: Annotated[str, typer.Argument(help="Registry name or config.json path.")],
+    seq_len: Annotated[int, typer.Option(help="Tokens in the cache.")],
+    batch_size: Annotated[int, typer.Option(help="Sequences.")] = 1,
+    bytes_per_element: Annotated[float, typer.Option(help="2 for fp16/bf16.")] = 2,
+    as_json: JsonOpt = False,
+) -> None:
+    """KV-cache memory of a model.
+
+    Example: grader calc memory kv Llama-2-7b --seq-len 4096
+    """
+    show(calc.kv_cache_memory(model, seq_len, batch_size, _num(bytes_per_element)), as_json)
+
+
+@memory_app.command("optimizer")
+def memory_optimizer(
+    params: Annotated[int, typer.Option(help="Trainable parameters.")],
+    optimizer: Annotated[
+        str, typer.Option(help="adam, adamw, adam8bit, sgd, sgd_nomomentum, rmsprop, adagrad")
+    ] = "adam",
+    bytes_per_state: Annotated[
+        float | None, typer.Option(help="Bytes per state value (default: the optimizer's).")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Optimizer-state memory.
+
+    Example: grader calc memory optimizer --params 9437184 --optimizer adam
+    """
+    bps = None if bytes_per_state is None else _num(bytes_per_state)
+    show(calc.optimizer_state_memory(params, optimizer, bps), as_json)
+
+
+@memory_app.command("training")
+def memory_training(
+    params: Annotated[int, typer.Option(help="Parameters trained.")],
+    precision: Annotated[str, typer.Option(help="mixed (16-bit + fp32 master) or fp32.")] = "mixed",
+    optimizer: Annotated[str, typer.Option(help="Optimizer (see `memory optimizer`).")] = "adam",
+    as_json: JsonOpt = False,
+) -> None:
+    """Weights + gradients + optimizer states (the 16 bytes/parameter rule for Adam).
+
+    Example: grader calc memory training --params 7000000000
+    """
+    show(calc.training_memory(params, precision, optimizer), as_json)
+
+
+@memory_app.command("activation")
+def memory_activation(
+    seq_len: Annotated[int, typer.Option(help="Sequence length s.")],
+    d_model: Annotated[int, typer.Option(help="Hidden size h.")],
+    heads: Annotated[int, typer.Option(help="Attention heads a.")],
+    batch_size: Annotated[int, typer.Option(help="Micro-batch b.")] = 1,
+    layers: Annotated[int, typer.Option(help="Layers.")] = 1,
+    recompute: Annotated[str, typer.Option(help="none | selective | full")] = "none",
+    tensor_parallel: Annotated[int, typer.Option(help="Tensor-parallel size t.")] = 1,
+    sequence_parallel: Annotated[bool, typer.Option(help="Sequence parallelism on.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Activation memory per Korthikanti et al. (2022).
+
+    Example: grader calc memory activation --seq-len 2048 --d-model 4096 --heads 32 --layers 32
+    """
+    show(
+        calc.activation_memory(
+            seq_len,
+            batch_size,
+            d_model,
+            heads,
+            layers,
+            recompute,
+            tensor_parallel,
+            sequence_parallel,
+        ),
+        as_json,
+    )
+
+
+@calc_app.command("ce")
+def ce(
+    logits: Annotated[str, typer.Option(help="Comma-separated logits, e.g. 0.5,0.1,3.0,0.2,1.0")],
+    target: Annotated[int, typer.Option(help="Index of the correct class (0-based).")],
+    base: Annotated[str, typer.Option(help="e (nats) or 2 (bits).")] = "e",
+    as_json: JsonOpt = False,
+) -> None:
+    """Softmax probability of the target and the cross-entropy loss, exact and as a float.
+
+    Example: grader calc ce --logits 0.5,0.1,3.0,0.2,1.0 --target 2
+    """
+    b = None if base == "e" else _int_option("base", base)
+    show(calc.cross_entropy(logits, target, b), as_json)
+
+
+@calc_app.command("ffn")
+def ffn(
+    hidden: Annotated[int, typer.Option(help="Hidden size H.")],
+    layers: Annotated[int, typer.Option(help="Layers L.")],
+    d_ff: Annotated[int | None, typer.Option(help="FFN width (default 4H).")] = None,
+    bias: Annotated[bool, typer.Option(help="Linear layers have biases.")] = True,
+    gated: Annotated[bool, typer.Option(help="SwiGLU/GEGLU: two input projections.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Parameters of the feed-forward sub-layers.
+
+    Example: grader calc ffn --hidden 6144 --layers 48
+    """
+    show(calc.ffn_parameters(hidden, layers, d_ff, bias, gated), as_json)
+
+
+@calc_app.command("flops")
+def flops(
+    params: Annotated[int, typer.Option(help="Parameters N.")],
+    tokens: Annotated[int, typer.Option(help="Training tokens D.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Training compute by the 6ND rule.
+
+    Example: grader calc flops --params 124439808 --tokens 1000000000
+    """
+    show(calc.training_flops(params, tokens), as_json)
+
+
+def _num(x: float) -> int | str:
+    """Floats from the command line, read as written (2.0 -> 2, 0.5 -> '0.5')."""
+    return int(x) if float(x).is_integer() else str(x)
+
+
+def _int_option(name: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise calc.ConfigError(f"must be 'e' or an integer, got {text!r}", field=name) from None
