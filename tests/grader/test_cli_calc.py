@@ -1,0 +1,137 @@
+"""`grader calc ...` driven in-process: output, --json, and exit codes scripts rely on."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import calculators as calc
+from grader.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_params_json_is_the_library_result(capsys):
+    code, out, _ = run(
+        capsys,
+        "calc",
+        "params",
+        "distilbert-base-uncased",
+        "--head",
+        "seq-cls",
+        "--num-labels",
+        "4",
+        "--json",
+    )
+    assert code == 0
+    data = json.loads(out)
+    lib = calc.count_parameters("distilbert-base-uncased", head="seq-cls", num_labels=4)
+    assert data["total"] == lib.total == 66_956_548
+    assert data["breakdown"] == lib.breakdown
+    assert data["formula"] == str(lib.formula)
+
+
+def test_params_table_shows_number_breakdown_and_formula(capsys):
+    code, out, _ = run(capsys, "calc", "params", "bert-base-uncased", "--convention", "no_bias")
+    assert code == 0
+    total = calc.count_parameters("bert-base-uncased", convention="no_bias").total
+    assert f"{total:,}" in out
+    assert "layers/attn/qkv" in out
+    assert "d_model" in out
+
+
+def test_config_file_path(tmp_path, capsys):
+    cfg = {
+        "model_type": "torch_transformer_encoder",
+        "ntoken": 50001,
+        "d_model": 200,
+        "nhead": 2,
+        "dim_feedforward": 200,
+        "nlayers": 4,
+    }
+    path = tmp_path / "lab_a.json"
+    path.write_text(json.dumps(cfg))
+    code, out, _ = run(capsys, "calc", "params", str(path), "--head", "causal-lm", "--json")
+    assert code == 0
+    assert json.loads(out)["total"] == 21_018_401  # transfer-lab A, the LM model
+
+
+@pytest.mark.parametrize(
+    ("argv", "field"),
+    [
+        (["calc", "params", "no-such-model"], "model"),
+        (["calc", "params", "gpt2", "--head", "masked-lm"], "head"),
+        (["calc", "params", "gpt2", "--convention", "no_heads"], "convention"),
+        (["calc", "memory", "attention", "--seq-len", "-1", "--heads", "2"], "seq_len"),
+        (["calc", "lora", "gpt2", "--targets", "nothing"], "target_modules"),
+        (["calc", "ce", "--logits", "1,2", "--target", "9"], "target"),
+    ],
+)
+def test_bad_input_is_one_line_naming_the_field_exit_2(capsys, argv, field):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert err.startswith(f"error: {field}: ")
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("content", "what"),
+    [
+        ("{not json", "not a readable JSON file"),
+        ('["a list"]', "does not hold a JSON object"),
+        (
+            '{"model_type": "bert", "hidden_size": 100, "num_attention_heads": 12}',
+            "12 does not divide",
+        ),
+        ('{"model_type": "mamba"}', "not a supported family"),
+        ('{"hidden_size": 8}', "model_type"),
+        ('{"model_type": "bert", "position_embedding_type": "relative_key"}', "does not model it"),
+        ('{"model_type": "gpt2", "n_layer": -2}', "must be at least 1"),
+    ],
+)
+def test_malformed_config_files(tmp_path, capsys, content, what):
+    path = tmp_path / "config.json"
+    path.write_text(content)
+    code, _, err = run(capsys, "calc", "params", str(path))
+    assert code == 2
+    assert what in err and "Traceback" not in err
+
+
+def test_usage_error_exit_2_and_help_lists_examples(capsys):
+    code, _, _ = run(capsys, "calc", "params")  # missing argument
+    assert code == 2
+    out = subprocess.run(
+        [sys.executable, "-m", "grader", "calc", "params", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "Examples" in out and "--num-labels" in out
+
+
+def test_console_script_runs():
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "grader",
+            "calc",
+            "ce",
+            "--logits",
+            "0.5,0.1,3.0,0.2,1.0",
+            "--target",
+            "2",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0
+    assert round(json.loads(proc.stdout)["value"], 6) == 0.287622
