@@ -12,7 +12,7 @@ from calculators.params._spec import Dims, Param
 Flags = dict[str, Any]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # hashed by identity: one object per family
 class Family:
     """An architecture family.
 
