@@ -71,3 +71,23 @@ def test_published_totals():
     assert calc.count_parameters("Llama-2-7b", head="causal-lm").total == 6_738_415_616
     assert calc.count_parameters("TinyLlama-1.1B", head="causal-lm").total == 1_100_048_384
     assert calc.count_parameters("pythia-160m", head="causal-lm").total == 162_322_944
+
+
+def test_pretrained_config_and_hub_ids_are_accepted():
+    import transformers
+
+    cfg = transformers.DistilBertConfig(n_layers=3, num_labels=5)
+    c = calc.count_parameters(cfg, head="seq-cls")
+    assert c.num_labels == 5  # taken from the config when not given
+    assert c.total == calc.count_parameters(cfg.to_dict(), head="seq-cls", num_labels=5).total
+    hub = calc.count_parameters("openai-community/gpt2", head="causal-lm")
+    assert hub.total == calc.count_parameters("GPT2", head="causal-lm").total == 124_439_808
+
+
+def test_formula_and_breakdown_agree_with_total():
+    for name in registry.names():
+        c = calc.count_parameters(name, convention="no_bias+untied")
+        subs = c.subs()
+        assert c.formula.subs(subs) == c.total
+        assert all(c.component_formulas[k].subs(subs) == v for k, v in c.breakdown.items())
+        assert str(c.total) in c.to_json().replace(",", "")
