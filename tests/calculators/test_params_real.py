@@ -91,3 +91,22 @@ def test_formula_and_breakdown_agree_with_total():
         assert c.formula.subs(subs) == c.total
         assert all(c.component_formulas[k].subs(subs) == v for k, v in c.breakdown.items())
         assert str(c.total) in c.to_json().replace(",", "")
+
+
+def test_transfer_lab_a_model_against_real_torch_modules():
+    """Lab A: nn.Embedding + nn.TransformerEncoder (dim_feedforward = nhid) + nn.Linear head."""
+    from tests.calculators.realmodels import TutorialModel
+
+    lab = {
+        "model_type": "torch_transformer_encoder",
+        "ntoken": 50001,
+        "d_model": 200,
+        "nhead": 2,
+        "dim_feedforward": 200,
+        "nlayers": 4,
+    }
+    for head, out in (("causal-lm", 50001), ("seq-cls", 2), ("base", None)):
+        model = TutorialModel(50001, 200, 2, 200, 4, out)
+        real = sum(p.numel() for p in model.parameters() if p.requires_grad)
+        assert calc.count_parameters(lab, head=head, num_labels=2).total == real
+    assert calc.count_parameters(lab, head="causal-lm").total == 21_018_401
