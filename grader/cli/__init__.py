@@ -16,11 +16,34 @@ from grader.cli.calc import calc_app
 app = typer.Typer(
     name="grader",
     help="Grade Transformer notebooks and compute exact Transformer arithmetic.",
+    epilog=(
+        "Examples: grader calc params bert-base-uncased | "
+        "grader calc memory attention --seq-len 16384 --heads 48 | "
+        "grader calc ce --logits 0.5,0.1,3.0,0.2,1.0 --target 2 --json"
+    ),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
 app.add_typer(calc_app, name="calc")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from grader import __version__
+
+        typer.echo(f"grader {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """Grade Transformer notebooks and compute exact Transformer arithmetic."""
+
 
 EXIT_USAGE = 2
 
@@ -39,7 +62,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except Exception as exc:
         # click's usage errors (typer vendors its own click) carry their exit code
-        if callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int):
+        if callable(getattr(exc, "show", None)) and isinstance(
+            getattr(exc, "exit_code", None), int
+        ):
             exc.show()
             return exc.exit_code
         raise
