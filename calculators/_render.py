@@ -49,3 +49,14 @@ def table(
     for row in rows:
         t.add_row(*row)
     return t
+
+
+def formula_rows(
+    breakdown, formulas, total_label: str, total, total_formula
+) -> list[tuple[str, ...]]:
+    """Rows of (component, formula, count) ending with the total, for count results."""
+    import sympy
+
+    rows = [(comp, sympy.sstr(formulas[comp]), fmt_int(n)) for comp, n in breakdown.items()]
+    rows.append((total_label, sympy.sstr(total_formula), fmt_int(total)))
+    return rows

@@ -112,11 +112,9 @@ class LoraCount:
         return _render.dumps(self.to_dict())
 
     def table(self):
-        rows = [
-            (comp, sympy.sstr(self.component_formulas[comp]), _render.fmt_int(n))
-            for comp, n in self.breakdown.items()
-        ]
-        rows.append(("trainable", sympy.sstr(self.formula), _render.fmt_int(self.total)))
+        rows = _render.formula_rows(
+            self.breakdown, self.component_formulas, "trainable", self.total, self.formula
+        )
         return _render.table(f"LoRA r={self.r}", rows, ("source", "formula", "parameters"))
 
     def __rich__(self):

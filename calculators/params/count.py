@@ -117,11 +117,9 @@ class ParameterCount:
         return _render.dumps(self.to_dict())
 
     def table(self):
-        rows = [
-            (comp, sympy.sstr(self.component_formulas[comp]), _render.fmt_int(n))
-            for comp, n in self.breakdown.items()
-        ]
-        rows.append(("total", sympy.sstr(self.formula), _render.fmt_int(self.total)))
+        rows = _render.formula_rows(
+            self.breakdown, self.component_formulas, "total", self.total, self.formula
+        )
         sizes = ", ".join(f"{k}={v:,}" for k, v in self.symbols.items())
         title = f"{self.name or self.model_type} · {self.head} · {self.convention}"
         return _render.table(title, rows, ("component", "formula", "parameters"), caption=sizes)
