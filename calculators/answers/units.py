@@ -1,0 +1,231 @@
+"""Units and scale words a student may write after a number, as exact data.
+
+Memory units follow the standard: kB/MB/GB/TB are powers of 10, KiB/MiB/GiB/TiB
+are powers of 2, and a byte is 8 bits. Prefixes are exact integers, so "24 GiB"
+and "25.77 GB" can be compared in bytes without a float in sight.
+
+Scale words (``thousand``, ``million``, ``billion``, ``k``, ``M``, ``B``, ``G``)
+multiply a count; they are not units. ``GB`` is a unit, ``G`` alone is a scale.
+A lone ``B`` is the one real ambiguity ("14.5B" parameters, "512 B" of memory):
+the reader takes it as *billion* and records that it did, and the checker reads
+it as bytes when the question is about memory.
+"""
+
+from __future__ import annotations
+
+from sympy import Integer, Rational
+
+# canonical unit -> bytes per unit (exact)
+BYTES_PER_UNIT: dict[str, Rational] = {
+    "bit": Rational(1, 8),
+    "kbit": Rational(1000, 8),
+    "Mbit": Rational(10**6, 8),
+    "Gbit": Rational(10**9, 8),
+    "Tbit": Rational(10**12, 8),
+    "B": Integer(1),
+    "kB": Integer(10**3),
+    "MB": Integer(10**6),
+    "GB": Integer(10**9),
+    "TB": Integer(10**12),
+    "KiB": Integer(2**10),
+    "MiB": Integer(2**20),
+    "GiB": Integer(2**30),
+    "TiB": Integer(2**40),
+}
+
+# how the power behind each unit is written in a message
+UNIT_POWER_TEXT: dict[str, str] = {
+    "kB": "10^3 bytes",
+    "MB": "10^6 bytes",
+    "GB": "10^9 bytes",
+    "TB": "10^12 bytes",
+    "KiB": "2^10 bytes",
+    "MiB": "2^20 bytes",
+    "GiB": "2^30 bytes",
+    "TiB": "2^40 bytes",
+}
+
+# decimal unit <-> binary unit of the same rank (the GB/GiB confusion)
+DECIMAL_BINARY_PAIRS: dict[str, str] = {
+    "kB": "KiB",
+    "MB": "MiB",
+    "GB": "GiB",
+    "TB": "TiB",
+    "KiB": "kB",
+    "MiB": "MB",
+    "GiB": "GB",
+    "TiB": "TB",
+}
+
+# bit unit <-> byte unit of the same prefix (the bits/bytes confusion)
+BIT_BYTE_PAIRS: dict[str, str] = {
+    "bit": "B",
+    "kbit": "kB",
+    "Mbit": "MB",
+    "Gbit": "GB",
+    "Tbit": "TB",
+    "B": "bit",
+    "kB": "kbit",
+    "MB": "Mbit",
+    "GB": "Gbit",
+    "TB": "Tbit",
+}
+
+UNIT_LONG_NAMES: dict[str, str] = {
+    "bit": "bits",
+    "kbit": "kilobits",
+    "Mbit": "megabits",
+    "Gbit": "gigabits",
+    "Tbit": "terabits",
+    "B": "bytes",
+    "kB": "kilobytes",
+    "MB": "megabytes",
+    "GB": "gigabytes",
+    "TB": "terabytes",
+    "KiB": "kibibytes",
+    "MiB": "mebibytes",
+    "GiB": "gibibytes",
+    "TiB": "tebibytes",
+}
+
+# Spellings matched exactly (case matters: Gb is gigabits, GB gigabytes).
+_EXACT_SPELLINGS: dict[str, str] = {
+    "bit": "bit",
+    "bits": "bit",
+    "kbit": "kbit",
+    "kbits": "kbit",
+    "kb": "kbit",
+    "Kb": "kbit",
+    "Mbit": "Mbit",
+    "Mbits": "Mbit",
+    "Mb": "Mbit",
+    "Gbit": "Gbit",
+    "Gbits": "Gbit",
+    "Gb": "Gbit",
+    "Tbit": "Tbit",
+    "Tbits": "Tbit",
+    "Tb": "Tbit",
+    "byte": "B",
+    "bytes": "B",
+    "Byte": "B",
+    "Bytes": "B",
+    "kB": "kB",
+    "KB": "kB",
+    "MB": "MB",
+    "mb": "MB",
+    "GB": "GB",
+    "gb": "GB",
+    "TB": "TB",
+    "tb": "TB",
+    "KiB": "KiB",
+    "kiB": "KiB",
+    "MiB": "MiB",
+    "GiB": "GiB",
+    "TiB": "TiB",
+    "Gbyte": "GB",
+    "Gbytes": "GB",
+    "GBytes": "GB",
+    "Mbyte": "MB",
+    "Mbytes": "MB",
+    "MBytes": "MB",
+}
+
+# Long spellings matched case-insensitively.
+_WORD_SPELLINGS: dict[str, str] = {
+    "kilobit": "kbit",
+    "megabit": "Mbit",
+    "gigabit": "Gbit",
+    "terabit": "Tbit",
+    "kilobyte": "kB",
+    "megabyte": "MB",
+    "gigabyte": "GB",
+    "terabyte": "TB",
+    "kibibyte": "KiB",
+    "mebibyte": "MiB",
+    "gibibyte": "GiB",
+    "tebibyte": "TiB",
+}
+
+# Scale words: a count multiplied by an exact power of ten.
+_SCALE_WORDS: dict[str, int] = {
+    "thousand": 10**3,
+    "million": 10**6,
+    "billion": 10**9,
+    "trillion": 10**12,
+    "bn": 10**9,
+    "mln": 10**6,
+}
+# One- or two-letter suffixes, case-sensitive: "14.5B", "9.4M", "300k".
+_SCALE_SUFFIXES: dict[str, int] = {
+    "k": 10**3,
+    "K": 10**3,
+    "M": 10**6,
+    "B": 10**9,
+    "G": 10**9,
+    "T": 10**12,
+    "Bn": 10**9,
+}
+
+SCALE_NAMES: dict[int, str] = {
+    10**3: "thousand",
+    10**6: "million",
+    10**9: "billion",
+    10**12: "trillion",
+}
+
+
+def memory_unit(word: str) -> str | None:
+    """The canonical memory unit for a spelling ("GiB", "gigabytes", "Gb"), or None."""
+    if word in _EXACT_SPELLINGS:
+        return _EXACT_SPELLINGS[word]
+    low = word.lower()
+    if low.endswith("s"):
+        low = low[:-1]
+    return _WORD_SPELLINGS.get(low)
+
+
+def scale_word(word: str) -> int | None:
+    """The power of ten a scale word or suffix stands for ("billion" -> 10**9), or None."""
+    if word in _SCALE_SUFFIXES:
+        return _SCALE_SUFFIXES[word]
+    low = word.lower()
+    if low.endswith("s") and low[:-1] in _SCALE_WORDS:
+        low = low[:-1]
+    return _SCALE_WORDS.get(low)
+
+
+def is_memory_unit(unit: str | None) -> bool:
+    return unit is not None and unit in BYTES_PER_UNIT
+
+
+def is_bit_unit(unit: str | None) -> bool:
+    return unit in ("bit", "kbit", "Mbit", "Gbit", "Tbit")
+
+
+def to_bytes(value: Rational, unit: str) -> Rational:
+    """``value`` in ``unit`` as exact bytes."""
+    return value * BYTES_PER_UNIT[unit]
+
+
+def from_bytes(nbytes: Rational, unit: str) -> Rational:
+    """Exact bytes expressed in ``unit``."""
+    return nbytes / BYTES_PER_UNIT[unit]
+
+
+def normalize_expected_unit(unit: str) -> tuple[str, Rational]:
+    """Read the unit of an expected ``(value, unit)`` pair.
+
+    Returns ``(kind, factor)`` where kind is ``"memory:<unit>"``, ``"scale:<word>"``,
+    ``"percent"`` or ``"plain"``; factor turns the value into base units (bytes for
+    memory, a plain count or ratio otherwise).
+    """
+    text = unit.strip()
+    mem = "B" if text == "B" else memory_unit(text)
+    if mem is not None:
+        return f"memory:{mem}", BYTES_PER_UNIT[mem]
+    scale = scale_word(text)
+    if scale is not None:
+        return f"scale:{SCALE_NAMES.get(scale, text)}", Integer(scale)
+    if text in ("%", "percent", "per cent"):
+        return "percent", Rational(1, 100)
+    return "plain", Integer(1)
