@@ -11,6 +11,7 @@ import sys
 import typer
 
 from calculators.errors import CalculatorError
+from grader.cli.answers import answers_app
 from grader.cli.calc import calc_app
 
 app = typer.Typer(
@@ -26,6 +27,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(calc_app, name="calc")
+app.add_typer(answers_app, name="answers")
 
 
 def _version(value: bool) -> None:

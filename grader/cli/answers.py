@@ -1,0 +1,107 @@
+"""``grader answers``: check one written answer, or lint the arithmetic of a report.
+
+Exit code 0 whatever the verdict (a wrong answer is a result, not a failure);
+2 for bad usage or a file that cannot be read.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from calculators import ConfigError, _render
+from calculators.answers import (
+    ReportReadError,
+    check_answer,
+    lint_arithmetic,
+    parse_answer,
+    read_report,
+)
+
+answers_app = typer.Typer(
+    help="Read students' written answers: check one against a value, lint a report's arithmetic.",
+    no_args_is_help=True,
+)
+
+
+@answers_app.command("check")
+def check(
+    answer: Annotated[
+        str, typer.Argument(help="The answer as the student wrote it, e.g. '25.77 GB'.")
+    ],
+    expected: Annotated[
+        str, typer.Option(help="The right value, written the same way, e.g. '24 GiB' or '9437184'.")
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
+) -> None:
+    """Compare one answer with an expected value: verdict, credit and a message.
+
+    Examples:
+
+      grader answers check "24 GB" --expected "25769803776 bytes"
+
+      grader answers check "14.5 billion" --expected 14496989184 --json
+    """
+    target = parse_answer(expected)
+    if not target.ok:
+        raise ConfigError(f"could not read {expected!r}: {target.reason}", field="expected")
+    value = (target.value, target.unit) if target.unit else target.value
+    verdict = check_answer(answer, value)
+    if as_json:
+        typer.echo(_render.dumps(verdict.to_dict()))
+        return
+    typer.echo(f"{verdict.verdict} (credit {verdict.credit}): {verdict.message}")
+
+
+@answers_app.command("lint")
+def lint(
+    report: Annotated[Path, typer.Argument(help="A report: .md, .txt or .pdf.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the slips as JSON.")] = False,
+) -> None:
+    """Find written equations whose arithmetic is wrong (a + b = c with c not a + b).
+
+    Example: grader answers lint report.md
+    """
+    try:
+        doc = read_report(report)
+    except ReportReadError as exc:
+        raise ConfigError(str(exc), field="report") from None
+    slips = lint_arithmetic(doc.text)
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "report": doc.to_dict(),
+                    "slips": [
+                        {
+                            "line": s.line,
+                            "end_line": s.end_line,
+                            "left": s.left,
+                            "written": s.written,
+                            "true_value": str(s.true_value),
+                            "message": s.message,
+                        }
+                        for s in slips
+                    ],
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
+        return
+    for note in doc.notes:
+        typer.echo(f"note: {note}")
+    if not slips:
+        typer.echo(f"{report}: no arithmetic slips found")
+        return
+    rows = [(str(s.line), s.left, s.written, _render.jsonable(s.true_value)) for s in slips]
+    table = _render.table(
+        f"{report}: {len(slips)} arithmetic slip(s)",
+        [tuple(map(str, r)) for r in rows],
+        ("line", "computed side", "written", "true value"),
+    )
+    Console().print(table)

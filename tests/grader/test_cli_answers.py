@@ -1,0 +1,64 @@
+"""`grader answers check|lint` in-process, on the real sample reports where present."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from grader.cli import main
+from tests.calculators.answers._shared import SAMPLE_REPORTS
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_check_names_the_gib_convention(capsys):
+    code, out, _ = run(
+        capsys, "answers", "check", "24 GB", "--expected", "25769803776 bytes", "--json"
+    )
+    assert code == 0
+    verdict = json.loads(out)
+    assert verdict["verdict"] == "convention" and verdict["convention"] == "gib_vs_gb"
+
+
+def test_check_wrong_answer_still_exits_0(capsys):
+    code, out, _ = run(capsys, "answers", "check", "14.5 million", "--expected", "14496989184")
+    assert code == 0 and out.startswith("wrong")
+
+
+def test_unreadable_expected_is_usage_error(capsys):
+    code, _, err = run(capsys, "answers", "check", "1", "--expected", "__import__('os')")
+    assert code == 2 and err.startswith("error: expected: ")
+
+
+def test_lint_missing_file_exit_2(capsys, tmp_path):
+    code, _, err = run(capsys, "answers", "lint", str(tmp_path / "none.md"))
+    assert code == 2 and err.startswith("error: report: ")
+
+
+def test_lint_own_report(capsys, tmp_path):
+    path = tmp_path / "r.md"
+    path.write_text("Total: $4 \\times 261,200 = 968,000$ parameters.\nSo r = 16.\n")
+    code, out, _ = run(capsys, "answers", "lint", str(path), "--json")
+    assert code == 0
+    slips = json.loads(out)["slips"]
+    assert [(s["line"], s["true_value"]) for s in slips] == [(1, "1044800")]
+
+
+@pytest.mark.skipif(
+    not SAMPLE_REPORTS.is_dir(), reason=f"sample reports not found at {SAMPLE_REPORTS}"
+)
+def test_lint_sample_reports(capsys):
+    code, out, _ = run(
+        capsys, "answers", "lint", str(SAMPLE_REPORTS / "lab-lm-report-a.md"), "--json"
+    )
+    assert code == 0
+    assert [s["line"] for s in json.loads(out)["slips"]] == [38, 49, 51, 53, 57, 69]
+    code, out, _ = run(
+        capsys, "answers", "lint", str(SAMPLE_REPORTS / "lab-roberta-report-a.md"), "--json"
+    )
+    assert json.loads(out)["slips"] == []
