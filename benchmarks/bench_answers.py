@@ -15,33 +15,17 @@ import random
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sympy import E, Rational, exp, log  # noqa: E402
+from sympy import Rational, log  # noqa: E402
 
 from calculators.answers import Alternative, Tolerance, check_answer  # noqa: E402
+from tests.calculators.answers.q3 import FFN, HEADS, LORA, RANK, S_MAX, Count, H, L, Memory  # noqa: E402
+from tests.calculators.answers.q3 import P_MAT as P  # noqa: E402
 
 R = Rational
-L, H, HEADS, S_MAX, RANK = 48, 6144, 48, 16_384, 8
-
-
-@dataclass(frozen=True)
-class Memory:
-    bytes: int
-    unit: str | None = None
-
-
-@dataclass(frozen=True)
-class Count:
-    total: int
-
-
-P = E**3 / (exp(R(1, 2)) + exp(R(1, 10)) + E**3 + exp(R(1, 5)) + E)
-FFN = L * (8 * H * H + 5 * H)
-LORA = L * 2 * 2 * RANK * H
 SYMBOLS = {"H": H, "L": L, "r": RANK}
 
 QUESTIONS = {

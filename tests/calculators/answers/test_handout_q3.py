@@ -9,43 +9,27 @@ credit; the built-in unit conventions earn Tolerance.convention_credit (1/2).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
-from sympy import E, Integer, Rational, exp, log
+from sympy import Integer, Rational, log
 
 from calculators.answers import Alternative, Tolerance, check_answer
+from tests.calculators.answers.q3 import (
+    CE,
+    FFN,
+    LORA,
+    LORA_ADAM,
+    ONE_HEAD,
+    P_MAT,
+    RANK,
+    RATIO,
+    SCORES,
+    Count,
+    H,
+    L,
+    Memory,
+)
 
 R = Rational
-L, H, HEADS, S_MAX, RANK = 48, 6144, 48, 16_384, 8
-
-
-@dataclass(frozen=True)
-class Memory:
-    """A memory size as the calculators give it: exact bytes, and the unit the question asks for."""
-
-    bytes: int
-    unit: str | None = None
-
-
-@dataclass(frozen=True)
-class Count:
-    total: int
-
-
-# (a)(II): softmax over the logits [0.5, 0.1, 3.0, 0.2, 1.0]; "mat" is index 2
-Z = exp(R(1, 2)) + exp(R(1, 10)) + E**3 + exp(R(1, 5)) + E
-P_MAT = E**3 / Z
-CE = -log(P_MAT)
-# (c): one layer's QK^T scores, all heads, fp16
-SCORES = Memory(HEADS * S_MAX**2 * 2, unit="GB")
-ONE_HEAD = Memory(S_MAX**2 * 2)
-# (d): FFN H -> 4H -> H with biases, all layers
-FFN = L * (H * 4 * H + 4 * H + 4 * H * H + H)
-# (e): LoRA on W_Q and W_V, r x D_in + D_out x r each
-LORA = L * 2 * (RANK * H + H * RANK)
-LORA_ADAM = Memory(LORA * 8, unit="MB")
-RATIO = R(LORA * 8, FFN * 8)
 
 
 def test_the_expected_values_are_what_the_handout_implies():

@@ -2,27 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from sympy import E, Rational, exp
 
 from calculators.answers import Alternative, check_answer, lint_arithmetic
+from tests.calculators.answers.q3 import SCORES, Count
 
 R = Rational
-
-
-@dataclass(frozen=True)
-class Memory:
-    bytes: int
-    unit: str | None = None
-
-
-@dataclass(frozen=True)
-class Count:
-    total: int
-
-
-SCORES = Memory(25_769_803_776, unit="GB")
 
 
 def message(answer, expected, **kw) -> str:
