@@ -1,0 +1,259 @@
+"""Probe harness: executed inside the student's kernel, one grader cell at a time.
+
+The runner sends this file's text plus one call (`snapshot(...)`, `neutralise(...)`
+or `probe(...)`) as a cell, executed in a fresh dictionary: no name is left in the
+student's namespace and no state survives to the next cell. Outputs leave as data
+(JSON and safetensors files in the run's io folder, whose path the student's cells
+never see in advance); nothing is compared here. Comparison with the reference
+happens in the grader process, so patching torch or builtins from the notebook can
+only spoil the student's own outputs, never earn points.
+"""
+
+import builtins
+import inspect
+import json
+import os
+import re
+import sys
+import time
+import traceback
+
+_CELL_FILE = re.compile(r"ipykernel_\d+|<ipython-input-")
+_MAX_MESSAGE = 600
+
+
+def _name(obj):
+    """A stable, printable name for a hook, transformer or trace function."""
+    if obj is None:
+        return None
+    mod = getattr(obj, "__module__", None) or type(obj).__module__
+    qual = getattr(obj, "__qualname__", None) or type(obj).__qualname__
+    return f"{mod}.{qual}"
+
+
+def _write_json(path, data):
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(data, fh)
+    os.replace(tmp, path)
+
+
+def _hooks(ip):
+    """Event callbacks and input/AST transformers, by name."""
+    found = {f"events.{ev}": [_name(cb) for cb in cbs] for ev, cbs in ip.events.callbacks.items()}
+    for attr in ("input_transformers_cleanup", "input_transformers_post", "ast_transformers"):
+        found[attr] = [_name(t) for t in getattr(ip, attr, [])]
+    manager = getattr(ip, "input_transformer_manager", None)
+    for attr in ("cleanup_transforms", "line_transforms", "token_transformers"):
+        found[f"input_transformer_manager.{attr}"] = [_name(t) for t in getattr(manager, attr, [])]
+    return found
+
+
+def _ids(namespace, prefix, out):
+    for key in dir(namespace):
+        try:
+            value = inspect.getattr_static(namespace, key)
+        except AttributeError:
+            continue
+        out[f"{prefix}{key}"] = id(value)
+
+
+def snapshot(io, name):
+    """Record what a notebook could have patched: hooks, tracers, builtins, torch, the shell."""
+    ip = get_ipython()  # noqa: F821 - defined in every IPython kernel
+    ids = {}
+    _ids(builtins, "builtins.", ids)
+    _ids(type(ip), "shell.", ids)
+    for key, value in vars(ip).items():
+        if callable(value) and hasattr(type(ip), key):
+            ids[f"shell.{key}"] = id(value)
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        import torch.nn.functional as functional
+
+        for mod, prefix in ((torch, "torch."), (functional, "torch.nn.functional."),
+                            (torch.Tensor, "torch.Tensor."), (torch.nn.Module, "torch.nn.Module.")):
+            _ids(mod, prefix, ids)
+        testing = sys.modules.get("torch.testing")
+        if testing is not None:
+            _ids(testing, "torch.testing.", ids)
+    data = {
+        "hooks": _hooks(ip),
+        "trace": _name(sys.gettrace()),
+        "profile": _name(sys.getprofile()),
+        "ids": ids,
+        "torch_loaded": torch is not None,
+    }
+    _write_json(f"{io}/out/{name}.json", data)
+
+
+def neutralise(io, baseline_hooks):
+    """Remove hooks and tracers the notebook added, so the probes run as written."""
+    ip = get_ipython()  # noqa: F821
+    removed = []
+    for event, callbacks in ip.events.callbacks.items():
+        allowed = list(baseline_hooks.get(f"events.{event}", []))
+        for cb in list(callbacks):
+            name = _name(cb)
+            if name in allowed:
+                allowed.remove(name)
+            else:
+                callbacks.remove(cb)
+                removed.append(f"events.{event}: {name}")
+    for attr in ("input_transformers_cleanup", "input_transformers_post", "ast_transformers"):
+        items = getattr(ip, attr, None)
+        if items is None:
+            continue
+        allowed = list(baseline_hooks.get(attr, []))
+        for item in list(items):
+            name = _name(item)
+            if name in allowed:
+                allowed.remove(name)
+            else:
+                items.remove(item)
+                removed.append(f"{attr}: {name}")
+    if sys.gettrace() is not None:
+        removed.append(f"sys.settrace: {_name(sys.gettrace())}")
+        sys.settrace(None)
+    if sys.getprofile() is not None:
+        removed.append(f"sys.setprofile: {_name(sys.getprofile())}")
+        sys.setprofile(None)
+    _write_json(f"{io}/out/neutralised.json", {"removed": removed})
+
+
+class ProbeError(Exception):
+    """The student's notebook cannot be probed as the pack expects (kind + message)."""
+
+    def __init__(self, kind, message):
+        super().__init__(message)
+        self.kind = kind
+
+
+class Student:
+    """What a probe may use of the student's notebook: named functions and classes."""
+
+    def __init__(self, namespace):
+        self._ns = namespace
+
+    def _get(self, name, what):
+        if name not in self._ns:
+            raise ProbeError("missing", f"The notebook does not define {what} `{name}`.")
+        return self._ns[name]
+
+    def function(self, name):
+        obj = self._get(name, "the function")
+        if not callable(obj) or isinstance(obj, type):
+            raise ProbeError("missing", f"`{name}` is a {type(obj).__name__}, not a function.")
+        return obj
+
+    def cls(self, name):
+        obj = self._get(name, "the class")
+        if not isinstance(obj, type):
+            raise ProbeError("missing", f"`{name}` is a {type(obj).__name__}, not a class.")
+        return obj
+
+    def call(self, fn, *args, **kwargs):
+        """Call the student's code after checking that the expected call binds."""
+        label = getattr(fn, "__name__", None) or type(fn).__name__
+        target = fn.forward if hasattr(fn, "forward") and not isinstance(fn, type) else fn
+        try:
+            signature = inspect.signature(target)
+        except (TypeError, ValueError):
+            signature = None
+        if signature is not None:
+            try:
+                signature.bind(*args, **kwargs)
+            except TypeError as exc:
+                given = ", ".join([_describe(a) for a in args]
+                                  + [f"{k}={_describe(v)}" for k, v in kwargs.items()])
+                raise ProbeError(
+                    "signature",
+                    f"`{label}{signature}` cannot be called as `{label}({given})`: {exc}.",
+                ) from None
+        return fn(*args, **kwargs)
+
+
+def _describe(value):
+    shape = getattr(value, "shape", None)
+    if shape is not None:
+        return f"<tensor {tuple(shape)}>"
+    return repr(value)[:40]
+
+
+def _student_frame(tb):
+    """The last frame of the traceback that is in one of the student's cells."""
+    where = None
+    for frame in traceback.extract_tb(tb):
+        if _CELL_FILE.search(frame.filename or ""):
+            where = {"line": frame.lineno, "code": (frame.line or "")[:200],
+                     "function": frame.name}
+    return where
+
+
+def _error(exc):
+    if isinstance(exc, ProbeError):
+        return {"status": "error", "kind": exc.kind, "message": str(exc)[:_MAX_MESSAGE]}
+    kind = "not_implemented" if isinstance(exc, NotImplementedError) else "exception"
+    text = f"{type(exc).__name__}: {exc}"
+    return {"status": "error", "kind": kind, "message": text[:_MAX_MESSAGE],
+            "where": _student_frame(exc.__traceback__)}
+
+
+def _outputs(result):
+    import torch
+
+    if not isinstance(result, dict):
+        raise ProbeError("output", f"the probe produced {type(result).__name__}, not outputs")
+    meta, tensors = {}, {}
+    for key, value in result.items():
+        if not isinstance(value, torch.Tensor):
+            raise ProbeError(
+                "output", f"`{key}` is a {type(value).__name__} where a tensor was expected.")
+        meta[key] = {
+            "shape": list(value.shape),
+            "dtype": str(value.dtype).replace("torch.", ""),
+            "device": value.device.type,
+            "requires_grad": bool(value.requires_grad),
+        }
+        if value.device.type != "meta":
+            tensors[key] = value.detach().to("cpu").contiguous().clone()
+    return meta, tensors
+
+
+def probe(io, check_id, target, probe_source):
+    """Run one probe over every case of one check; write `out/<check_id>.json` + tensors."""
+    import torch
+    from safetensors import safe_open
+    from safetensors.torch import save_file
+
+    path = f"{io}/in/{check_id}.safetensors"
+    with safe_open(path, framework="pt") as fh:
+        params = json.loads(fh.metadata()["params"])
+        raw = {key: fh.get_tensor(key) for key in fh.keys()}  # noqa: SIM118 - not a dict
+    space = {"__name__": "grader_probe", "torch": torch}
+    exec(compile(probe_source, f"<probe {check_id}>", "exec"), space)
+    fn = space[target]
+    student = Student(get_ipython().user_ns)  # noqa: F821
+    results, saved = {}, {}
+    for case_name, case_params in params.items():
+        case = dict(case_params)
+        prefix = f"{case_name}/in/"
+        case.update({k[len(prefix):]: v for k, v in raw.items() if k.startswith(prefix)})
+        start = time.perf_counter()
+        try:
+            meta, tensors = _outputs(fn(student, case))
+        except KeyboardInterrupt:
+            results[case_name] = {"status": "error", "kind": "timeout",
+                                  "message": "interrupted: the call did not return in time"}
+            break
+        except BaseException as exc:  # noqa: BLE001 - the student's error is a result
+            results[case_name] = _error(exc)
+            continue
+        finally:
+            elapsed = time.perf_counter() - start
+        results[case_name] = {"status": "ok", "outputs": meta, "seconds": round(elapsed, 4)}
+        saved.update({f"{case_name}/{key}": value for key, value in tensors.items()})
+    if saved:
+        save_file(saved, f"{io}/out/{check_id}.safetensors.tmp")
+        os.replace(f"{io}/out/{check_id}.safetensors.tmp", f"{io}/out/{check_id}.safetensors")
+    _write_json(f"{io}/out/{check_id}.json", {"check": check_id, "cases": results})

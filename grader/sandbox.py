@@ -1,0 +1,302 @@
+"""The sandbox a student's kernel runs in: bubblewrap, rlimits and a throwaway user.
+
+Why not Docker: a TA's laptop or a cluster node rarely has a Docker engine, and an
+image rebuilt per batch is the slow part of today's graders. bubblewrap (Debian
+package `bubblewrap`) gives the same isolation from namespaces alone, for about
+0.05 s per notebook.
+
+What the kernel sees (recipe measured in ../shared/FIELD-NOTES.md):
+
+- no network (a new network namespace holds only a loopback device);
+- its own process tree (`/proc` shows the sandbox's processes, never the grader's);
+- the system (`/usr`, a few files of `/etc`) and the Python environment, read-only;
+- one writable scratch folder at `/home/student` holding a copy of the submission;
+- a private `/tmp` in memory, and the runtime folder with its connection file;
+- nothing else: not `reference/`, not hidden data, not other submissions.
+
+Limits: rlimits are set by `prlimit` before `bwrap` starts, so they hold for every
+process of the sandbox; when the grader runs as root the kernel drops to a random
+unprivileged uid with no capabilities (`setpriv`), because root keeps its
+capabilities inside bwrap and the process-count limit binds only non-root users.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from grader.limits import Limits
+
+SCRATCH_MOUNT = "/home/student"
+"""Where the submission's scratch copy appears inside the sandbox (also $HOME and the cwd)."""
+
+ETC_FILES = (
+    "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime",
+    "/etc/nsswitch.conf", "/etc/passwd", "/etc/group", "/etc/hosts", "/etc/ssl",
+    "/etc/ca-certificates", "/etc/alternatives", "/etc/mime.types", "/etc/fonts",
+)
+"""The few files of /etc a Python kernel needs; the rest of /etc stays out of sight."""
+
+SYSTEM_DIRS = ("/usr", "/opt/conda")
+"""System trees bound read-only when they exist (the /bin, /lib symlinks are recreated)."""
+
+
+class SandboxUnavailable(RuntimeError):
+    """bubblewrap is missing or cannot create namespaces on this machine."""
+
+
+@cache
+def bwrap_works() -> str | None:
+    """None when bwrap can start a sandbox here, else the reason it cannot."""
+    exe = shutil.which("bwrap")
+    if exe is None:
+        return "bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
+    probe = [exe, "--ro-bind", "/", "/", "--unshare-net", "--unshare-pid", "--dev", "/dev",
+             "--proc", "/proc", "true"]
+    if os.geteuid() != 0:
+        probe.insert(1, "--unshare-user")
+    try:
+        done = subprocess.run(probe, capture_output=True, text=True, timeout=20, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bwrap could not run: {exc}"
+    if done.returncode != 0:
+        return f"bwrap cannot create namespaces here: {done.stderr.strip()[:300]}"
+    return None
+
+
+@dataclass
+class SandboxPaths:
+    """Host folders of one kernel run, created fresh and removed after it."""
+
+    scratch: Path
+    """The writable copy of the submission (the kernel's cwd)."""
+    runtime: Path
+    """Connection file and ipc sockets; visible at the same path inside."""
+    io: Path
+    """Probe inputs (`io/in`, written by the grader) and payloads (`io/out`)."""
+    io_mount: str
+    """Where `io` appears inside the sandbox: a random name, so cells cannot know it ahead."""
+
+
+@dataclass
+class Sandbox:
+    """How to wrap a kernel command; `kind` is "bwrap" or "none" (no isolation, limits only)."""
+
+    kind: str = "bwrap"
+    python: str = sys.executable
+    read_only: tuple[str, ...] = ()
+    """Extra host paths bound read-only at the same place (a Hugging Face cache, say)."""
+    env: dict[str, str] = field(default_factory=dict)
+    """Extra environment variables for the kernel."""
+    uid: int | None = None
+
+    @classmethod
+    def create(cls, kind: str = "auto", **kw: object) -> Sandbox:
+        """`auto` uses bwrap when it works and refuses otherwise; `none` must be asked for."""
+        if kind not in ("auto", "bwrap", "none"):
+            raise ValueError(f"sandbox must be auto, bwrap or none, not {kind!r}")
+        if kind in ("auto", "bwrap"):
+            reason = bwrap_works()
+            if reason:
+                raise SandboxUnavailable(
+                    f"{reason}. Install bubblewrap, or run without isolation with "
+                    "--sandbox none (only for your own notebook)")
+            kind = "bwrap"
+        box = cls(kind=kind, **kw)  # type: ignore[arg-type]
+        if box.uid is None and kind == "bwrap" and os.geteuid() == 0:
+            box.uid = 200_000 + secrets.randbelow(100_000)
+        return box
+
+    # -- paths ------------------------------------------------------------------
+
+    def prepare(self, root: Path) -> SandboxPaths:
+        """Make the run's folders under `root` (a fresh temporary folder) with owners set."""
+        token = secrets.token_hex(8)
+        paths = SandboxPaths(
+            scratch=root / "scratch", runtime=root / "rt", io=root / "io",
+            io_mount=f"/run/g-{token}" if self.kind == "bwrap" else str(root / "io"))
+        for folder in (paths.scratch, paths.runtime, paths.io / "in", paths.io / "out"):
+            folder.mkdir(parents=True, exist_ok=True)
+        os.chmod(root, 0o755)
+        os.chmod(paths.io, 0o755)
+        os.chmod(paths.io / "in", 0o755)
+        return paths
+
+    def hand_over(self, paths: SandboxPaths) -> None:
+        """Give the kernel's user the folders it writes: scratch, runtime, probe output."""
+        if self.uid is None:
+            return
+        for folder in (paths.scratch, paths.runtime, paths.io / "out"):
+            for dirpath, _dirs, files in os.walk(folder):
+                os.chown(dirpath, self.uid, self.uid)
+                for name in files:
+                    os.chown(os.path.join(dirpath, name), self.uid, self.uid)
+        os.chmod(paths.runtime, 0o700)
+
+    # -- the command --------------------------------------------------------------
+
+    def kernel_argv(self, paths: SandboxPaths, limits: Limits) -> list[str]:
+        """argv of the kernel process; `{connection_file}` is filled in by jupyter_client."""
+        kernel = [self.python, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+        if self.kind == "bwrap":
+            kernel = self._bwrap(paths, limits) + self._drop_privileges() + kernel
+        else:
+            kernel = ["env", *[f"{k}={v}" for k, v in self.kernel_env(paths, limits).items()],
+                      *kernel]
+        return self._prlimit(limits) + kernel
+
+    def kernel_env(self, paths: SandboxPaths, limits: Limits) -> dict[str, str]:
+        """The kernel's whole environment: nothing of the grader's leaks in."""
+        home = SCRATCH_MOUNT if self.kind == "bwrap" else str(paths.scratch)
+        venv_bin = str(Path(self.python).parent)
+        env = {
+            "HOME": home,
+            "PATH": f"{venv_bin}:/usr/local/bin:/usr/bin:/bin",
+            "LANG": "C.UTF-8",
+            "TMPDIR": "/tmp",
+            "PYTHONNOUSERSITE": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "OMP_NUM_THREADS": "1",
+            "MKL_NUM_THREADS": "1",
+            "OPENBLAS_NUM_THREADS": "1",
+            "HF_HUB_OFFLINE": "1",
+            "TRANSFORMERS_OFFLINE": "1",
+            "HF_DATASETS_OFFLINE": "1",
+            "HF_HUB_DISABLE_TELEMETRY": "1",
+            "MPLCONFIGDIR": "/tmp/matplotlib",
+            "IPYTHONDIR": "/tmp/ipython",
+            "JUPYTER_RUNTIME_DIR": str(paths.runtime),
+            "JUPYTER_PLATFORM_DIRS": "1",
+            "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+        }
+        env.update(self.env)
+        return env
+
+    def _prlimit(self, limits: Limits) -> list[str]:
+        argv = ["prlimit", "--core=0"]
+        for flag, value in (("--as", limits.memory_bytes), ("--nofile", limits.open_files),
+                            ("--fsize", limits.file_bytes), ("--cpu", limits.cpu_seconds)):
+            if value:
+                argv.append(f"{flag}={value}")
+        if limits.processes:
+            # RLIMIT_NPROC counts every task of the uid; a fresh uid starts from zero,
+            # a shared one (no root) starts from what the user already runs.
+            base = 0 if self.uid is not None else _tasks_of_uid(os.getuid())
+            argv.append(f"--nproc={limits.processes + base}")
+        return [*argv, "--"]
+
+    def _drop_privileges(self) -> list[str]:
+        if self.uid is None:
+            return []
+        return ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
+                "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+
+    def _bwrap(self, paths: SandboxPaths, limits: Limits) -> list[str]:
+        argv = ["bwrap", "--die-with-parent", "--new-session", "--unshare-net", "--unshare-pid",
+                "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--hostname", "sandbox"]
+        if os.geteuid() != 0:
+            argv.append("--unshare-user")
+        made: set[str] = set()
+
+        def parents(path: str) -> None:
+            # bwrap would create missing parents readable by root only; make them 0755.
+            for parent in reversed(Path(path).parents):
+                p = str(parent)
+                if p != "/" and p not in made:
+                    made.add(p)
+                    argv.extend(["--perms", "0755", "--dir", p])
+
+        for top in ("bin", "lib", "lib64", "sbin"):
+            host = Path("/") / top
+            if host.is_symlink():
+                argv.extend(["--symlink", os.readlink(host), f"/{top}"])
+            elif host.exists():
+                argv.extend(["--ro-bind", str(host), f"/{top}"])
+        for system in SYSTEM_DIRS:
+            if os.path.exists(system):
+                parents(system)
+                argv.extend(["--ro-bind", system, system])
+        for etc in ETC_FILES:
+            if os.path.exists(etc):
+                argv.extend(["--ro-bind", etc, etc])
+        for path in self._python_trees() + list(self.read_only):
+            if os.path.exists(path) and not path.startswith("/usr/"):
+                parents(path)
+                argv.extend(["--ro-bind", path, path])
+        argv.extend(["--proc", "/proc", "--dev", "/dev"])
+        tmp = ["--size", str(limits.tmp_bytes)] if limits.tmp_bytes else []
+        argv.extend(["--perms", "1777", *tmp, "--tmpfs", "/tmp"])
+        made.add("/tmp")
+        parents(str(paths.runtime))
+        argv.extend(["--bind", str(paths.runtime), str(paths.runtime)])
+        parents(SCRATCH_MOUNT)
+        argv.extend(["--bind", str(paths.scratch), SCRATCH_MOUNT])
+        parents(paths.io_mount)
+        argv.extend(["--bind", str(paths.io), paths.io_mount])
+        argv.extend(["--ro-bind", str(paths.io / "in"), f"{paths.io_mount}/in"])
+        argv.extend(["--chdir", SCRATCH_MOUNT, "--clearenv"])
+        for key, value in self.kernel_env(paths, limits).items():
+            argv.extend(["--setenv", key, value])
+        return [*argv, "--"]
+
+    def _python_trees(self) -> list[str]:
+        """The interpreter's installation and its environment: what the kernel imports."""
+        probe = subprocess.run(
+            [self.python, "-c", "import sys, os; print(sys.prefix); print(sys.base_prefix); "
+             "print(os.path.realpath(sys.executable))"],
+            capture_output=True, text=True, check=True, timeout=30)
+        prefix, base, real = probe.stdout.split("\n")[:3]
+        trees = {prefix, base, str(Path(real).parent.parent)}
+        return sorted(t for t in trees if t and t != "/")
+
+    # -- cleanup ------------------------------------------------------------------
+
+    def kill_leftovers(self) -> int:
+        """Kill any process still running as the sandbox's uid; returns how many."""
+        if self.uid is None:
+            return 0
+        killed = 0
+        for pid in _pids_of_uid(self.uid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+            except ProcessLookupError:
+                pass
+        return killed
+
+
+def _status_uid(status: str) -> int | None:
+    for line in status.splitlines():
+        if line.startswith("Uid:"):
+            return int(line.split()[1])
+    return None
+
+
+def _pids_of_uid(uid: int) -> list[int]:
+    pids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                status = Path(f"/proc/{entry}/status").read_text()
+            except OSError:
+                continue
+            if _status_uid(status) == uid:
+                pids.append(int(entry))
+    return pids
+
+
+def _tasks_of_uid(uid: int) -> int:
+    count = 0
+    for pid in _pids_of_uid(uid):
+        try:
+            count += len(os.listdir(f"/proc/{pid}/task"))
+        except OSError:
+            continue
+    return count
