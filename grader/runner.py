@@ -354,10 +354,10 @@ class _Run:
                 self._hit("output_bytes", index)
             if outcome in ("timeout", "stuck"):
                 self._hit("cell_timeout", index)
+            if outcome != "ok" and self.box.kill_strays():
+                self._hit("processes", index, "processes the cell left running were killed")
             if self.cells[index].ename == "MemoryError":
                 self._hit("memory_bytes", index)
-            if self.cells[index].ename == "BlockingIOError" and "fork" in cell.source:
-                self._hit("processes", index)
             if outcome in ("stuck", "died"):
                 if outcome == "died":
                     self._hit("kernel_died", index)

@@ -22,6 +22,7 @@ capabilities inside bwrap and the process-count limit binds only non-root users.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import shutil
@@ -269,6 +270,37 @@ class Sandbox:
                 killed += 1
             except ProcessLookupError:
                 pass
+        return killed
+
+
+    def kill_strays(self) -> int:
+        """Kill the processes the kernel spawned (a fork bomb's children), keep the kernel.
+
+        The kernel's parent is bwrap's init (root); every process the notebook forked
+        has a parent of the sandbox's uid. Stopping before killing keeps a fork bomb
+        from refilling the table while it is emptied.
+        """
+        if self.uid is None:
+            return 0
+        killed = 0
+        for _round in range(5):
+            strays = []
+            for pid in _pids_of_uid(self.uid):
+                try:
+                    stat = Path(f"/proc/{pid}/stat").read_text()
+                    ppid = int(stat.rsplit(")", 1)[1].split()[1])
+                    parent = _status_uid(Path(f"/proc/{ppid}/status").read_text())
+                except (OSError, ValueError, IndexError):
+                    continue
+                if parent == self.uid:
+                    strays.append(pid)
+            if not strays:
+                break
+            for sig in (signal.SIGSTOP, signal.SIGKILL):
+                for pid in strays:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, sig)
+            killed += len(strays)
         return killed
 
 

@@ -13,12 +13,17 @@ import typer
 from calculators.errors import CalculatorError
 from grader.cli.answers import answers_app
 from grader.cli.calc import calc_app
+from grader.cli.grading import check, grade
+from grader.cli.pack import pack_app
+from grader.pack import PackError
 
 app = typer.Typer(
     name="grader",
     help="Grade Transformer notebooks and compute exact Transformer arithmetic.",
     epilog=(
-        "Examples: grader calc params bert-base-uncased | "
+        "Examples: grader grade submissions/stat8021-a3/*.ipynb -a stat8021-a3 --out grades | "
+        "grader check Transformer_practice.ipynb -a stat8021-a3 | "
+        "grader calc params bert-base-uncased | "
         "grader calc memory attention --seq-len 16384 --heads 48 | "
         "grader calc ce --logits 0.5,0.1,3.0,0.2,1.0 --target 2 --json"
     ),
@@ -28,6 +33,9 @@ app = typer.Typer(
 )
 app.add_typer(calc_app, name="calc")
 app.add_typer(answers_app, name="answers")
+app.add_typer(pack_app, name="pack")
+app.command("grade")(grade)
+app.command("check")(check)
 
 
 def _version(value: bool) -> None:
@@ -56,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
         app(args=argv, standalone_mode=False)
     except CalculatorError as exc:
         typer.echo(f"error: {exc}", err=True)
+        return EXIT_USAGE
+    except PackError as exc:
+        typer.echo(f"error: pack: {exc}", err=True)
         return EXIT_USAGE
     except typer.Exit as exc:
         return exc.exit_code

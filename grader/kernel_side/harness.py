@@ -67,7 +67,12 @@ def snapshot(io, name):
     for key, value in vars(ip).items():
         if callable(value) and hasattr(type(ip), key):
             ids[f"shell.{key}"] = id(value)
-    torch = sys.modules.get("torch")
+    try:
+        # Imported here, before the student's first cell, so that the baseline holds
+        # torch's real functions to compare against (the notebook imports it anyway).
+        import torch
+    except ImportError:
+        torch = None
     if torch is not None:
         import torch.nn.functional as functional
 

@@ -1,0 +1,78 @@
+"""Printed values against the student's own computation: a fake "error: 0.0" is caught.
+
+The demo cells print shapes, norms and errors on the public demo inputs. The probe
+ran the student's code on the same inputs, so the grader knows what those lines
+should say. A printed value that disagrees is flagged for the TA; it never earns or
+costs points by itself (points come from the hidden cases).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import torch
+
+from grader.pack import Printed
+from grader.runner import ProbePayload, RunResult
+
+NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf"
+
+
+def _find(run: RunResult, item: Printed) -> tuple[int, str] | None:
+    """The last line `label: value` printed by the tagged cell (or any cell)."""
+    pattern = re.compile(rf"^\s*{re.escape(item.label)}\s*[:=]\s*(.+?)\s*$", re.MULTILINE)
+    found = None
+    for index, text in run.printed(item.cell_tag):
+        for match in pattern.finditer(text):
+            found = (index, match.group(1))
+    return found
+
+
+def _actual(item: Printed, payload: ProbePayload | None,
+            expected: dict[str, dict[str, torch.Tensor]]) -> Any:
+    if payload is None or payload.status != "ok":
+        return None
+    tensor = payload.tensors.get(f"{item.case}/{item.output}")
+    if tensor is None:
+        return None
+    if item.stat == "shape":
+        return list(tensor.shape)
+    if item.stat == "norm":
+        return float(tensor.to(torch.float64).norm())
+    want = expected.get(item.case, {}).get(item.output)
+    if want is None or want.shape != tensor.shape:
+        return None
+    return float((tensor.to(torch.float64) - want.to(torch.float64)).abs().max())
+
+
+def cross_check(item: Printed, run: RunResult, payload: ProbePayload | None,
+                expected: dict[str, dict[str, torch.Tensor]]) -> dict[str, Any]:
+    """Evidence for one printed value: found or not, and whether it agrees."""
+    row: dict[str, Any] = {"label": item.label, "stat": item.stat}
+    found = _find(run, item)
+    actual = _actual(item, payload, expected)
+    if found is None:
+        row.update(status="not printed")
+        return row
+    cell, text = found
+    row.update(cell=cell, printed=text[:120])
+    if actual is None:
+        row.update(status="unverified")
+        return row
+    if item.stat == "shape":
+        numbers = [int(n) for n in re.findall(r"\d+", text)]
+        agrees = numbers == actual
+        row["computed"] = actual
+    else:
+        match = re.search(NUMBER, text, re.IGNORECASE)
+        if match is None:
+            row.update(status="unreadable", computed=actual)
+            return row
+        value = float(match.group(0))
+        row["computed"] = actual
+        tolerance = max(item.rtol * abs(actual), 1e-6 if item.stat == "error" else 1e-4)
+        agrees = abs(value - actual) <= tolerance or (item.stat == "error" and
+                                                      value <= 1e-3 and actual <= 1e-3)
+    row["status"] = "agrees" if agrees else "disagrees"
+    return row

@@ -1,0 +1,42 @@
+"""Tamper evidence: what the notebook changed in its kernel, for the TA to see.
+
+Anchors that run their tests inside the student's kernel can be defeated from it
+(an IPython hook, a patched `torch.allclose`). Here that earns nothing, since
+comparisons run in the grader, but a TA still wants to know: it is either a
+misunderstanding or an attempt. The harness snapshots the kernel before the first
+student cell and after the last; this module lists the differences.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+WATCHED = ("builtins.", "torch.", "shell.")
+KERNEL_REBINDS = frozenset({"builtins.input", "builtins.raw_input"})
+"""Names ipykernel itself rebinds for every execution (stdin forwarding): not tampering."""
+
+
+def diff_telemetry(telemetry: dict[str, Any]) -> list[str]:
+    """One line per change: hooks and transformers added, tracers set, functions replaced."""
+    before, after = telemetry.get("baseline"), telemetry.get("after")
+    if not before or not after:
+        return ["the grader's telemetry did not come back (cell execution was interfered with)"]
+    flags = []
+    hooks_before, hooks_after = before.get("hooks", {}), after.get("hooks", {})
+    for key, names in hooks_after.items():
+        extra = list(names)
+        for name in hooks_before.get(key, []):
+            if name in extra:
+                extra.remove(name)
+        flags.extend(f"added {key}: {name}" for name in extra)
+    for kind in ("trace", "profile"):
+        if after.get(kind) and after.get(kind) != before.get(kind):
+            flags.append(f"sys.set{kind} installed: {after[kind]}")
+    ids_before, ids_after = before.get("ids", {}), after.get("ids", {})
+    changed = sorted(k for k, v in ids_after.items()
+                     if k in ids_before and ids_before[k] != v and k.startswith(WATCHED)
+                     and k not in KERNEL_REBINDS)
+    added = sorted(k for k in ids_after if k not in ids_before and k.startswith("builtins."))
+    flags.extend(f"replaced {name}" for name in changed)
+    flags.extend(f"added {name}" for name in added)
+    return flags

@@ -1,0 +1,69 @@
+"""``grader pack``: validate a pack, or export its public part for students.
+
+Exit codes: 0 valid / exported; 1 a validation finding failed; 2 bad usage or a pack
+that does not load.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from grader.pack import export_public, load_pack
+
+pack_app = typer.Typer(help="Check an assignment pack, or export its public part.",
+                       no_args_is_help=True)
+
+
+@pack_app.command("validate")
+def validate(
+    pack_dir: Annotated[Path, typer.Argument(help="The pack folder, e.g. reference/stat8021-a3.")],
+    quick: Annotated[bool, typer.Option(
+        help="Skip grading the solution and template notebooks.")] = False,
+    sandbox: Annotated[str, typer.Option(help="auto, bwrap or none.")] = "auto",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the findings as JSON.")] = False,
+) -> None:
+    """Check a pack: rubric, probes, reference, demo data, solution = full marks, template = 0.
+
+    Example: grader pack validate reference/stat8021-a3
+    """
+    from grader.sandbox import Sandbox
+    from grader.validate import validate_pack
+
+    pack = load_pack(pack_dir)
+    console = Console(stderr=True)
+    box = None if quick else Sandbox.create(sandbox)
+    with console.status("validating") as status:
+        findings = validate_pack(pack, sandbox=box, run_notebooks=not quick,
+                                 on_event=lambda m: status.update(m))
+    if as_json:
+        typer.echo(json.dumps([f.__dict__ for f in findings], indent=2))
+    else:
+        table = Table(title=f"pack {pack.id} ({pack.root})")
+        for col in ("check", "", "detail"):
+            table.add_column(col)
+        for f in findings:
+            table.add_row(f.name, "[green]ok[/]" if f.ok else "[red]FAIL[/]", f.detail)
+        Console().print(table)
+    if not all(f.ok for f in findings):
+        raise typer.Exit(1)
+
+
+@pack_app.command("export-public")
+def export(
+    pack_dir: Annotated[Path, typer.Argument(help="The full pack folder.")],
+    dest: Annotated[Path, typer.Argument(help="An empty or new folder for the public part.")],
+) -> None:
+    """Write what students may have: rubric text, template, probes, public demo data.
+
+    Example: grader pack export-public reference/stat8021-a3 dist/stat8021-a3-public
+    """
+    pack = load_pack(pack_dir)
+    written = export_public(pack, dest)
+    for path in written:
+        typer.echo(str(path))

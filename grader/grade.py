@@ -1,0 +1,185 @@
+"""Grade one submission against a pack: plan the probes, run, check, score, record.
+
+Two modes share this path:
+
+- `grade` (a TA, with the full pack): probes see the public demo cases plus hidden
+  cases drawn from a fresh seed; only hidden cases score; the reference computes the
+  expected outputs here, in the grader process.
+- `check` (a student, possibly with only the public part): probes see the demo cases
+  alone, compared with the expected outputs shipped in the public demo file. The
+  reference is never loaded, so a public pack is enough.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from grader.cases import Case, read_demo, write_inputs
+from grader.checks import CheckResult
+from grader.checks.printed import cross_check
+from grader.checks.static import check_static
+from grader.checks.tamper import diff_telemetry
+from grader.checks.tensor import check_tensor
+from grader.limits import Limits
+from grader.pack import Check, Pack, Question
+from grader.record import GradeRecord, QuestionResult, environment
+from grader.runner import ProbeRequest, Runner, RunResult
+from grader.sandbox import Sandbox
+
+HIDDEN_PREFIX = "hidden-"
+
+
+def check_id(question: Question, check: Check) -> str:
+    return f"{question.id}-{check.target}"
+
+
+class Plan:
+    """The cases each tensor check runs, and the outputs they are held against."""
+
+    def __init__(self, pack: Pack, mode: str, seed: int | None) -> None:
+        self.pack, self.mode = pack, mode
+        self.seed = seed if seed is not None else secrets.randbits(63)
+        demo_file = pack.root / str(pack.raw["assignment"].get("demo", ""))
+        if not demo_file.is_file():
+            self.demo, self.demo_expected = {}, {}
+        else:
+            self.demo, self.demo_expected = read_demo(demo_file)
+        self._hidden: dict[str, tuple[list[Case], dict[str, dict[str, torch.Tensor]]]] = {}
+
+    def cases(self, target: str) -> tuple[list[Case], dict[str, dict[str, torch.Tensor]], list[str]]:
+        """(all cases sent to the kernel, expected outputs by case, names of scored cases)."""
+        demo = self.demo.get(target, [])
+        expected = dict(self.demo_expected.get(target, {}))
+        if self.mode == "check":
+            return demo, expected, [c["name"] for c in demo]
+        if target not in self._hidden:
+            ref = self.pack.reference()
+            gen = torch.Generator().manual_seed(
+                int.from_bytes(hashlib.sha256(f"{self.seed}:{target}".encode()).digest()[:7]))
+            hidden = []
+            for case in ref.hidden_cases(target, gen):
+                hidden.append({**case, "name": HIDDEN_PREFIX + case["name"]})
+            run = getattr(ref, f"run_{target}")
+            outs = {c["name"]: {k: v.detach() for k, v in run(c).items()} for c in hidden}
+            self._hidden[target] = (hidden, outs)
+        hidden, outs = self._hidden[target]
+        expected.update(outs)
+        return demo + hidden, expected, [c["name"] for c in hidden]
+
+
+def _score_question(question: Question, results: list[CheckResult]) -> tuple[float, str, str]:
+    gates = [r for r in results if r.gate]
+    scored = [(c, r) for c, r in zip(question.checks, results, strict=True) if not r.gate]
+    weight = sum(c.weight for c, _ in scored) or 1.0
+    fraction = sum(c.weight * r.fraction for c, r in scored) / weight
+    failed_gate = next((g for g in gates if g.fraction < 1), None)
+    if failed_gate is not None:
+        fraction = 0.0
+    score = round(question.points * fraction, 6)
+    if failed_gate is not None:
+        return score, "failed", failed_gate.message
+    statuses = {r.status for _, r in scored}
+    if statuses == {"passed"}:
+        status = "passed"
+    elif "error" in statuses and not fraction:
+        status = "error"
+    else:
+        status = "partial" if 0 < fraction < 1 else ("passed" if fraction == 1 else "failed")
+    problems = [r.message for _, r in scored if r.status != "passed"]
+    message = " ".join(problems) if problems else " ".join(r.message for _, r in scored)
+    return score, status, message
+
+
+def grade_notebook(pack: Pack, notebook: Path, *, mode: str = "grade", seed: int | None = None,
+                   sandbox: Sandbox | None = None, limits: Limits | None = None,
+                   on_event: Callable[[str], None] | None = None,
+                   on_run: Callable[[RunResult], None] | None = None) -> GradeRecord:
+    """Grade (or self-check) one notebook; a student's failure is a record, never an exception."""
+    if mode not in ("grade", "check"):
+        raise ValueError(f"mode must be grade or check, not {mode!r}")
+    if mode == "grade" and pack.is_public:
+        raise ValueError(f"{pack.root} is a public pack: it can self-check, not grade")
+    emit = on_event or (lambda _msg: None)
+    plan = Plan(pack, mode, seed)
+    box = sandbox or Sandbox.create()
+    runner = Runner(box, limits or pack.limits)
+    tensor_checks: dict[str, tuple[Check, dict[str, Any], list[str]]] = {}
+    requests = []
+    probe_source = pack.probes.read_text(encoding="utf-8")
+    with tempfile.TemporaryDirectory(prefix="grader-plan-") as tmp:
+        for question in pack.questions:
+            for check in question.checks:
+                if check.kind != "tensor":
+                    continue
+                cases, expected, scored = plan.cases(check.target)
+                cid = check_id(question, check)
+                inputs = Path(tmp) / f"{cid}.safetensors"
+                write_inputs(inputs, cases)
+                requests.append(ProbeRequest(cid, check.target, probe_source, inputs))
+                tensor_checks[cid] = (check, expected, scored)
+        emit(f"running {notebook.name}")
+        run = runner.run(notebook, files=pack.public_files, probes=requests)
+    if on_run is not None:
+        on_run(run)  # the executed notebook and raw payloads, for tests and debugging
+    emit(f"checking {notebook.name}")
+    return _record(pack, notebook, mode, plan, run, tensor_checks)
+
+
+def _record(pack: Pack, notebook: Path, mode: str, plan: Plan, run: RunResult,
+            tensor_checks: dict[str, tuple[Check, dict[str, Any], list[str]]]) -> GradeRecord:
+    questions = []
+    mismatches = []
+    for question in pack.questions:
+        results = []
+        for check in question.checks:
+            if check.kind == "tensor":
+                _check, expected, scored = tensor_checks[check_id(question, check)]
+                result = check_tensor(check, run.probes.get(check_id(question, check)), expected,
+                                      scored, hidden=mode == "grade")
+            elif check.kind == "static":
+                result = check_static(check, run.executed)
+            else:
+                result = CheckResult("manual", 0.0, "manual", "Graded by a TA.")
+            result.gate = check.gate
+            results.append(result)
+        printed = []
+        for item in question.printed:
+            owner = next((c for c in question.checks if c.kind == "tensor"), None)
+            payload = run.probes.get(check_id(question, owner)) if owner else None
+            expected = plan.demo_expected.get(owner.target, {}) if owner else {}
+            row = cross_check(item, run, payload, expected)
+            printed.append(row)
+            if row.get("status") == "disagrees":
+                mismatches.append({"question": question.id, **row})
+        if all(c.kind == "manual" for c in question.checks):
+            score, status, message = None, "manual", "Awaiting a TA."
+        else:
+            score, status, message = _score_question(question, results)
+        questions.append(QuestionResult(
+            id=question.id, title=question.title, score=score, max=question.points,
+            status=status, message=message, hint=question.hint if status != "passed" else "",
+            checks=[r.to_dict() for r in results], printed=printed))
+    total = sum(q.score or 0.0 for q in questions)
+    errors = [{"cell": c.index, "status": c.status, "ename": c.ename, "evalue": c.evalue,
+               "tags": c.tags} for c in run.cells if c.status not in ("ok", "skipped")]
+    return GradeRecord(
+        assignment={"id": pack.id, "title": pack.title, "version": pack.version,
+                    "fingerprint": pack.fingerprint()},
+        submission={"name": notebook.name, "path": str(notebook),
+                    "sha256": hashlib.sha256(notebook.read_bytes()).hexdigest()},
+        mode=mode, score=round(total, 6), max_score=pack.total,
+        status="graded" if all(q.score is not None for q in questions) else "incomplete",
+        questions=questions,
+        run={"seconds": run.seconds, "restarts": run.restarts, "sandbox": run.sandbox,
+             "limits_hit": run.limits_hit, "cell_errors": errors,
+             "seed": plan.seed if mode == "grade" else None,
+             "cells_executed": sum(1 for c in run.cells if c.status != "skipped")},
+        flags={"tamper": diff_telemetry(run.telemetry), "printed_mismatch": mismatches},
+        environment=environment())

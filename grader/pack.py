@@ -1,0 +1,282 @@
+"""Assignment packs: a folder `reference/<id>/` with a `pack.toml` rubric.
+
+A pack, not grader code, says what an assignment is: its questions and points, the
+check kind of each (tensor, static, manual, ...) with its settings, the probes that
+run in the student's kernel, the reference that runs only here, and the files the
+notebook may read. `docs/assignments.md` is the guide to writing one.
+
+A pack has a public part (rubric text, template, probes, public demo data) and a
+private part (reference code, solution, hidden data). `export_public` writes the
+public part alone; `load_pack` reads either, and `Pack.is_public` tells which.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import shutil
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from grader.limits import Limits
+
+PACK_FILE = "pack.toml"
+CHECK_KINDS = ("tensor", "static", "manual")
+"""Kinds this version can run; `finetune` and `answer` come with their issues."""
+PRIVATE_KEYS = ("reference", "solution")
+"""[assignment] keys naming private files; dropped from an exported public part."""
+
+
+class PackError(ValueError):
+    """A pack that cannot be used as written; `field` names the rubric key at fault."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A value the notebook prints that should agree with what its own code computes."""
+
+    label: str
+    case: str
+    output: str
+    stat: str  # shape | norm | error
+    cell_tag: str | None = None
+    rtol: float = 1e-3
+
+
+@dataclass(frozen=True)
+class Check:
+    kind: str
+    settings: dict[str, Any]
+    gate: bool = False
+    """A gate check scores nothing itself; failing it zeroes the whole question."""
+    weight: float = 1.0
+
+    @property
+    def target(self) -> str:
+        return str(self.settings.get("target", ""))
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    title: str
+    points: float
+    checks: tuple[Check, ...]
+    hint: str = ""
+    printed: tuple[Printed, ...] = ()
+
+
+@dataclass
+class Pack:
+    root: Path
+    id: str
+    title: str
+    version: str
+    notebook: str
+    total: float
+    questions: tuple[Question, ...]
+    probes: Path
+    public_files: tuple[Path, ...]
+    template: Path
+    limits: Limits
+    reference_path: Path | None
+    solution: Path | None
+    raw: dict[str, Any] = field(repr=False, default_factory=dict)
+    _reference: ModuleType | None = field(default=None, repr=False)
+
+    @property
+    def is_public(self) -> bool:
+        """True for an exported public part: no reference, so only demo cases can be checked."""
+        return self.reference_path is None or not self.reference_path.is_file()
+
+    def reference(self) -> ModuleType:
+        """The reference module, imported by path (never placed on sys.path)."""
+        if self.is_public or self.reference_path is None:
+            raise PackError("assignment.reference", "this is a public pack: no reference here")
+        if self._reference is None:
+            name = f"grader_pack_{self.id.replace('-', '_')}_reference"
+            spec = importlib.util.spec_from_file_location(name, self.reference_path)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            self._reference = module
+        return self._reference
+
+    def question(self, qid: str) -> Question:
+        for q in self.questions:
+            if q.id == qid:
+                return q
+        raise PackError("question", f"no question {qid!r} in {self.id}; "
+                        f"known: {', '.join(q.id for q in self.questions)}")
+
+    def fingerprint(self) -> str:
+        """Hash of what changes execution (probes, public files, reference): a cache key part."""
+        digest = hashlib.sha256()
+        paths = [self.probes, *self.public_files]
+        if not self.is_public and self.reference_path is not None:
+            paths.append(self.reference_path)
+        for path in paths:
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
+        return digest.hexdigest()[:16]
+
+
+def _require(table: dict[str, Any], key: str, where: str, kind: type | tuple[type, ...]) -> Any:
+    if key not in table:
+        raise PackError(f"{where}.{key}", "missing")
+    value = table[key]
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise PackError(f"{where}.{key}", f"expected {getattr(kind, '__name__', kind)}, "
+                        f"got {type(value).__name__}")
+    return value
+
+
+def _check(raw: dict[str, Any], where: str) -> Check:
+    kind = _require(raw, "kind", where, str)
+    if kind not in CHECK_KINDS:
+        raise PackError(f"{where}.kind", f"unknown check kind {kind!r}; this version runs "
+                        f"{', '.join(CHECK_KINDS)}")
+    settings = {k: v for k, v in raw.items() if k not in ("kind", "gate", "weight")}
+    if kind == "tensor":
+        _require(raw, "target", where, str)
+        credit = raw.get("credit", "all")
+        if credit not in ("all", "per-case"):
+            raise PackError(f"{where}.credit", f"must be 'all' or 'per-case', not {credit!r}")
+        for key in ("atol", "rtol"):
+            if key in raw and not isinstance(raw[key], int | float):
+                raise PackError(f"{where}.{key}", "must be a number")
+    if kind == "static":
+        _require(raw, "scope", where, str)
+        forbid = _require(raw, "forbid", where, list)
+        if not forbid or not all(isinstance(f, str) for f in forbid):
+            raise PackError(f"{where}.forbid", "must be a non-empty list of names")
+    return Check(kind=kind, settings=settings, gate=bool(raw.get("gate", False)),
+                 weight=float(raw.get("weight", 1.0)))
+
+
+def _printed(raw: dict[str, Any], where: str) -> Printed:
+    stat = _require(raw, "stat", where, str)
+    if stat not in ("shape", "norm", "error"):
+        raise PackError(f"{where}.stat", f"must be shape, norm or error, not {stat!r}")
+    return Printed(label=_require(raw, "label", where, str), case=_require(raw, "case", where, str),
+                   output=_require(raw, "output", where, str), stat=stat,
+                   cell_tag=raw.get("cell_tag"), rtol=float(raw.get("rtol", 1e-3)))
+
+
+def load_pack(path: str | Path) -> Pack:
+    """Read and validate a pack's rubric; raises PackError naming the bad key."""
+    root = Path(path)
+    if root.is_file():
+        root = root.parent
+    rubric = root / PACK_FILE
+    if not rubric.is_file():
+        raise PackError("pack", f"{root} has no {PACK_FILE}")
+    try:
+        raw = tomllib.loads(rubric.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise PackError(PACK_FILE, str(exc)) from None
+    head = _require(raw, "assignment", "", dict)
+    questions = []
+    for i, q in enumerate(raw.get("questions", [])):
+        where = f"questions[{i}]"
+        checks = tuple(_check(c, f"{where}.checks[{j}]") for j, c in enumerate(q.get("checks", [])))
+        if not checks:
+            raise PackError(f"{where}.checks", "a question needs at least one check")
+        if all(c.gate for c in checks) and any(c.kind != "manual" for c in checks):
+            raise PackError(f"{where}.checks", "a question needs a check that is not a gate")
+        points = _require(q, "points", where, int | float)
+        if points < 0:
+            raise PackError(f"{where}.points", "must not be negative")
+        questions.append(Question(
+            id=_require(q, "id", where, str), title=_require(q, "title", where, str),
+            points=float(points), checks=checks, hint=q.get("hint", ""),
+            printed=tuple(_printed(p, f"{where}.printed[{k}]")
+                          for k, p in enumerate(q.get("printed", [])))))
+    if not questions:
+        raise PackError("questions", "the pack lists no questions")
+    ids = [q.id for q in questions]
+    if len(set(ids)) != len(ids):
+        raise PackError("questions", f"question ids repeat: {ids}")
+    total = float(_require(head, "total", "assignment", int | float))
+    summed = sum(q.points for q in questions)
+    if abs(summed - total) > 1e-9:
+        raise PackError("assignment.total", f"questions add up to {summed:g}, not {total:g}")
+
+    def file(key: str, *, required: bool = True) -> Path | None:
+        if key not in head:
+            if required:
+                raise PackError(f"assignment.{key}", "missing")
+            return None
+        value = root / _require(head, key, "assignment", str)
+        if required and not value.is_file():
+            raise PackError(f"assignment.{key}", f"{value} does not exist")
+        return value
+
+    try:
+        limits = Limits().merged(raw.get("limits"))
+    except (ValueError, TypeError) as exc:
+        raise PackError("limits", str(exc)) from None
+    public_files = []
+    for name in head.get("public_files", []):
+        f = root / name
+        if not f.exists():
+            raise PackError("assignment.public_files", f"{f} does not exist")
+        public_files.append(f)
+    return Pack(
+        root=root, id=_require(head, "id", "assignment", str),
+        title=_require(head, "title", "assignment", str),
+        version=str(head.get("version", "0")), notebook=_require(head, "notebook", "assignment", str),
+        total=total, questions=tuple(questions), probes=file("probes"),  # type: ignore[arg-type]
+        public_files=tuple(public_files), template=file("template"),  # type: ignore[arg-type]
+        limits=limits, reference_path=file("reference", required=False),
+        solution=file("solution", required=False), raw=raw)
+
+
+def resolve_pack(assignment: str, packs_dir: Path | None = None) -> Pack:
+    """`assignment` is a pack folder, or an id looked up under `packs_dir` (default ./reference)."""
+    candidate = Path(assignment)
+    if (candidate / PACK_FILE).is_file():
+        return load_pack(candidate)
+    base = packs_dir or Path("reference")
+    if (base / assignment / PACK_FILE).is_file():
+        return load_pack(base / assignment)
+    raise PackError("assignment", f"no pack {assignment!r}: neither a folder with {PACK_FILE} "
+                    f"nor {base / assignment}")
+
+
+def export_public(pack: Pack, dest: Path) -> list[Path]:
+    """Write the public part of `pack` to `dest`; returns the files written."""
+    if pack.is_public:
+        raise PackError("pack", f"{pack.root} is already a public part")
+    if dest.exists() and any(dest.iterdir()):
+        raise PackError("dest", f"{dest} exists and is not empty")
+    private = {p.resolve() for p in (pack.reference_path, pack.solution) if p is not None}
+    private_dirs = {p.parent for p in private if p.parent != pack.root.resolve()}
+    wanted = [pack.template, pack.probes, *pack.public_files]
+    written = []
+    for src in wanted:
+        resolved = src.resolve()
+        if resolved in private or any(d in resolved.parents or d == resolved for d in private_dirs):
+            raise PackError("assignment.public_files", f"{src} is private; refusing to export it")
+        target = dest / src.relative_to(pack.root)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if src.is_dir():
+            shutil.copytree(src, target)
+        else:
+            shutil.copy2(src, target)
+        written.append(target)
+    text = (pack.root / PACK_FILE).read_text(encoding="utf-8")
+    kept = [line for line in text.splitlines()
+            if not any(line.strip().startswith(f"{key} ") or line.strip().startswith(f"{key}=")
+                       for key in PRIVATE_KEYS)]
+    header = "# Public part of the pack, written by `grader pack export-public`.\n"
+    (dest / PACK_FILE).write_text(header + "\n".join(kept) + "\n", encoding="utf-8")
+    written.append(dest / PACK_FILE)
+    return written

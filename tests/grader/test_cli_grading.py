@@ -1,0 +1,71 @@
+"""`grader grade`, `grader check` and `grader pack` through the real console script."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.grader.conftest import PACK_DIR, ROOT, SAMPLES, needs_bwrap
+
+
+def grader(*argv: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "grader", *argv], cwd=cwd, capture_output=True,
+                          text=True, timeout=600, check=False)
+
+
+def test_grade_writes_one_record_per_notebook(tmp_path):
+    needs_bwrap()
+    out = tmp_path / "grades"
+    done = grader("grade", str(SAMPLES / "solution.ipynb"),
+                  str(SAMPLES / "wrong-q1d-sin-cos-swapped.ipynb"),
+                  "-a", "stat8021-a3", "--out", str(out), "--seed", "7", "--json")
+    assert done.returncode == 0, done.stderr
+    printed = json.loads(done.stdout)
+    assert [r["score"] for r in printed] == [30, 24]
+    on_disk = json.loads((out / "solution.json").read_text())
+    assert on_disk["schema"] == "transformer-grader/record/1"
+    assert on_disk["run"]["seed"] == 7 and on_disk["mode"] == "grade"
+    assert on_disk["environment"]["torch"].startswith("2.13")
+    assert sorted(p.name for p in out.iterdir()) == ["solution.json",
+                                                    "wrong-q1d-sin-cos-swapped.json"]
+
+
+def test_check_works_from_the_public_part_alone(tmp_path):
+    needs_bwrap()
+    public = tmp_path / "public"
+    assert grader("pack", "export-public", str(PACK_DIR), str(public)).returncode == 0
+    done = grader("check", str(SAMPLES / "wrong-q1b-mask-after-softmax.ipynb"),
+                  "-a", str(public), "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert record["mode"] == "check" and record["run"]["seed"] is None
+    status = {q["id"]: q["status"] for q in record["questions"]}
+    assert status == {"q1a": "passed", "q1b": "failed", "q1c": "passed", "q1d": "passed"}
+    text = json.dumps(record)
+    assert "hidden-" not in text and "demo" in text
+    table = grader("check", str(SAMPLES / "solution.ipynb"), "-a", str(public), cwd=tmp_path)
+    assert table.returncode == 0 and "Demo inputs only" in table.stdout
+
+
+def test_pack_validate_finds_the_pack_sound():
+    needs_bwrap()
+    done = grader("pack", "validate", str(PACK_DIR), "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    findings = {f["name"]: f for f in json.loads(done.stdout)}
+    assert set(findings) == {"rubric", "probes", "demo cases", "reference", "solution",
+                             "template"}
+    assert findings["solution"]["detail"].startswith("scores 30/30")
+
+
+def test_bad_pack_exits_2_naming_the_key(tmp_path):
+    (tmp_path / "pack.toml").write_text("[assignment]\nid = 'x'\n")
+    done = grader("pack", "validate", str(tmp_path), "--quick")
+    assert done.returncode == 2
+    assert done.stderr.strip().startswith("error: pack: questions: the pack lists no questions")
+
+
+def test_unknown_assignment_exits_2(tmp_path):
+    done = grader("grade", str(SAMPLES / "solution.ipynb"), "-a", "nope", "--out", str(tmp_path))
+    assert done.returncode == 2 and "no pack 'nope'" in done.stderr

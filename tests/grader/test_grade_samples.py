@@ -1,0 +1,185 @@
+"""The sample submissions graded for real: right points, clear messages, hostility contained.
+
+Expected scores come from the pack (a wrong sample loses exactly its question's
+points), not from a table of numbers.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.grader.conftest import SAMPLES, SECRET
+
+WRONG = {
+    "wrong-q1a-transposed-heads": "q1a",
+    "wrong-q1b-mask-after-softmax": "q1b",
+    "wrong-q1c-missing-scale": "q1c",
+    "wrong-q1c-calls-standalone": "q1c",
+    "wrong-q1d-sin-cos-swapped": "q1d",
+    "crash-pe-cell": "q1d",
+    # Attacks built on the missing-scale sample must not win Q1(c) back.
+    "hostile-monkeypatch": "q1c",
+    "hostile-fake-prints": "q1c",
+}
+TEMPLATE_BASED = sorted(
+    p.stem for p in SAMPLES.glob("hostile-*.ipynb") if p.stem not in WRONG)
+
+
+def scores(record) -> dict[str, float]:
+    return {q.id: q.score for q in record.questions}
+
+
+def test_every_sample_is_covered(graded):
+    assert set(graded) == {"solution", *WRONG, *TEMPLATE_BASED}
+    assert len(TEMPLATE_BASED) == 10
+
+
+def test_solution_scores_full_marks(graded, pack):
+    record = graded["solution"].record
+    assert record.score == pack.total == 30
+    assert all(q.status == "passed" for q in record.questions)
+    assert record.flags == {"tamper": [], "printed_mismatch": []}
+    assert record.run["limits_hit"] == [] and record.run["cell_errors"] == []
+
+
+@pytest.mark.parametrize("sample", sorted(WRONG))
+def test_wrong_sample_loses_exactly_its_question(graded, pack, sample):
+    record = graded[sample].record
+    wrong = WRONG[sample]
+    assert scores(record)[wrong] == 0
+    assert record.score == pack.total - pack.question(wrong).points
+    others = {q: s for q, s in scores(record).items() if q != wrong}
+    assert all(s == pack.question(q).points for q, s in others.items())
+    assert next(q for q in record.questions if q.id == wrong).hint
+
+
+def message(record, qid: str) -> str:
+    return next(q.message for q in record.questions if q.id == qid)
+
+
+def test_messages_say_what_is_wrong(graded):
+    assert "differs from the reference" in message(
+        graded["wrong-q1a-transposed-heads"].record, "q1a")
+    standalone = message(graded["wrong-q1c-calls-standalone"].record, "q1c")
+    assert "get_multihead_qkv" in standalone and "line" in standalone
+    crash = graded["crash-pe-cell"].record
+    assert "does not define the class `PositionalEncoding`" in message(crash, "q1d")
+    assert any(e["ename"] == "AttributeError" for e in crash.run["cell_errors"])
+    template = graded["hostile-network"].record
+    assert "not implemented" in message(template, "q1a")
+
+
+def test_standalone_calls_pass_numerically_but_fail_the_rule(graded):
+    record = graded["wrong-q1c-calls-standalone"].record
+    q1c = next(q for q in record.questions if q.id == "q1c")
+    tensor, static = q1c.checks
+    assert tensor["status"] == "passed" and static["status"] == "failed" and static["gate"]
+
+
+@pytest.mark.parametrize("sample", TEMPLATE_BASED)
+def test_hostile_template_samples_earn_nothing(graded, sample):
+    assert graded[sample].record.score == 0
+
+
+def test_fake_prints_are_flagged(graded):
+    flagged = graded["hostile-fake-prints"].record.flags["printed_mismatch"]
+    assert {row["label"] for row in flagged} == {"attention output error",
+                                                 "masked attention output error"}
+    assert all(float(row["printed"]) == 0 and row["computed"] > 1e-3 for row in flagged)
+
+
+def test_monkeypatching_is_recorded_as_tampering(graded):
+    tamper = graded["hostile-monkeypatch"].record.flags["tamper"]
+    assert "replaced torch.allclose" in tamper
+    assert "replaced builtins.abs" in tamper
+    assert "replaced torch.Tensor.__sub__" in tamper
+
+
+def test_ipython_hooks_are_recorded_and_removed(graded):
+    graded_run = graded["hostile-ipython-hook"]
+    tamper = graded_run.record.flags["tamper"]
+    assert any(t.startswith("added events.post_run_cell") for t in tamper)
+    assert any(t.startswith("added input_transformers_post") for t in tamper)
+    assert graded_run.run.telemetry["removed"]
+
+
+def outputs_text(run) -> str:
+    return "\n".join(str(o.get("text", "")) + str(o.get("evalue", ""))
+                     for c in run.executed.cells for o in c.get("outputs", []))
+
+
+def test_limits_are_named(graded):
+    def limits(sample):
+        return {h["limit"] for h in graded[sample].record.run["limits_hit"]}
+
+    assert "cell_timeout" in limits("hostile-infinite-loop")
+    assert "memory_bytes" in limits("hostile-memory-bomb")
+    assert "processes" in limits("hostile-fork-bomb")
+    assert "kernel_died" in limits("hostile-os-exit")
+    assert "output_bytes" in limits("hostile-output-flood")
+
+
+def test_output_flood_is_cut(graded):
+    run = graded["hostile-output-flood"].run
+    assert len(outputs_text(run)) < 400_000
+
+
+def test_network_is_unreachable(graded):
+    text = outputs_text(graded["hostile-network"].run)
+    assert "example.com" in text or "urlopen" in text.lower() or "Errno" in text
+    assert "200 OK" not in text and "<html" not in text.lower()
+
+
+def test_secrets_stay_out_of_sight(graded):
+    text = outputs_text(graded["hostile-read-secrets"].run)
+    assert SECRET not in text
+    assert "def run_MultiHeadAttention" not in text
+    assert "private/reference.py" not in text
+
+
+def test_writes_outside_scratch_fail(graded, tmp_path):
+    run = graded["hostile-write-outside"].run
+    assert not Path("/etc/pwned").exists()
+    assert not Path("/work/pwned").exists()
+    assert not Path("/pwned").exists()
+    assert "pwned" not in os.listdir(SAMPLES.parents[1])
+    assert run.cells  # the notebook ran
+
+
+def test_pickle_payloads_are_never_loaded(graded):
+    assert not Path("/tmp/grader-pwned").exists()
+    assert graded["hostile-pickle-payload"].record.score == 0
+
+
+def test_no_process_survives_a_run(graded):
+    def kernel(pid: str) -> bool:
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            return False
+        return b"ipykernel_launcher" in cmd and b"/rt/kernel.json" in cmd
+
+    assert [pid for pid in os.listdir("/proc") if pid.isdigit() and kernel(pid)] == []
+
+
+def test_hidden_seed_is_recorded_and_changes_cases(graded, pack):
+    from grader.grade import Plan
+
+    assert graded["solution"].record.run["seed"] == 1234
+    a = Plan(pack, "grade", 1).cases("get_multihead_qkv")[0]
+    b = Plan(pack, "grade", 2).cases("get_multihead_qkv")[0]
+    hidden = [i for i, c in enumerate(a) if c["name"].startswith("hidden-")]
+    assert hidden and not any(
+        a[i]["tensors"]["x"].equal(b[i]["tensors"]["x"]) for i in hidden)
+
+
+def test_a_dying_kernel_is_restarted_and_the_notebook_goes_on(graded):
+    graded_run = graded["hostile-os-exit"]
+    run = graded_run.run
+    fatal = next(c for c in run.cells if c.status == "killed")
+    later = [c for c in run.cells[fatal.index + 1:] if c.status != "ok" or c.seconds]
+    assert run.restarts == 1 and later, "cells after the fatal one must still run"
+    assert {h["cell"] for h in graded_run.record.run["limits_hit"]} == {fatal.index}

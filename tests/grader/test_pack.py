@@ -1,0 +1,77 @@
+"""Pack loading, schema errors that name the key, and the public/private split."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from grader.pack import PackError, export_public, load_pack
+from tests.grader.conftest import PACK_DIR
+
+
+def test_stat8021_pack_loads(pack):
+    assert pack.id == "stat8021-a3" and not pack.is_public
+    assert [q.id for q in pack.questions] == ["q1a", "q1b", "q1c", "q1d"]
+    assert [q.points for q in pack.questions] == [6, 6, 12, 6]
+    q1c = pack.question("q1c")
+    assert [c.kind for c in q1c.checks] == ["tensor", "static"] and q1c.checks[1].gate
+    assert pack.limits.cell_timeout == 60
+
+
+def broken(tmp_path: Path, old: str, new: str) -> Path:
+    dest = tmp_path / "pack"
+    shutil.copytree(PACK_DIR, dest)
+    rubric = dest / "pack.toml"
+    text = rubric.read_text()
+    assert old in text
+    rubric.write_text(text.replace(old, new, 1))
+    return dest
+
+
+@pytest.mark.parametrize(("old", "new", "field"), [
+    ("total = 30", "total = 31", "assignment.total"),
+    ('kind = "tensor"', 'kind = "telepathy"', "questions[0].checks[0].kind"),
+    ("points = 6\n", "points = \"six\"\n", "questions[0].points"),
+    ('stat = "shape"', 'stat = "mean"', "questions[0].printed[0].stat"),
+    ("cell_timeout = 60", "cell_timeot = 60", "limits"),
+    ('probes = "probes/part1.py"', 'probes = "probes/nope.py"', "assignment.probes"),
+    ('credit = "all"', 'credit = "most"', "questions[0].checks[0].credit"),
+])
+def test_schema_errors_name_the_key(tmp_path, old, new, field):
+    with pytest.raises(PackError) as err:
+        load_pack(broken(tmp_path, old, new))
+    assert err.value.field == field
+
+
+def test_export_public_leaves_the_private_part_behind(pack, tmp_path):
+    dest = tmp_path / "public"
+    export_public(pack, dest)
+    files = sorted(str(p.relative_to(dest)) for p in dest.rglob("*") if p.is_file())
+    assert "pack.toml" in files and "template/Transformer_practice.ipynb" in files
+    assert not any("private" in f or "solution" in f or "reference" in f for f in files)
+    for path in dest.rglob("*"):
+        if path.is_file():
+            text = path.read_bytes()
+            assert b"def run_MultiHeadAttention" not in text
+            assert b"hidden_cases" not in text
+    public = load_pack(dest)
+    assert public.is_public and public.total == pack.total
+    with pytest.raises(PackError):
+        public.reference()
+
+
+def test_export_refuses_a_non_empty_destination(pack, tmp_path):
+    (tmp_path / "x").write_text("keep me")
+    with pytest.raises(PackError):
+        export_public(pack, tmp_path)
+    assert (tmp_path / "x").read_text() == "keep me"
+
+
+def test_public_pack_cannot_grade(pack, tmp_path):
+    from grader.grade import grade_notebook
+
+    export_public(pack, tmp_path / "public")
+    with pytest.raises(ValueError, match="public pack"):
+        grade_notebook(load_pack(tmp_path / "public"), pack.template, mode="grade")
