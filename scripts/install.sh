@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Install everything a fresh Debian/Ubuntu machine needs to develop and test:
+# bubblewrap (the sandbox grading runs in) from the system's packages, then the
+# project and its dev extras in .venv (torch pinned to the CPU build, see README).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v bwrap >/dev/null 2>&1; then
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    if command -v apt-get >/dev/null 2>&1; then
+        $SUDO apt-get install -y bubblewrap || { $SUDO apt-get update && $SUDO apt-get install -y bubblewrap; }
+    else
+        echo "warning: install bubblewrap with your package manager; grading needs it" >&2
+    fi
+fi
+
+python3 -m venv .venv
+.venv/bin/pip install -e ".[dev]"
