@@ -302,6 +302,8 @@ class _Run:
         return "ok"
 
     def _hit(self, limit: str, cell: int | None = None, detail: str = "") -> None:
+        if limit == "notebook_timeout" and any(h["limit"] == limit for h in self.limits_hit):
+            return
         entry = {"limit": limit, "cell": cell, "message": describe(limit, self.limits)}
         if detail:
             entry["detail"] = detail
@@ -353,7 +355,9 @@ class _Run:
             if self.client.flooded_cell == index:
                 self._hit("output_bytes", index)
             if outcome in ("timeout", "stuck"):
-                self._hit("cell_timeout", index)
+                cut_by_budget = remaining is not None and remaining < (self.limits.cell_timeout
+                                                                       or float("inf"))
+                self._hit("notebook_timeout" if cut_by_budget else "cell_timeout", index)
             if outcome != "ok" and self.box.kill_strays():
                 self._hit("processes", index, "processes the cell left running were killed")
             if self.cells[index].ename == "MemoryError":
