@@ -181,6 +181,10 @@ class Sandbox:
         return env
 
     def _prlimit(self, limits: Limits) -> list[str]:
+        if shutil.which("prlimit") is None:
+            if self.kind == "bwrap":
+                raise SandboxUnavailable("prlimit (util-linux) is missing; it sets the limits")
+            return []  # a student's own laptop (macOS has no prlimit): no limits, no isolation
         argv = ["prlimit", "--core=0"]
         for flag, value in (("--as", limits.memory_bytes), ("--nofile", limits.open_files),
                             ("--fsize", limits.file_bytes), ("--cpu", limits.cpu_seconds)):

@@ -69,3 +69,14 @@ def test_bad_pack_exits_2_naming_the_key(tmp_path):
 def test_unknown_assignment_exits_2(tmp_path):
     done = grader("grade", str(SAMPLES / "solution.ipynb"), "-a", "nope", "--out", str(tmp_path))
     assert done.returncode == 2 and "no pack 'nope'" in done.stderr
+
+
+def test_check_without_a_sandbox_still_checks(tmp_path):
+    done = grader("check", str(SAMPLES / "wrong-q1a-transposed-heads.ipynb"), "-a", "stat8021-a3",
+                  "--sandbox", "none", "--json")
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert record["run"]["sandbox"] == "none"
+    # The demo case cannot tell transposed heads apart by shape or norm, but the
+    # comparison with the demo expectation can.
+    assert {q["id"]: q["status"] for q in record["questions"]}["q1a"] == "failed"
