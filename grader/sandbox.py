@@ -218,6 +218,11 @@ class Sandbox:
                     made.add(p)
                     argv.extend(["--perms", "0755", "--dir", p])
 
+        # /tmp first: a later bind under /tmp (a checkout or venv living there) stays visible.
+        argv.extend(["--proc", "/proc", "--dev", "/dev"])
+        tmp = ["--size", str(limits.tmp_bytes)] if limits.tmp_bytes else []
+        argv.extend(["--perms", "1777", *tmp, "--tmpfs", "/tmp"])
+        made.add("/tmp")
         for top in ("bin", "lib", "lib64", "sbin"):
             host = Path("/") / top
             if host.is_symlink():
@@ -235,10 +240,6 @@ class Sandbox:
             if os.path.exists(path) and not path.startswith("/usr/"):
                 parents(path)
                 argv.extend(["--ro-bind", path, path])
-        argv.extend(["--proc", "/proc", "--dev", "/dev"])
-        tmp = ["--size", str(limits.tmp_bytes)] if limits.tmp_bytes else []
-        argv.extend(["--perms", "1777", *tmp, "--tmpfs", "/tmp"])
-        made.add("/tmp")
         parents(str(paths.runtime))
         argv.extend(["--bind", str(paths.runtime), str(paths.runtime)])
         parents(SCRATCH_MOUNT)
