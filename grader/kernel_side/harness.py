@@ -92,31 +92,28 @@ def snapshot(io, name):
     _write_json(f"{io}/out/{name}.json", data)
 
 
+def _prune(items, allowed, label, removed):
+    """Remove from `items` (in place) what is not in `allowed` (names, counted)."""
+    allowed = list(allowed)
+    for item in list(items):
+        name = _name(item)
+        if name in allowed:
+            allowed.remove(name)
+        else:
+            items.remove(item)
+            removed.append(f"{label}: {name}")
+
+
 def neutralise(io, baseline_hooks):
     """Remove hooks and tracers the notebook added, so the probes run as written."""
     ip = get_ipython()  # noqa: F821
     removed = []
     for event, callbacks in ip.events.callbacks.items():
-        allowed = list(baseline_hooks.get(f"events.{event}", []))
-        for cb in list(callbacks):
-            name = _name(cb)
-            if name in allowed:
-                allowed.remove(name)
-            else:
-                callbacks.remove(cb)
-                removed.append(f"events.{event}: {name}")
+        _prune(callbacks, baseline_hooks.get(f"events.{event}", []), f"events.{event}", removed)
     for attr in ("input_transformers_cleanup", "input_transformers_post", "ast_transformers"):
         items = getattr(ip, attr, None)
-        if items is None:
-            continue
-        allowed = list(baseline_hooks.get(attr, []))
-        for item in list(items):
-            name = _name(item)
-            if name in allowed:
-                allowed.remove(name)
-            else:
-                items.remove(item)
-                removed.append(f"{attr}: {name}")
+        if items is not None:
+            _prune(items, baseline_hooks.get(attr, []), attr, removed)
     if sys.gettrace() is not None:
         removed.append(f"sys.settrace: {_name(sys.gettrace())}")
         sys.settrace(None)
