@@ -1,0 +1,82 @@
+"""``create_app(settings)``: the calculator service and self-check pages as one FastAPI app.
+
+Start-up loads the packs once (restart the service after editing one), starts the
+compute workers and the self-check queue; shutdown stops both. Everything a request
+can exhaust is bounded by `Settings` (see docs/service.md).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+
+from grader import __version__
+from grader.pack import PACK_FILE, Pack, PackError, load_pack
+from grader.service import api_answers, api_calc, api_selfcheck, errors, pages
+from grader.service.compute import Computer
+from grader.service.errors import ERROR_RESPONSES, ErrorBody
+from grader.service.ratelimit import LimitsMiddleware
+from grader.service.selfcheck import SelfCheckQueue
+from grader.service.settings import Settings
+
+log = logging.getLogger("grader.service")
+UPLOAD_PATHS = ("/v1/selfcheck", "/selfcheck")
+
+
+def load_packs(packs_dir: Path) -> dict[str, Pack]:
+    """Every loadable pack under ``packs_dir`` by id; a broken one is logged and skipped."""
+    packs: dict[str, Pack] = {}
+    for folder in sorted(p for p in packs_dir.glob("*") if (p / PACK_FILE).is_file()):
+        try:
+            pack = load_pack(folder)
+        except PackError as exc:
+            log.warning("skipping the pack in %s: %s", folder, exc)
+            continue
+        packs[pack.id] = pack
+    return packs
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+    packs = load_packs(settings.packs_dir)
+    computer = Computer(settings.compute_workers, settings.compute_timeout_s,
+                        settings.cache_entries)
+    selfcheck = SelfCheckQueue(packs, workers=settings.selfcheck_workers,
+                               size=settings.selfcheck_queue, keep=settings.selfcheck_jobs_kept,
+                               sandbox=settings.sandbox)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        computer.start()
+        selfcheck.start()
+        try:
+            yield
+        finally:
+            selfcheck.stop()
+            computer.close()
+
+    app = FastAPI(title="transformer-grader service", version=__version__, lifespan=lifespan,
+                  description="Exact Transformer calculators, answer checks and notebook "
+                  "self-checks. Errors are JSON: {\"error\": {code, field, message}}.",
+                  responses={code: {"model": ErrorBody, "description": text}
+                             for code, text in ERROR_RESPONSES.items()})
+    app.state.settings, app.state.packs = settings, packs
+    app.state.computer, app.state.selfcheck = computer, selfcheck
+    errors.install(app)
+    app.include_router(api_calc.router)
+    app.include_router(api_answers.router)
+    app.include_router(api_selfcheck.router)
+    app.include_router(pages.make_router())
+
+    @app.get("/healthz", tags=["service"], summary="Liveness probe (not rate limited)")
+    def healthz() -> dict[str, str]:
+        return {"status": "ok", "version": __version__}
+
+    app.add_middleware(LimitsMiddleware, per_minute=settings.rate_per_minute,
+                       burst=settings.rate_burst, max_body_bytes=settings.max_body_bytes,
+                       max_upload_bytes=settings.max_upload_bytes, upload_paths=UPLOAD_PATHS)
+    return app

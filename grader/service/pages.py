@@ -1,0 +1,201 @@
+"""Server-rendered pages: calculator, answer checks, notebook upload; no script needed.
+
+Forms post back to the page, which calls the same code as the JSON API (the compute
+workers, the self-check queue), so a page can never disagree with the API. Errors
+are shown on the page next to the form, naming the field, with a 4xx status.
+A finished self-check's report is plain HTML; a queued one refreshes itself with
+``<meta http-equiv="refresh">``, which works without JavaScript.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+from markupsafe import Markup
+from starlette.datastructures import UploadFile
+
+import calculators as calc
+from calculators.params import registry
+from grader.service import work
+from grader.service.api_answers import find_answerable, self_checkable
+from grader.service.api_calc import compute
+from grader.service.errors import ApiError
+from grader.service.selfcheck import public_record
+from grader.service.settings import templates_dir
+
+HEADS = ("base", "masked-lm", "causal-lm", "seq-cls", "seq2seq-lm", "encoder")
+FORM_LIMITS = {"max_files": 1, "max_fields": 20, "max_part_size": 64 * 1024}
+
+
+def make_router() -> APIRouter:
+    templates = Jinja2Templates(directory=str(templates_dir() / "service"))
+    templates.env.filters["num"] = _num
+    router = APIRouter(include_in_schema=False)
+
+    def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        return templates.TemplateResponse(request, name, context, status_code=status)
+
+    def calc_page(request: Request, form: dict[str, str], result: Any = None,
+                  error: ApiError | None = None) -> HTMLResponse:
+        models = [(n, registry.hub_id(n)) for n in registry.names()]
+        mathml = Markup(result["mathml"]) if result else None  # built by sympy from our formula
+        return page(request, "calc.html.j2", 422 if error else 200, form=form, models=models,
+                    heads=HEADS, conventions=calc.conventions(), result=result, mathml=mathml,
+                    error=error)
+
+    @router.get("/", response_class=HTMLResponse)
+    def index(request: Request) -> HTMLResponse:
+        return page(request, "index.html.j2")
+
+    @router.get("/calc", response_class=HTMLResponse)
+    async def calc_get(request: Request) -> HTMLResponse:
+        form = {k: str(v)[:300] for k, v in request.query_params.items()}
+        if not form.get("model"):
+            return calc_page(request, form)
+        return await _calc(request, form)
+
+    @router.post("/calc", response_class=HTMLResponse)
+    async def calc_post(request: Request) -> HTMLResponse:
+        return await _calc(request, await _form(request))
+
+    async def _calc(request: Request, form: dict[str, str]) -> HTMLResponse:
+        try:
+            args = _params_args(form)
+            result = await compute(request, "params", args)
+        except ApiError as exc:
+            return calc_page(request, form, error=exc)
+        return calc_page(request, form, result=result)
+
+    def answers_page(request: Request, status: int = 200, **context: Any) -> HTMLResponse:
+        questions = [a.public() for a in self_checkable(request.app.state.packs)]
+        return page(request, "answers.html.j2", status, questions=questions, **context)
+
+    @router.get("/answers", response_class=HTMLResponse)
+    def answers(request: Request) -> HTMLResponse:
+        return answers_page(request, form={})
+
+    @router.post("/answers/compare", response_class=HTMLResponse)
+    async def answers_compare(request: Request) -> HTMLResponse:
+        form = await _form(request)
+        try:
+            answer, expected = _text(form, "answer"), _text(form, "expected")
+            result = await request.app.state.computer.run(work.compare_answer, answer, expected)
+            if "error" in result:
+                raise ApiError(422, "invalid_input", result["error"]["message"],
+                               field=result["error"]["field"])
+        except ApiError as exc:
+            return answers_page(request, 422, form=form, compare_error=exc)
+        return answers_page(request, form=form, verdict=result)
+
+    @router.post("/answers/check", response_class=HTMLResponse)
+    async def answers_check(request: Request) -> HTMLResponse:
+        from grader.service.api_answers import check_pack_answer
+
+        form = await _form(request)
+        try:
+            item = find_answerable(request.app.state.packs, _text(form, "assignment"),
+                                   _text(form, "question"))
+            result = await check_pack_answer(request, item, _text(form, "answer"))
+        except ApiError as exc:
+            return answers_page(request, exc.status, form=form, check_error=exc)
+        return answers_page(request, form=form, question_verdict=result)
+
+    @router.post("/answers/lint", response_class=HTMLResponse)
+    async def answers_lint(request: Request) -> HTMLResponse:
+        form = await _form(request)
+        text = form.get("text", "")
+        if len(text) > 60_000:
+            exc = ApiError(422, "invalid_input", "at most 60,000 characters", field="text")
+            return answers_page(request, 422, form=form, lint_error=exc)
+        result = await request.app.state.computer.run(work.lint_report, text)
+        return answers_page(request, form=form, slips=result["slips"], linted=True)
+
+    def upload_page(request: Request, status: int = 200, **context: Any) -> HTMLResponse:
+        packs = request.app.state.packs
+        return page(request, "selfcheck.html.j2", status, packs=list(packs.values()),
+                    unavailable=request.app.state.selfcheck.unavailable, **context)
+
+    @router.get("/selfcheck", response_class=HTMLResponse)
+    def selfcheck(request: Request) -> HTMLResponse:
+        return upload_page(request)
+
+    @router.post("/selfcheck", response_class=HTMLResponse)
+    async def selfcheck_post(request: Request) -> Response:
+        form = await request.form(**FORM_LIMITS)
+        upload = form.get("notebook")
+        try:
+            if not isinstance(upload, UploadFile):
+                raise ApiError(422, "invalid_input", "choose a notebook file", field="notebook")
+            data = await upload.read()
+            job = request.app.state.selfcheck.submit(str(form.get("assignment", "")),
+                                                     upload.filename or "", data)
+        except ApiError as exc:
+            return upload_page(request, exc.status, error=exc)
+        return RedirectResponse(f"/selfcheck/{job.id}", status_code=303)
+
+    @router.get("/selfcheck/{job_id}", response_class=HTMLResponse)
+    def selfcheck_job(request: Request, job_id: str) -> HTMLResponse:
+        q = request.app.state.selfcheck
+        try:
+            job = q.get(job_id)
+        except ApiError as exc:
+            return upload_page(request, 404, error=exc)
+        record = public_record(job.record) if job.record else None
+        return page(request, "job.html.j2", job=job, position=q.position(job), record=record)
+
+    return router
+
+
+async def _form(request: Request) -> dict[str, str]:
+    form = await request.form(**FORM_LIMITS)
+    return {k: v for k, v in form.items() if isinstance(v, str)}
+
+
+def _text(form: dict[str, str], name: str, limit: int = 2_000) -> str:
+    value = form.get(name, "").strip()
+    if not value:
+        raise ApiError(422, "invalid_input", "required", field=name)
+    if len(value) > limit:
+        raise ApiError(422, "invalid_input", f"at most {limit} characters", field=name)
+    return value
+
+
+def _params_args(form: dict[str, str]) -> dict[str, Any]:
+    """The calculator page's fields as the parameter-count request (errors name the field)."""
+    model = form.get("model", "").strip() or None
+    config_text = form.get("config", "").strip()
+    config = None
+    if config_text:
+        try:
+            config = json.loads(config_text)
+        except ValueError as exc:
+            raise ApiError(422, "invalid_input", f"not valid JSON: {exc}", field="config") from None
+        if not isinstance(config, dict):
+            raise ApiError(422, "invalid_input", "must be a JSON object", field="config")
+        model = None  # a pasted config wins over the list
+    labels_text = form.get("num_labels", "").strip()
+    num_labels = None
+    if labels_text:
+        if not labels_text.isdigit() or not 1 <= int(labels_text) <= 100_000:
+            raise ApiError(422, "invalid_input", "a whole number from 1 to 100000",
+                           field="num_labels")
+        num_labels = int(labels_text)
+    head = form.get("head", "base").strip() or "base"
+    convention = form.get("convention", "exact").strip() or "exact"
+    return {"model": model, "config": config, "head": head[:40], "num_labels": num_labels,
+            "convention": convention[:300]}
+
+
+def _num(value: Any) -> str:
+    """Thousands separators for ints (66,956,548), floats without a trailing .0 (30)."""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)

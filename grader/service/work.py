@@ -1,0 +1,122 @@
+"""What the compute processes run: one calculator or answer request in, a JSON dict out.
+
+The payload is the library's own JSON (``result.to_dict()`` through
+``calculators._render.jsonable``, exactly what ``grader calc ... --json`` prints)
+plus the formula as presentation MathML, which browsers render without a script.
+A calculator's `CalculatorError` comes back as data (``{"error": ...}``) so that the
+service can name the field; this module imports only ``calculators``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import sympy
+from sympy.printing.mathml import mathml as _mathml
+
+import calculators as calc
+from calculators import _render
+from calculators.answers import check_answer, lint_arithmetic, parse_answer
+from calculators.errors import CalculatorError, ConfigError
+
+MATHML_NS = "http://www.w3.org/1998/Math/MathML"
+
+
+def to_mathml(expr: Any) -> str:
+    """A display ``<math>`` element for a sympy expression (presentation markup)."""
+    inner = _mathml(sympy.sympify(expr), printer="presentation")
+    return f'<math xmlns="{MATHML_NS}" display="block">{inner}</math>'
+
+
+def _formula(result: Any) -> Any:
+    return result.exact if isinstance(result, calc.CrossEntropy) else result.formula
+
+
+def payload(result: Any) -> dict[str, Any]:
+    """The library JSON of a result, plus ``mathml``; counts also get ``value`` and ``unit``."""
+    data = _render.jsonable(result.to_dict())
+    formula = _formula(result)
+    data["mathml"] = to_mathml(formula)
+    data.setdefault("formula", str(formula))
+    if isinstance(result, calc.CrossEntropy):  # its two steps: the probability, then -log
+        data.setdefault("breakdown", {"p(target)": str(result.probability),
+                                      "-log p(target)": str(result.exact)})
+    data.setdefault("breakdown", {})
+    if "value" not in data:  # counts report ``total``; give every result the same two keys
+        data["value"] = data["total"]
+        data["unit"] = "parameters"
+    return data
+
+
+def _config(args: dict[str, Any]) -> Any:
+    model, config = args.pop("model", None), args.pop("config", None)
+    if (model is None) == (config is None):
+        raise ConfigError("give exactly one of model (a registry name) or config (a JSON object)",
+                          field="model")
+    return model if model is not None else config
+
+
+def _params(a: dict[str, Any]) -> Any:
+    return calc.count_parameters(_config(a), head=a["head"], num_labels=a.get("num_labels"),
+                                 convention=a["convention"])
+
+
+def _lora(a: dict[str, Any]) -> Any:
+    return calc.lora_parameters(
+        _config(a), a["head"], a.get("num_labels"), r=a["r"], target_modules=a["target_modules"],
+        bias=a["bias"], task_type=a.get("task_type"), modules_to_save=a.get("modules_to_save"))
+
+
+def _kv(a: dict[str, Any]) -> Any:
+    return calc.kv_cache_memory(_config(a), a["seq_len"], a["batch_size"],
+                                a["bytes_per_element"])
+
+
+CALCULATORS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "params": _params,
+    "lora": _lora,
+    "memory/attention": lambda a: calc.attention_scores_memory(
+        a["seq_len"], a["n_heads"], a["bytes_per_element"], a["batch_size"], a["n_layers"]),
+    "memory/kv": _kv,
+    "memory/optimizer": lambda a: calc.optimizer_state_memory(
+        a["n_params"], a["optimizer"], a.get("bytes_per_state")),
+    "memory/training": lambda a: calc.training_memory(a["n_params"], a["precision"],
+                                                      a["optimizer"]),
+    "cross-entropy": lambda a: calc.cross_entropy(a["logits"], a["target"], a.get("base")),
+    "flops/training": lambda a: calc.training_flops(a["n_params"], a["n_tokens"]),
+    "flops/forward": lambda a: calc.forward_flops_per_token(
+        a["n_params"], a.get("n_layers"), a.get("seq_len"), a.get("d_model")),
+}
+
+
+def _error(exc: CalculatorError) -> dict[str, Any]:
+    return {"error": {"field": exc.field, "message": exc.message}}
+
+
+def run_calculator(kind: str, args: dict[str, Any]) -> dict[str, Any]:
+    """One calculator request; a bad input comes back as ``{"error": {field, message}}``."""
+    try:
+        return payload(CALCULATORS[kind](dict(args)))
+    except CalculatorError as exc:
+        return _error(exc)
+
+
+def compare_answer(answer: str, expected: str) -> dict[str, Any]:
+    """``grader answers check``: one written answer against an expected value, both as text."""
+    target = parse_answer(expected)
+    if not target.ok:
+        return _error(ConfigError(f"could not read {expected!r}: {target.reason}",
+                                  field="expected"))
+    value = (target.value, target.unit) if target.unit else target.value
+    return _render.jsonable(check_answer(answer, value).to_dict())
+
+
+def lint_report(text: str) -> dict[str, Any]:
+    """``grader answers lint`` on text: the written equations whose arithmetic is wrong."""
+    return {"slips": [s.to_dict() for s in lint_arithmetic(text)]}
+
+
+def ping() -> str:
+    """Used at start-up so that the first real request does not pay the imports."""
+    return "ok"
