@@ -1,0 +1,171 @@
+"""Everything for one batch in one call: per-student reports, class summary, gradebooks.
+
+`render_batch` is what `grader report` and the end of `grader grade` call. Output
+layout under `out_dir` (docs/reports.md):
+
+    students/<key>.html|.md|.json|.results.json   one per student and format
+    summary.html                                  class summary (TAs), links to students/
+    gradebook.csv                                 plain CSV with a Points Possible row
+    manual-sheet.csv                              when the rubric has manual questions
+    moodle-worksheet.csv, moodle-feedback.zip     for students taken in from Moodle
+    canvas-gradebook.csv                          with canvas=True
+    records/<key>.json                            records with a TA sheet merged in
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from grader.record import GradeRecord, read_record, write_atomic
+from grader.report.intake import ROSTER, load_roster, roster_reports
+from grader.report.lms import canvas_csv, moodle_feedback_zip, moodle_worksheet, plain_csv
+from grader.report.manual import manual_sheet, merge_sheet
+from grader.report.render import FORMATS, SUFFIX, Student, render_student, student_for
+from grader.report.summary import render_summary
+from grader.report.visibility import student_view
+
+DEFAULT_FORMATS = ("html", "md", "json")
+
+
+class BatchError(ValueError):
+    """Input that stops a batch render; `field` names the option or file at fault."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+@dataclass
+class BatchResult:
+    written: list[Path] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    students: list[Student] = field(default_factory=list)
+
+
+def load_records(source: Path | Iterable[dict[str, Any] | GradeRecord]) -> dict[str, dict]:
+    """Records by key: `<key>.json` files of a folder, or records given in memory."""
+    out: dict[str, dict[str, Any]] = {}
+    if isinstance(source, str | Path):
+        folder = Path(source)
+        if not folder.is_dir():
+            raise BatchError("results", f"{folder} is not a folder of records")
+        for path in sorted(folder.glob("*.json")):
+            if path.name == ROSTER or path.name.startswith("."):
+                continue
+            try:
+                out[path.stem] = read_record(path)
+            except ValueError as exc:
+                raise BatchError(path.name, str(exc).split(": ", 1)[-1]) from None
+        if not out:
+            raise BatchError("results", f"{folder} holds no records (*.json)")
+        return out
+    for item in source:
+        record = item.to_dict() if isinstance(item, GradeRecord) else dict(item)
+        key = str(record.get("submission", {}).get("name", "submission")).rsplit(".", 1)[0]
+        out[key] = record
+    return out
+
+
+def _pack_raw(pack: Any) -> dict[str, Any]:
+    if pack is None:
+        return {}
+    if isinstance(pack, dict):
+        return pack
+    return dict(getattr(pack, "raw", {}) or {})
+
+
+def render_batch(records: Path | Iterable[dict[str, Any] | GradeRecord], out_dir: Path, *,
+                 pack: Any = None, formats: Sequence[str] = DEFAULT_FORMATS,
+                 roster: Path | dict[str, Student] | None = None, summary: bool = True,
+                 moodle_worksheet_csv: Path | None = None, canvas: bool = False,
+                 manual: Path | None = None, now: datetime | None = None) -> BatchResult:
+    """Render a batch's records into `out_dir`; see the module doc for what lands where.
+
+    `records` is a results folder (`<key>.json` records, maybe a `roster.json`) or
+    records in memory; `pack` (a `Pack` or its raw rubric dict) supplies visibility
+    rules; `roster` maps keys to students (default: the results folder's roster.json);
+    `manual` is a filled TA sheet to merge first.
+    """
+    bad = [f for f in formats if f not in FORMATS]
+    if bad:
+        raise BatchError("format", f"unknown {', '.join(bad)}; choose from {', '.join(FORMATS)}")
+    by_key = load_records(records)
+    raw = _pack_raw(pack)
+    folder = Path(records) if isinstance(records, str | Path) else None
+    if isinstance(roster, dict):
+        students = roster
+        reports: dict[str, list[Path]] = {}
+    else:
+        roster_path = roster or (folder / ROSTER if folder else None)
+        if roster is not None and not Path(roster).exists():
+            raise BatchError("roster", f"{roster} does not exist")
+        students = load_roster(roster_path) if roster_path else {}
+        reports = roster_reports(roster_path) if roster_path else {}
+    out_dir.mkdir(parents=True, exist_ok=True)
+    result = BatchResult()
+    if manual is not None:
+        if not manual.is_file():
+            raise BatchError("manual", f"{manual} does not exist")
+        by_key = merge_sheet(by_key, manual.read_text(encoding="utf-8-sig"))
+        for key, record in by_key.items():
+            path = out_dir / "records" / f"{key}.json"
+            write_atomic(path, _record_json(record))
+            result.written.append(path)
+    graded = []
+    for key, record in by_key.items():
+        student = students.get(key) or student_for({**record, "_key": key})
+        graded.append((student, record))
+        result.students.append(student)
+    links: dict[str, str] = {}
+    feedback_files = []
+    for student, record in graded:
+        for fmt in formats:
+            text = render_student(record, fmt, student=student, pack_raw=raw, now=now)
+            path = out_dir / "students" / f"{student.key}{SUFFIX[fmt]}"
+            write_atomic(path, text)
+            result.written.append(path)
+            if fmt == "html":
+                links[student.key] = f"students/{student.key}.html"
+                feedback_files.append((student, "feedback.html", text.encode("utf-8")))
+    shown = [(s, student_view(r, raw, now)) for s, r in graded]
+    _write(out_dir / "gradebook.csv", plain_csv(graded), result)
+    if summary:
+        _write(out_dir / "summary.html", render_summary(graded, links), result)
+    if any(c.get("kind") == "manual" for _, r in graded for q in r["questions"]
+           for c in q.get("checks", [])):
+        _write(out_dir / "manual-sheet.csv", manual_sheet(graded, reports), result)
+    if moodle_worksheet_csv is not None or any(s.lms == "moodle" for s, _ in graded):
+        downloaded = None
+        if moodle_worksheet_csv is not None:
+            if not moodle_worksheet_csv.is_file():
+                raise BatchError("moodle-worksheet", f"{moodle_worksheet_csv} does not exist")
+            downloaded = moodle_worksheet_csv.read_text(encoding="utf-8-sig")
+        text, warnings = moodle_worksheet(shown, downloaded)
+        result.warnings += warnings
+        _write(out_dir / "moodle-worksheet.csv", text, result)
+        if feedback_files:
+            path = out_dir / "moodle-feedback.zip"
+            path.write_bytes(moodle_feedback_zip(feedback_files))
+            result.written.append(path)
+    if canvas:
+        assignment = (raw.get("assignment") or {})
+        lms = raw.get("lms") or {}
+        _write(out_dir / "canvas-gradebook.csv",
+               canvas_csv(graded, str(assignment.get("title") or assignment.get("id", "")),
+                          str(lms.get("canvas_assignment_id", "")) if isinstance(lms, dict)
+                          else ""), result)
+    return result
+
+
+def _record_json(record: dict[str, Any]) -> str:
+    return json.dumps(record, indent=2, ensure_ascii=False)
+
+
+def _write(path: Path, text: str, result: BatchResult) -> None:
+    write_atomic(path, text)
+    result.written.append(path)

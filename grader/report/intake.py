@@ -1,0 +1,183 @@
+"""Submissions in, whatever the LMS: a plain folder, Moodle's or Canvas's download zip.
+
+Every layout ends the same way: `dest/<key>.ipynb` per student (so `grader grade
+dest/*.ipynb --out RESULTS` names each record `<key>.json`), the student's other
+files (a PDF or Markdown report) under `dest/files/<key>/`, and `dest/roster.json`
+mapping each key to the student's name and LMS identifiers, which reports and
+gradebooks read back. Zips are unpacked with `safezip` (they are student data).
+
+Layouts recognised (docs/reports.md has the details):
+- Moodle "Download all submissions": `Full Name_12345_assignsubmission_file_/file`
+  (folders) or `Full Name_12345_assignsubmission_file_file` (flat); 12345 is the
+  participant id the grading worksheet calls `Participant 12345`.
+- Canvas "Download submissions": `name_userid_submissionid_file` (with `_LATE_`
+  after the name for late work; Canvas may append `-1` to a resubmitted file's name).
+- A plain folder: top-level `<stem>.ipynb` files (reports `<stem>*.pdf|md` beside
+  them), or one subfolder per student.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader.report.render import Student
+from grader.report.safezip import ZipLimits, safe_extract
+
+ROSTER = "roster.json"
+REPORT_SUFFIXES = (".pdf", ".md", ".markdown", ".txt")
+MOODLE = re.compile(r"^(?P<name>[^_/]+)_(?P<id>\d+)_assign(?:submission|feedback)_"
+                    r"(?P<plugin>[a-z]+)_(?P<rest>.*)$")
+CANVAS = re.compile(r"^(?P<name>[a-z0-9-]+)_(?:late_)?(?P<uid>\d+)_(?P<sid>\d+)_(?P<file>.+)$",
+                    re.IGNORECASE)
+
+
+class IntakeError(ValueError):
+    """Submissions that cannot be taken in as given; `field` names what is at fault."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+@dataclass
+class Submission:
+    student: Student
+    notebook: Path | None
+    reports: list[Path] = field(default_factory=list)
+    other: list[Path] = field(default_factory=list)
+    """Files handed in that are neither the notebook nor a report."""
+
+    def to_dict(self) -> dict[str, object]:
+        return {**self.student.to_dict(),
+                "notebook": str(self.notebook) if self.notebook else None,
+                "reports": [str(p) for p in self.reports], "other": [str(p) for p in self.other]}
+
+
+def slug(text: str) -> str:
+    """A file-name-safe key part: letters, digits and dashes."""
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "student"
+
+
+def _group(files: list[Path], root: Path) -> tuple[str, dict[tuple[str, str], list[Path]]]:
+    """Files by (name, LMS id) under the first layout that explains them."""
+    moodle: dict[tuple[str, str], list[Path]] = {}
+    canvas: dict[tuple[str, str], list[Path]] = {}
+    for f in files:
+        first = f.relative_to(root).parts[0]
+        if m := MOODLE.match(first):
+            moodle.setdefault((m["name"], m["id"]), []).append(f)
+        if m := CANVAS.match(f.name):
+            canvas.setdefault((m["name"], m["uid"]), []).append(f)
+    if moodle and sum(map(len, moodle.values())) >= len(files) / 2:
+        return "moodle", moodle
+    if canvas and sum(map(len, canvas.values())) >= len(files) / 2:
+        return "canvas", canvas
+    plain: dict[tuple[str, str], list[Path]] = {}
+    top = [f for f in files if f.parent == root]
+    for nb in (f for f in top if f.suffix == ".ipynb"):
+        plain[(nb.stem, "")] = [nb] + [f for f in top if f != nb and f.suffix.lower()
+                                       in REPORT_SUFFIXES and f.stem.startswith(nb.stem)]
+    for sub in sorted(p for p in root.iterdir() if p.is_dir()):
+        owned = [f for f in files if sub in f.parents]
+        if owned:
+            plain[(sub.name, "")] = owned
+    return "", plain
+
+
+def _pick_notebook(files: list[Path], wanted: str | None) -> Path | None:
+    notebooks = sorted(f for f in files if f.suffix == ".ipynb"
+                       and ".ipynb_checkpoints" not in f.parts)
+    if wanted:
+        for nb in notebooks:
+            if nb.name == wanted or nb.name.endswith("_" + wanted):
+                return nb
+    return notebooks[0] if notebooks else None
+
+
+def intake(source: Path, dest: Path, *, notebook_name: str | None = None,
+           limits: ZipLimits | None = None) -> list[Submission]:
+    """Take in `source` (folder or zip) and lay it out under `dest`; see the module doc."""
+    source = Path(source)
+    if not source.exists():
+        raise IntakeError("source", f"{source} does not exist")
+    dest.mkdir(parents=True, exist_ok=True)
+    if any(dest.glob("*.ipynb")):
+        raise IntakeError("dest", f"{dest} already holds notebooks; use an empty folder")
+    with tempfile.TemporaryDirectory(prefix="grader-intake-") as tmp:
+        if source.is_dir():
+            root = source
+        elif source.suffix.lower() == ".zip":
+            root = Path(tmp) / "unzipped"
+            safe_extract(source, root, limits)
+        else:
+            raise IntakeError("source", f"{source} is neither a folder nor a .zip")
+        files = sorted(f for f in root.rglob("*") if f.is_file() and not f.is_symlink()
+                       and not any(p.startswith(".") or p == "__MACOSX"
+                                   for p in f.relative_to(root).parts))
+        lms, groups = _group(files, root)
+        if not groups:
+            raise IntakeError("source", f"no submissions found in {source}")
+        subs = [_lay_out(lms, name, lms_id, owned, dest, notebook_name)
+                for (name, lms_id), owned in sorted(groups.items())]
+    (dest / ROSTER).write_text(json.dumps([s.to_dict() for s in subs], indent=2,
+                                          ensure_ascii=False), encoding="utf-8")
+    return subs
+
+
+def _lay_out(lms: str, name: str, lms_id: str, owned: list[Path], dest: Path,
+             notebook_name: str | None) -> Submission:
+    key = f"{slug(name)}-{lms_id}" if lms_id else slug(name)
+    student = Student(key=key, name=name, id=lms_id, lms=lms, lms_id=lms_id)
+    nb = _pick_notebook(owned, notebook_name)
+    copied_nb = None
+    if nb is not None:
+        copied_nb = dest / f"{key}.ipynb"
+        shutil.copyfile(nb, copied_nb)
+    reports, other = [], []
+    for f in owned:
+        if f == nb:
+            continue
+        target = dest / "files" / key / _plain_name(lms, f)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(f, target)
+        (reports if f.suffix.lower() in REPORT_SUFFIXES else other).append(target)
+    return Submission(student, copied_nb, reports, other)
+
+
+def _plain_name(lms: str, f: Path) -> str:
+    """The file's name as the student gave it, without the LMS prefix."""
+    if lms == "canvas" and (m := CANVAS.match(f.name)):
+        return m["file"]
+    if lms == "moodle" and (m := MOODLE.match(f.name)) and m["rest"]:
+        return m["rest"]
+    return f.name
+
+
+def load_roster(path: Path) -> dict[str, Student]:
+    """`roster.json` (as `intake` writes it) by key; a missing file is an empty roster."""
+    if path.is_dir():
+        path = path / ROSTER
+    if not path.is_file():
+        return {}
+    try:
+        rows = json.loads(path.read_text(encoding="utf-8"))
+        fields = Student.__dataclass_fields__
+        return {r["key"]: Student(**{k: str(v) for k, v in r.items() if k in fields})
+                for r in rows}
+    except (ValueError, KeyError, TypeError) as exc:
+        raise IntakeError("roster", f"{path} is not a roster ({exc})") from None
+
+
+def roster_reports(path: Path) -> dict[str, list[Path]]:
+    """Report files per student key, from `roster.json`."""
+    if path.is_dir():
+        path = path / ROSTER
+    if not path.is_file():
+        return {}
+    return {r["key"]: [Path(p) for p in r.get("reports", [])]
+            for r in json.loads(path.read_text(encoding="utf-8"))}

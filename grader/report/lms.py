@@ -1,0 +1,186 @@
+"""Gradebooks the LMS imports: Moodle grading worksheet and feedback zip, Canvas CSV, plain CSV.
+
+Column names are the LMS's own (docs/reports.md says where they come from). Moodle's
+importer finds its columns by header text (`Identifier`, `Grade`, `Last modified
+(grade)`, and the feedback plugin's `Feedback comments`) and the student by the number
+after `Participant `; its feedback-zip importer finds the student by the number after
+the first `_` of a folder named `Full Name_12345_plugintype_pluginname_`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+from collections.abc import Iterable
+from typing import Any
+
+from grader.report.render import Student
+from grader.report.templates import render
+
+MOODLE_COLUMNS = ("Identifier", "Full name", "Email address", "Status", "Grade", "Maximum Grade",
+                  "Grade can be changed", "Last modified (submission)", "Last modified (grade)",
+                  "Feedback comments")
+MOODLE_ID_PREFIX = "Participant "
+CANVAS_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
+POINTS_POSSIBLE = "Points Possible"
+
+Graded = tuple[Student, dict[str, Any]]
+"""A student with their record as the student may see it (comments reach the student)."""
+
+
+class WorksheetError(ValueError):
+    """A Moodle worksheet that cannot be filled; `row` is its 1-based line (0: the header)."""
+
+    def __init__(self, row: int, message: str) -> None:
+        super().__init__(f"worksheet line {row}: {message}" if row else f"worksheet: {message}")
+        self.row = row
+
+
+def _grade(value: Any) -> str:
+    return "" if value is None else f"{float(value):.2f}".rstrip("0").rstrip(".")
+
+
+def comment_html(record: dict[str, Any]) -> str:
+    """The short feedback comment an LMS shows beside the grade (HTML, escaped)."""
+    return " ".join(render("comment.html.j2", r=record).split())
+
+
+def _csv(rows: Iterable[Iterable[Any]]) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\r\n")
+    for row in rows:
+        writer.writerow(row)
+    return buf.getvalue()
+
+
+def moodle_worksheet(graded: list[Graded], downloaded: str | None = None) -> tuple[str, list[str]]:
+    """Moodle's grading worksheet with Grade and Feedback comments filled; (csv, warnings).
+
+    With `downloaded` (the worksheet Moodle gave, as text) every row and column is
+    kept and only rows of graded students change; a student without a row is a
+    warning. Without it a fresh worksheet lists the graded students who have a
+    Moodle participant id.
+    """
+    by_id = {s.lms_id: (s, r) for s, r in graded if s.lms == "moodle" and s.lms_id}
+    warnings = [f"{s.key}: no Moodle participant id (not taken in from a Moodle zip)"
+                for s, _ in graded if not (s.lms == "moodle" and s.lms_id)]
+    if downloaded is None:
+        rows: list[list[str]] = [list(MOODLE_COLUMNS)]
+        for pid, (s, r) in sorted(by_id.items(), key=lambda kv: int(kv[0])):
+            rows.append([f"{MOODLE_ID_PREFIX}{pid}", s.name, s.email, "Submitted for grading",
+                         _grade(r.get("score")), _grade(r.get("max_score")), "Yes", "",
+                         str(r.get("graded_at", "")), comment_html(r)])
+        return _csv(rows), warnings
+    reader = list(csv.reader(io.StringIO(downloaded.lstrip("\ufeff"))))
+    if not reader:
+        raise WorksheetError(0, "empty file")
+    header = reader[0]
+    for needed in ("Identifier", "Grade", "Last modified (grade)"):
+        if needed not in header:
+            raise WorksheetError(0, f"no {needed!r} column; download the worksheet with "
+                                 "'Offline grading worksheet' enabled in the assignment")
+    if "Feedback comments" not in header:
+        header.append("Feedback comments")
+        warnings.append("the worksheet had no 'Feedback comments' column: added; enable "
+                        "feedback comments in the assignment or Moodle ignores it")
+    col = {name: header.index(name) for name in header}
+    seen = set()
+    for line, row in enumerate(reader[1:], start=2):
+        row.extend([""] * (len(header) - len(row)))
+        ident = row[col["Identifier"]]
+        if not ident.startswith(MOODLE_ID_PREFIX):
+            raise WorksheetError(line, f"Identifier {ident!r} is not 'Participant <number>'")
+        pid = ident[len(MOODLE_ID_PREFIX):].strip()
+        if pid not in by_id:
+            continue
+        s, r = by_id[pid]
+        seen.add(pid)
+        row[col["Grade"]] = _grade(r.get("score"))
+        row[col["Last modified (grade)"]] = str(r.get("graded_at", ""))
+        row[col["Feedback comments"]] = comment_html(r)
+        if "Maximum Grade" in col and row[col["Maximum Grade"]]:
+            try:
+                if abs(float(row[col["Maximum Grade"]]) - float(r["max_score"])) > 1e-9:
+                    warnings.append(f"{s.key}: Moodle's maximum grade is "
+                                    f"{row[col['Maximum Grade']]}, the rubric's {r['max_score']:g}")
+            except (ValueError, KeyError):
+                pass
+    warnings += [f"{s.key}: participant {pid} has no row in the worksheet"
+                 for pid, (s, _) in by_id.items() if pid not in seen]
+    return _csv(reader), warnings
+
+
+def moodle_feedback_zip(files: list[tuple[Student, str, bytes]]) -> bytes:
+    """A zip for Moodle's "Upload multiple feedback files in a zip".
+
+    `files` holds (student, file name, content); each lands in the student's folder
+    `Full Name_<participant>_assignfeedback_file_/`. Underscores in names become spaces,
+    since Moodle splits the folder name on them.
+    """
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for s, name, content in files:
+            if not (s.lms == "moodle" and s.lms_id):
+                continue
+            folder = f"{s.name.replace('_', ' ').replace('/', ' ')}_{s.lms_id}_assignfeedback_file_"
+            zf.writestr(f"{folder}/{name}", content)
+    return buf.getvalue()
+
+
+def canvas_csv(graded: list[Graded], assignment: str, assignment_id: str = "") -> str:
+    """A Canvas gradebook import: student columns, one assignment column, Points Possible row.
+
+    Canvas matches students by `ID` (its user id, from the submissions zip) or the SIS
+    columns, and the assignment by the header `Name (id)`; a header without an id that
+    matches no assignment makes Canvas create one.
+    """
+    head = f"{assignment} ({assignment_id})" if assignment_id else assignment
+    max_score = next((r.get("max_score") for _, r in graded), None)
+    rows: list[list[str]] = [[*CANVAS_COLUMNS, head],
+                             [POINTS_POSSIBLE, "", "", "", "", _grade(max_score)]]
+    for s, r in graded:
+        rows.append([s.name, s.lms_id if s.lms == "canvas" else s.id, "", "", "",
+                     _grade(r.get("score"))])
+    return _csv(rows)
+
+
+def plain_csv(graded: list[Graded]) -> str:
+    """One row per student, one column per question, then the total; row 2 holds the maxima."""
+    qids: list[str] = []
+    for _, r in graded:
+        for q in r.get("questions", []):
+            if q["id"] not in qids:
+                qids.append(q["id"])
+    maxima: dict[str, Any] = {}
+    for _, r in graded:
+        for q in r.get("questions", []):
+            maxima.setdefault(q["id"], q.get("max"))
+    max_score = next((r.get("max_score") for _, r in graded), None)
+    rows: list[list[str]] = [["student", "id", "key", *qids, "total", "status", "needs_human"],
+                             [POINTS_POSSIBLE, "", "", *(_grade(maxima[q]) for q in qids),
+                              _grade(max_score), "", ""]]
+    for s, r in graded:
+        scores = {q["id"]: q.get("score") for q in r.get("questions", [])}
+        rows.append([s.name, s.id, s.key, *(_grade(scores.get(q)) for q in qids),
+                     _grade(r.get("score")), str(r.get("status", "")),
+                     "yes" if needs_human(r) else ""])
+    return _csv(rows)
+
+
+def needs_human(record: dict[str, Any]) -> list[str]:
+    """Why a TA should open this record (empty when nothing calls for it)."""
+    why = []
+    flags, run = record.get("flags", {}), record.get("run", {})
+    if flags.get("tamper"):
+        why.append("tamper flags")
+    if flags.get("printed_mismatch"):
+        why.append("printed values disagree")
+    if run.get("limits_hit"):
+        why.append("limits hit: " + ", ".join(sorted({h.get("limit", "?")
+                                                      for h in run["limits_hit"]})))
+    if any(q.get("status") == "error" for q in record.get("questions", [])):
+        why.append("a question could not run")
+    if any(q.get("status") == "manual" for q in record.get("questions", [])):
+        why.append("manual questions")
+    return why

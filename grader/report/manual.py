@@ -1,0 +1,163 @@
+"""Manual questions: a TA sheet out (one row per student and question), scores merged back.
+
+The sheet carries the student's answer text, taken from the notebook cells tagged
+with the question id (the template tags every answer cell) or, failing that, from
+the section of the student's report (Markdown or PDF) that names the question. The
+TA fills `points` and `comment`; `merge_sheet` checks every row before changing any
+record (unknown student or question, points out of range, a number that is not one)
+and names the row at fault.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+SHEET_COLUMNS = ("key", "student", "id", "question", "title", "max_points", "answer",
+                 "points", "comment")
+ANSWER_LIMIT = 4000
+
+
+class SheetError(ValueError):
+    """A TA sheet that cannot be merged; `row` is its 1-based line, `field` its column."""
+
+    def __init__(self, row: int, field: str, message: str) -> None:
+        super().__init__(f"sheet line {row}, {field}: {message}")
+        self.row, self.field = row, field
+
+
+def _notebook_text(path: Path, qid: str) -> str:
+    try:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ""
+    parts = []
+    for cell in nb.get("cells", []):
+        tags = cell.get("metadata", {}).get("tags", [])
+        if qid in tags:
+            src = cell.get("source", "")
+            parts.append("".join(src) if isinstance(src, list) else str(src))
+    return "\n\n".join(p.strip() for p in parts if p.strip())
+
+
+def _report_text(path: Path) -> str:
+    if path.suffix.lower() == ".pdf":
+        try:
+            from pypdf import PdfReader
+
+            return "\n".join(page.extract_text() or "" for page in PdfReader(path).pages)
+        except Exception:  # noqa: BLE001 - an unreadable PDF leaves the answer to the TA
+            return ""
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _section(text: str, qid: str, title: str) -> str:
+    """The part of a report from the line naming the question to the next question label."""
+    label = title.split(" ")[0] if title else qid  # "Q3(a)" from "Q3(a) Parameter count"
+    names = [re.escape(n) for n in {qid, label} if n]
+    start = re.search(rf"(?im)^[#>*\s]*(?:{'|'.join(names)})\b.*$", text)
+    if not start:
+        return ""
+    rest = text[start.end():]
+    stop = re.search(r"(?im)^[#>*\s]*Q\d+\s*\(?[a-z]?\)?\b", rest)
+    return (start.group(0) + rest[: stop.start() if stop else len(rest)]).strip()
+
+
+def answer_text(qid: str, title: str, notebook: Path | None, reports: list[Path]) -> str:
+    """What the student wrote for `qid`: tagged notebook cells, else their report's section."""
+    text = _notebook_text(notebook, qid) if notebook and notebook.is_file() else ""
+    if not text:
+        text = "\n\n".join(s for s in (_section(_report_text(p), qid, title) for p in reports) if s)
+    return text[:ANSWER_LIMIT] + (" […]" if len(text) > ANSWER_LIMIT else "")
+
+
+def manual_sheet(graded: list[tuple[Any, dict[str, Any]]],
+                 reports: dict[str, list[Path]] | None = None) -> str:
+    """The TA sheet (CSV) for every manual question of every record.
+
+    `graded` holds (Student, TA record) pairs; the notebook is the record's
+    `submission.path`, reports come from `reports[key]` (the intake roster).
+    """
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\r\n")
+    writer.writerow(SHEET_COLUMNS)
+    for student, record in graded:
+        path = record.get("submission", {}).get("path")
+        notebook = Path(path) if path else None
+        for q in record.get("questions", []):
+            if not any(c.get("kind") == "manual" for c in q.get("checks", [])):
+                continue
+            answer = answer_text(q["id"], q.get("title", ""), notebook,
+                                 (reports or {}).get(student.key, []))
+            writer.writerow([student.key, student.name, student.id, q["id"], q.get("title", ""),
+                             f"{q.get('max', 0):g}", answer,
+                             "" if q.get("score") is None else f"{q['score']:g}",
+                             ""])
+    return buf.getvalue()
+
+
+def read_sheet(text: str) -> list[dict[str, str]]:
+    rows = list(csv.DictReader(io.StringIO(text.lstrip("\ufeff"))))
+    if rows and not {"key", "question", "points"} <= set(rows[0]):
+        raise SheetError(1, "header", "needs the columns key, question and points")
+    return rows
+
+
+def merge_sheet(records: dict[str, dict[str, Any]], text: str) -> dict[str, dict[str, Any]]:
+    """Records (by key) with the sheet's scores and comments in; the inputs are not changed.
+
+    A row with an empty `points` leaves its question awaiting a TA.
+    """
+    rows = read_sheet(text)
+    merged = copy.deepcopy(records)
+    pending: list[tuple[dict[str, Any], float, str]] = []
+    for line, row in enumerate(rows, start=2):
+        key, qid = (row.get("key") or "").strip(), (row.get("question") or "").strip()
+        if key not in merged:
+            raise SheetError(line, "key", f"unknown student {key!r}")
+        question = next((q for q in merged[key]["questions"] if q["id"] == qid), None)
+        if question is None:
+            raise SheetError(line, "question", f"{key} has no question {qid!r}")
+        if not any(c.get("kind") == "manual" for c in question.get("checks", [])):
+            raise SheetError(line, "question", f"{qid} is not graded by hand")
+        raw = (row.get("points") or "").strip()
+        if not raw:
+            continue
+        try:
+            points = float(raw)
+        except ValueError:
+            raise SheetError(line, "points", f"{raw!r} is not a number") from None
+        if not 0 <= points <= float(question["max"]):
+            raise SheetError(line, "points", f"{points:g} is outside 0..{question['max']:g}")
+        pending.append((question, points, (row.get("comment") or "").strip()))
+    for question, points, comment in pending:
+        _apply(question, points, comment)
+    for record in merged.values():
+        _rescore(record)
+    return merged
+
+
+def _apply(question: dict[str, Any], points: float, comment: str) -> None:
+    top = float(question["max"])
+    question["score"] = points
+    question["status"] = ("passed" if points >= top else "failed" if points == 0 else "partial")
+    question["message"] = comment or f"Graded by a TA: {points:g} of {top:g}."
+    for check in question.get("checks", []):
+        if check.get("kind") == "manual":
+            check.update(status=question["status"], fraction=points / top if top else 1.0,
+                         message=question["message"],
+                         evidence={"comment": comment, "grader": "TA"})
+
+
+def _rescore(record: dict[str, Any]) -> None:
+    record["score"] = sum(q["score"] or 0.0 for q in record["questions"])
+    record["status"] = ("incomplete" if any(q["status"] == "manual" for q in record["questions"])
+                        else "graded")

@@ -1,0 +1,106 @@
+"""Unpack an LMS zip without trusting it: the zip is student-controlled data.
+
+Refused, with a message naming the member: absolute names, `..` components, drive
+letters and backslash tricks (path traversal); symlinks and other non-regular
+entries; more than `max_files` members; more than `max_total_bytes` uncompressed;
+a member whose compression ratio exceeds `max_ratio` (a zip bomb). Sizes are
+checked while reading, not only from the header, since headers can lie.
+"""
+
+from __future__ import annotations
+
+import stat
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+CHUNK = 1 << 16
+
+
+class UnsafeZip(ValueError):
+    """A zip the grader will not unpack; `member` names the entry at fault ('' for the whole)."""
+
+    def __init__(self, member: str, message: str) -> None:
+        super().__init__(f"{member}: {message}" if member else message)
+        self.member = member
+
+
+@dataclass(frozen=True)
+class ZipLimits:
+    max_files: int = 5000
+    max_total_bytes: int = 2 << 30
+    """2 GiB uncompressed in all."""
+    max_member_bytes: int = 512 << 20
+    max_ratio: float = 200.0
+    """Uncompressed / compressed size above which a member (> 1 MiB) is called a bomb."""
+
+
+def _safe_name(name: str) -> PurePosixPath:
+    if "\\" in name or "\x00" in name:
+        raise UnsafeZip(name, "backslashes or NUL in a member name")
+    path = PurePosixPath(name)
+    if path.is_absolute() or (path.parts and ":" in path.parts[0]):
+        raise UnsafeZip(name, "absolute member name")
+    if any(part == ".." for part in path.parts):
+        raise UnsafeZip(name, "member name leaves the folder (..)")
+    return path
+
+
+def _is_link_or_special(info: zipfile.ZipInfo) -> bool:
+    mode = info.external_attr >> 16
+    return bool(mode) and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def safe_extract(archive: Path, dest: Path, limits: ZipLimits | None = None) -> list[Path]:
+    """Extract `archive` into `dest` (created); returns the files written."""
+    limits = limits or ZipLimits()
+    try:
+        zf = zipfile.ZipFile(archive)
+    except zipfile.BadZipFile as exc:
+        raise UnsafeZip("", f"{archive.name} is not a zip file ({exc})") from None
+    with zf:
+        infos = zf.infolist()
+        if len(infos) > limits.max_files:
+            raise UnsafeZip("", f"{len(infos)} members, more than the limit of {limits.max_files}")
+        declared = 0
+        for info in infos:
+            _safe_name(info.filename)
+            if _is_link_or_special(info):
+                raise UnsafeZip(info.filename, "a symlink or special file")
+            declared += info.file_size
+            if info.file_size > (1 << 20) and info.file_size > limits.max_ratio * max(
+                    info.compress_size, 1):
+                raise UnsafeZip(info.filename, f"compression ratio above {limits.max_ratio:g}")
+        if declared > limits.max_total_bytes:
+            raise UnsafeZip("", f"{declared} bytes uncompressed, more than the limit of "
+                            f"{limits.max_total_bytes}")
+        dest.mkdir(parents=True, exist_ok=True)
+        root = dest.resolve()
+        written, total = [], 0
+        for info in infos:
+            target = (root / _safe_name(info.filename)).resolve()
+            if root not in target.parents:
+                raise UnsafeZip(info.filename, "member name leaves the folder")
+            if info.is_dir():
+                target.mkdir(parents=True, exist_ok=True)
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            size = 0
+            if target.exists():
+                raise UnsafeZip(info.filename, "appears twice in the zip")
+            with zf.open(info) as src, open(target, "xb") as out:
+                while chunk := src.read(CHUNK):
+                    size += len(chunk)
+                    total += len(chunk)
+                    if size > limits.max_member_bytes or size > info.file_size:
+                        out.close()
+                        target.unlink()
+                        raise UnsafeZip(info.filename, "larger than declared or than the "
+                                        f"member limit of {limits.max_member_bytes} bytes")
+                    if total > limits.max_total_bytes:
+                        out.close()
+                        target.unlink()
+                        raise UnsafeZip("", "total uncompressed size over the limit")
+                    out.write(chunk)
+            written.append(target)
+        return written
