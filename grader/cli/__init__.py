@@ -15,6 +15,7 @@ from grader.cli.answers import answers_app
 from grader.cli.calc import calc_app
 from grader.cli.grading import check, grade
 from grader.cli.pack import pack_app
+from grader.cli.report import report
 from grader.cli.serve import serve
 from grader.pack import PackError
 
@@ -37,6 +38,7 @@ app.add_typer(answers_app, name="answers")
 app.add_typer(pack_app, name="pack")
 app.command("grade")(grade)
 app.command("check")(check)
+app.command("report")(report)
 app.command("serve")(serve)
 
 
