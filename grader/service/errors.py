@@ -90,7 +90,8 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = [{"field": _field_of(e.get("loc", ())), "message": _clean(str(e.get("msg")))}
+        problems = [{"field": "body" if e.get("type") == "json_invalid"
+                     else _field_of(e.get("loc", ())), "message": _clean(str(e.get("msg")))}
                     for e in exc.errors()]
         first = problems[0] if problems else {"field": "body", "message": "invalid request"}
         body = error_body("invalid_input", f"{first['field']}: {first['message']}",

@@ -1,0 +1,98 @@
+"""A real uvicorn server on a loopback port per settings, shared where the settings agree.
+
+Servers run in a thread of the test process on a socket bound to 127.0.0.1 port 0,
+so tests talk HTTP over loopback exactly as a browser would, and nothing else can
+reach them. Start-up waits (bounded) for uvicorn to report that it is serving.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+
+from grader.service import Settings, create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKS = ROOT / "reference"
+SOLUTION = ROOT / "submissions" / "stat8021-a3" / "solution.ipynb"
+
+BASE = Settings(packs_dir=PACKS, compute_workers=1, rate_per_minute=0, selfcheck_workers=1)
+"""Settings of the shared server: one compute worker (the machine has two cores), no rate limit."""
+
+
+def sandbox_reason() -> str | None:
+    from grader.sandbox import bwrap_works
+
+    return bwrap_works()
+
+
+def needs_bwrap() -> None:
+    reason = sandbox_reason()
+    if reason:
+        pytest.skip(f"the sandbox is unavailable here: {reason}")
+
+
+@contextmanager
+def serve(settings: Settings) -> Iterator[str]:
+    """Run the app under uvicorn on a free loopback port; yields the base URL."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(create_app(settings), log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the service did not start within 60 s")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        sock.close()
+
+
+@pytest.fixture(scope="session")
+def base_url() -> Iterator[str]:
+    with serve(BASE) as url:
+        yield url
+
+
+@pytest.fixture
+def client(base_url: str) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=base_url, timeout=30) as c:
+        yield c
+
+
+def wait_for_job(client: httpx.Client, job_id: str, timeout_s: float = 180) -> dict:
+    """Poll a self-check job until it is done or failed (bounded)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        job = client.get(f"/v1/selfcheck/{job_id}").json()
+        if job["status"] in ("done", "error"):
+            return job
+        time.sleep(0.5)
+    raise AssertionError(f"job {job_id} still {job['status']} after {timeout_s} s")
+
+
+def assert_error(response: httpx.Response, status: int, field: str | None, code: str) -> dict:
+    """A JSON error with this status, naming this field, and no traceback anywhere."""
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    assert "Traceback" not in response.text and 'File "' not in response.text
+    error = response.json()["error"]
+    assert error["code"] == code, error
+    assert error["field"] == field, error
+    assert error["message"]
+    return error
