@@ -47,8 +47,8 @@ def _safe_name(name: str) -> PurePosixPath:
 
 
 def _is_link_or_special(info: zipfile.ZipInfo) -> bool:
-    mode = info.external_attr >> 16
-    return bool(mode) and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+    kind = stat.S_IFMT(info.external_attr >> 16)  # 0 when the zip was written without one
+    return bool(kind) and kind not in (stat.S_IFREG, stat.S_IFDIR)
 
 
 def safe_extract(archive: Path, dest: Path, limits: ZipLimits | None = None) -> list[Path]:

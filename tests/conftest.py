@@ -1,0 +1,65 @@
+"""Session fixtures shared by tests/grader and tests/report: the real pack, sandbox, kernels.
+
+Grading every sample takes a few seconds each, so it happens once per test session
+and the tests (grader checks and reports alike) read the records. Limits are tightened
+(5 s cells) so the hostile samples trip them fast; the behaviour is the same as with
+the pack's limits.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from grader.limits import Limits
+
+ROOT = Path(__file__).resolve().parents[1]
+PACK_DIR = ROOT / "reference" / "stat8021-a3"
+SAMPLES = ROOT / "submissions" / "stat8021-a3"
+SECRET = "grader-test-secret-7f3a9c"
+"""Put in the grader's environment; no notebook output may ever contain it."""
+
+FAST = Limits(cell_timeout=5, probe_timeout=20, notebook_timeout=60, output_bytes=200_000,
+              memory_bytes=3 << 30, processes=64)
+
+
+def needs_bwrap() -> None:
+    from grader.sandbox import bwrap_works
+
+    reason = bwrap_works()
+    if reason:
+        pytest.skip(f"the sandbox is unavailable here: {reason}")
+
+
+@dataclass
+class Graded:
+    record: object
+    run: object
+
+
+@pytest.fixture(scope="session")
+def pack():
+    from grader.pack import load_pack
+
+    return load_pack(PACK_DIR)
+
+
+@pytest.fixture(scope="session")
+def graded(pack) -> dict[str, Graded]:
+    """Every sample submission graded once, with a fixed seed, in the real sandbox."""
+    needs_bwrap()
+    from grader.grade import grade_notebook
+    from grader.sandbox import Sandbox
+
+    os.environ["GRADER_TEST_SECRET"] = SECRET
+    box = Sandbox.create()
+    results = {}
+    for notebook in sorted(SAMPLES.glob("*.ipynb")):
+        runs = []
+        record = grade_notebook(pack, notebook, seed=1234, sandbox=box, limits=FAST,
+                                on_run=runs.append)
+        results[notebook.stem] = Graded(record, runs[0])
+    return results
