@@ -8,6 +8,7 @@ library's ``to_dict()`` (the same JSON as ``grader calc ... --json``) plus ``mat
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
@@ -18,6 +19,8 @@ import calculators as calc
 from calculators.params import registry
 from grader.service import work
 from grader.service.errors import ApiError
+
+log = logging.getLogger("grader.service")
 
 BIG = 10**15
 """Largest count, token or parameter number accepted (a quadrillion)."""
@@ -128,6 +131,9 @@ async def compute(request: Request, kind: str, args: dict[str, Any]) -> dict[str
     result = await request.app.state.computer.run(work.run_calculator, kind, args, cache=True)
     if "error" in result:
         err = result["error"]
+        if "internal" in err:
+            log.error("calculator %s failed on %s: %s", kind, args, err["internal"])
+            raise ApiError(422, "unsupported_input", err["message"], field="body")
         raise ApiError(422, "invalid_input", err["message"], field=err["field"] or "body")
     return result
 

@@ -95,11 +95,19 @@ def _error(exc: CalculatorError) -> dict[str, Any]:
 
 
 def run_calculator(kind: str, args: dict[str, Any]) -> dict[str, Any]:
-    """One calculator request; a bad input comes back as ``{"error": {field, message}}``."""
+    """One calculator request; a bad input comes back as ``{"error": {field, message}}``.
+
+    Any other exception is a calculator bug that this input triggers: it comes back
+    as an error too (the service answers 422 and logs it), never as a 500 with a trace.
+    """
     try:
         return payload(CALCULATORS[kind](dict(args)))
     except CalculatorError as exc:
         return _error(exc)
+    except Exception as exc:
+        return {"error": {"field": None, "internal": f"{type(exc).__name__}: {exc}"[:300],
+                          "message": "the calculators cannot compute this input "
+                          f"({type(exc).__name__}); please report it with the request"}}
 
 
 def compare_answer(answer: str, expected: str) -> dict[str, Any]:

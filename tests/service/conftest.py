@@ -7,6 +7,7 @@ reach them. Start-up waits (bounded) for uvicorn to report that it is serving.
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -67,6 +68,22 @@ def serve(settings: Settings) -> Iterator[str]:
 def base_url() -> Iterator[str]:
     with serve(BASE) as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def model_cache(request: pytest.FixtureRequest) -> str | None:
+    """Point self-check runs at the suite's seeded tiny-model cache, where the suite has one.
+
+    Packs whose notebooks fine-tune (Part 2) need their models in a local cache; the
+    top-level tests/conftest.py seeds one with tiny models. The service reads it from
+    ``GRADER_HF_CACHE`` at run time, as a course's server would.
+    """
+    try:
+        cache = request.getfixturevalue("hf_cache")
+    except pytest.FixtureLookupError:
+        return None
+    os.environ["GRADER_HF_CACHE"] = str(cache)
+    return str(cache)
 
 
 @pytest.fixture

@@ -138,3 +138,13 @@ def test_openapi_schema_lists_the_versioned_paths(client: httpx.Client) -> None:
             "/v1/calc/flops", "/v1/answers/check", "/v1/answers/lint",
             "/v1/selfcheck", "/v1/selfcheck/{job_id}"} <= paths
     assert all(p.startswith("/v1/") or p == "/healthz" for p in paths)
+
+
+def test_an_input_the_calculators_trip_on_is_a_4xx_not_a_500(client: httpx.Client) -> None:
+    # 3 x 3 x 0.5 = 4.5 bytes per head: the library's note formatting cannot show a fraction
+    # (a calculators bug, reported); the service must still answer with a JSON 4xx
+    r = client.post("/v1/calc/memory/attention",
+                    json={"seq_len": 3, "n_heads": 1, "bytes_per_element": 0.5})
+    assert r.status_code < 500, r.text
+    if r.status_code != 200:
+        assert_error(r, 422, "body", "unsupported_input")

@@ -20,7 +20,7 @@ def _upload(c: httpx.Client, data: bytes, name: str = "solution.ipynb",
                   files={"notebook": (name, data, "application/x-ipynb+json")})
 
 
-def test_the_solution_is_queued_run_and_reported(client: httpx.Client) -> None:
+def test_the_solution_is_queued_run_and_reported(client: httpx.Client, model_cache) -> None:
     needs_bwrap()
     r = _upload(client, SOLUTION.read_bytes())
     assert r.status_code == 202, r.text
@@ -57,12 +57,12 @@ def test_an_unknown_assignment_or_job_is_a_404(client: httpx.Client) -> None:
     assert_error(client.get("/v1/selfcheck/not-a-job"), 404, "job_id", "not_found")
 
 
-def test_a_full_queue_refuses_with_503_and_runs_the_rest() -> None:
+def test_a_full_queue_refuses_with_503_and_runs_the_rest(model_cache) -> None:
     needs_bwrap()
     settings = dataclasses.replace(BASE, selfcheck_workers=1, selfcheck_queue=1)
     tiny = json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
         {"cell_type": "code", "id": "a", "metadata": {}, "execution_count": None,
-         "outputs": [], "source": "import time; time.sleep(3)"}]}).encode()
+         "outputs": [], "source": "import time; time.sleep(1)"}]}).encode()
     with serve(settings) as url, httpx.Client(base_url=url, timeout=30) as c:
         responses = [_upload(c, tiny, f"nb{i}.ipynb") for i in range(3)]
         codes = [r.status_code for r in responses]
