@@ -24,7 +24,6 @@ from grader.service import work
 from grader.service.api_answers import find_answerable, self_checkable
 from grader.service.api_calc import compute
 from grader.service.errors import ApiError
-from grader.service.selfcheck import public_record
 from grader.service.settings import templates_dir
 
 HEADS = ("base", "masked-lm", "causal-lm", "seq-cls", "seq2seq-lm", "encoder")
@@ -144,8 +143,23 @@ def make_router() -> APIRouter:
             job = q.get(job_id)
         except ApiError as exc:
             return upload_page(request, 404, error=exc)
-        record = public_record(job.record) if job.record else None
-        return page(request, "job.html.j2", job=job, position=q.position(job), record=record)
+        return page(request, "job.html.j2", job=job, position=q.position(job), record=job.record)
+
+    @router.get("/selfcheck/{job_id}/report.html", response_class=HTMLResponse)
+    def selfcheck_full_report(request: Request, job_id: str) -> HTMLResponse:
+        """The full student report of grader.report, for a finished job."""
+        from grader.report import render_student
+
+        q = request.app.state.selfcheck
+        try:
+            job = q.get(job_id)
+        except ApiError as exc:
+            return upload_page(request, 404, error=exc)
+        if job.record is None:
+            return RedirectResponse(f"/selfcheck/{job_id}", status_code=303)  # type: ignore[return-value]
+        pack = request.app.state.packs.get(job.assignment)
+        return HTMLResponse(render_student(job.record, "html",
+                                           pack_raw=pack.raw if pack else None))
 
     return router
 

@@ -56,10 +56,14 @@ class Job:
         return out
 
 
-def public_record(record: dict[str, Any]) -> dict[str, Any]:
-    """The record without the server's own paths."""
-    out = dict(record)
-    out["submission"] = {k: v for k, v in record["submission"].items() if k != "path"}
+def public_record(record: dict[str, Any], pack_raw: dict[str, Any] | None = None
+                  ) -> dict[str, Any]:
+    """What the student may read of a record: the reports' own student view (visibility
+    rules of the rubric, no seed, no server paths)."""
+    from grader.report import student_view
+
+    out = student_view(record, pack_raw)
+    out.get("submission", {}).pop("path", None)
     return out
 
 
@@ -159,10 +163,12 @@ class SelfCheckQueue:
 
         job.status, job.started = "running", time.time()
         try:
+            # exactly `grader check`: check mode (public demo inputs; quick fine-tuning is
+            # its default), sandboxed; any option `check` gains is one more key here
             options: dict[str, Any] = {"mode": "check", "sandbox": self.box}
-            # quick mode for Part 2 arrives as a keyword of grade_notebook: options["quick"] = True
-            record = grade_notebook(self.packs[job.assignment], job.path, **options)
-            job.record = public_record(record.to_dict())
+            pack = self.packs[job.assignment]
+            record = grade_notebook(pack, job.path, **options)
+            job.record = public_record(record.to_dict(), pack.raw)
             job.status, job.message = "done", "checked on the public demo inputs"
         except Exception as exc:  # a grader fault: recorded for the student, logged for us
             log.exception("self-check %s failed", job.id)

@@ -40,6 +40,12 @@ def test_the_solution_is_queued_run_and_reported(client: httpx.Client, model_cac
     assert done["score"] == record["score"] >= 30
     assert "path" not in record["submission"]
     assert "grader-selfcheck" not in json.dumps(record)  # no server paths leak
+    assert record["run"].get("seed") is None
+    page = client.get(f"/selfcheck/{job['id']}")
+    assert page.status_code == 200 and 'id="report"' in page.text
+    full = client.get(f"/selfcheck/{job['id']}/report.html")  # grader.report's student report
+    assert full.status_code == 200 and full.headers["content-type"].startswith("text/html")
+    assert "q1a" in full.text.lower() or "Q1(a)" in full.text
 
 
 def test_an_upload_that_is_not_a_notebook_names_the_notebook(client: httpx.Client) -> None:
