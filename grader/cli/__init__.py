@@ -14,9 +14,11 @@ from calculators.errors import CalculatorError
 from grader.cli.answers import answers_app
 from grader.cli.calc import calc_app
 from grader.cli.grading import check, grade
+from grader.cli.models import models_app
 from grader.cli.pack import pack_app
 from grader.cli.report import report
 from grader.cli.serve import serve
+from grader.models.cache import ModelCacheError
 from grader.pack import PackError
 
 app = typer.Typer(
@@ -36,6 +38,7 @@ app = typer.Typer(
 app.add_typer(calc_app, name="calc")
 app.add_typer(answers_app, name="answers")
 app.add_typer(pack_app, name="pack")
+app.add_typer(models_app, name="models")
 app.command("grade")(grade)
 app.command("check")(check)
 app.command("report")(report)
@@ -65,12 +68,16 @@ EXIT_USAGE = 2
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; turns input errors into exit code 2."""
     try:
-        app(args=argv, standalone_mode=False)
+        # with standalone_mode=False click returns (not raises) the code of `typer.Exit`
+        code = app(args=argv, standalone_mode=False)
     except CalculatorError as exc:
         typer.echo(f"error: {exc}", err=True)
         return EXIT_USAGE
     except PackError as exc:
         typer.echo(f"error: pack: {exc}", err=True)
+        return EXIT_USAGE
+    except ModelCacheError as exc:
+        typer.echo(f"error: models: {exc}", err=True)
         return EXIT_USAGE
     except typer.Exit as exc:
         return exc.exit_code
@@ -85,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
             exc.show()
             return exc.exit_code
         raise
-    return 0
+    return code if isinstance(code, int) else 0
 
 
 def run() -> None:
