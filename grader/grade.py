@@ -16,6 +16,7 @@ import hashlib
 import secrets
 import tempfile
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,17 +24,25 @@ import torch
 
 from grader.cases import Case, read_demo, write_inputs
 from grader.checks import CheckResult
+from grader.checks.finetune import Context as FinetuneContext
+from grader.checks.finetune import check_finetune
+from grader.checks.finetune import info as finetune_info
+from grader.checks.finetune import plan_requests as plan_finetune
 from grader.checks.printed import cross_check
 from grader.checks.static import check_static
 from grader.checks.tamper import diff_telemetry
 from grader.checks.tensor import check_tensor
 from grader.limits import Limits
+from grader.models.cache import cache_dir
+from grader.models.cache import require as require_models
 from grader.pack import Check, Pack, Question
 from grader.record import GradeRecord, QuestionResult, environment
-from grader.runner import ProbeRequest, Runner, RunResult
+from grader.runner import ProbeRequest, Runner, RunResult, saved_run
 from grader.sandbox import Sandbox
 
 HIDDEN_PREFIX = "hidden-"
+QUICK_ENV = "GRADER_QUICK"
+"""Set to "1" in the kernel in quick mode; the template trains briefly when it sees it."""
 
 
 def check_id(question: Question, check: Check) -> str:
@@ -99,20 +108,39 @@ def _score_question(question: Question, results: list[CheckResult]) -> tuple[flo
 
 def grade_notebook(pack: Pack, notebook: Path, *, mode: str = "grade", seed: int | None = None,
                    sandbox: Sandbox | None = None, limits: Limits | None = None,
+                   quick: bool | None = None, execute: bool = True,
+                   hf_cache: str | Path | None = None,
                    on_event: Callable[[str], None] | None = None,
                    on_run: Callable[[RunResult], None] | None = None) -> GradeRecord:
-    """Grade (or self-check) one notebook; a student's failure is a record, never an exception."""
+    """Grade (or self-check) one notebook; a student's failure is a record, never an exception.
+
+    `quick` (default: on for `check`, off for `grade`) tells the notebook, through
+    `GRADER_QUICK=1`, to fine-tune briefly; accuracy thresholds are then not graded.
+    `execute=False` grades the outputs saved in the notebook and re-evaluates nothing.
+    `hf_cache` is the model cache mounted read-only in the sandbox (see grader.models).
+    """
     if mode not in ("grade", "check"):
         raise ValueError(f"mode must be grade or check, not {mode!r}")
     if mode == "grade" and pack.is_public:
         raise ValueError(f"{pack.root} is a public pack: it can self-check, not grade")
+    quick = (mode == "check") if quick is None else quick
     emit = on_event or (lambda _msg: None)
     plan = Plan(pack, mode, seed)
-    box = sandbox or Sandbox.create()
-    runner = Runner(box, limits or pack.limits)
+    cache = cache_dir(hf_cache)
     tensor_checks: dict[str, tuple[Check, dict[str, Any], list[str]]] = {}
+    if not execute:
+        emit(f"reading the saved outputs of {notebook.name}")
+        run = saved_run(notebook)
+        return _record(pack, notebook, mode, plan, run, tensor_checks,
+                       quick=quick, executed=False, hf_cache=cache)
+    if pack.models and any(c.kind == "finetune" for q in pack.questions for c in q.checks):
+        require_models(cache, list(pack.models))
+    box = sandbox or Sandbox.create()
+    box = replace(box, hf_cache=str(cache) if cache.is_dir() else None,
+                  env={**box.env, **({QUICK_ENV: "1"} if quick else {})})
+    runner = Runner(box, limits or pack.limits)
     requests = []
-    probe_source = pack.probes.read_text(encoding="utf-8")
+    probe_source = pack.probe_source
     with tempfile.TemporaryDirectory(prefix="grader-plan-") as tmp:
         for question in pack.questions:
             for check in question.checks:
@@ -124,27 +152,42 @@ def grade_notebook(pack: Pack, notebook: Path, *, mode: str = "grade", seed: int
                 write_inputs(inputs, cases)
                 requests.append(ProbeRequest(cid, check.target, probe_source, inputs))
                 tensor_checks[cid] = (check, expected, scored)
-        emit(f"running {notebook.name}")
-        run = runner.run(notebook, files=pack.public_files, probes=requests)
+        for rid, (target, cases) in plan_finetune(pack, mode).items():
+            inputs = Path(tmp) / f"{rid}.safetensors"
+            write_inputs(inputs, cases)
+            requests.append(ProbeRequest(rid, target, probe_source, inputs))
+        emit(f"running {notebook.name}" + (" (quick)" if quick else ""))
+        run = runner.run(notebook, files=pack.notebook_files(), probes=requests)
     if on_run is not None:
         on_run(run)  # the executed notebook and raw payloads, for tests and debugging
     emit(f"checking {notebook.name}")
-    return _record(pack, notebook, mode, plan, run, tensor_checks)
+    return _record(pack, notebook, mode, plan, run, tensor_checks,
+                   quick=quick, executed=True, hf_cache=cache)
+
+
+NOT_EXECUTED = "Not executed (--no-execute): this check calls your code, so it needs a run."
 
 
 def _record(pack: Pack, notebook: Path, mode: str, plan: Plan, run: RunResult,
-            tensor_checks: dict[str, tuple[Check, dict[str, Any], list[str]]]) -> GradeRecord:
+            tensor_checks: dict[str, tuple[Check, dict[str, Any], list[str]]], *,
+            quick: bool, executed: bool, hf_cache: Path | None) -> GradeRecord:
     questions = []
     mismatches = []
+    ft = FinetuneContext(pack=pack, run=run, mode=mode, quick=quick, executed=executed,
+                         payloads=run.probes, hf_cache=hf_cache)
     for question in pack.questions:
         results = []
         for check in question.checks:
-            if check.kind == "tensor":
+            if check.kind == "tensor" and not executed:
+                result = CheckResult("tensor", 0.0, "not_graded", NOT_EXECUTED)
+            elif check.kind == "tensor":
                 _check, expected, scored = tensor_checks[check_id(question, check)]
                 result = check_tensor(check, run.probes.get(check_id(question, check)), expected,
                                       scored, hidden=mode == "grade")
             elif check.kind == "static":
                 result = check_static(check, run.executed)
+            elif check.kind == "finetune":
+                result = check_finetune(check, question.id, ft)
             else:
                 result = CheckResult("manual", 0.0, "manual", "Graded by a TA.")
             result.gate = check.gate
@@ -158,17 +201,23 @@ def _record(pack: Pack, notebook: Path, mode: str, plan: Plan, run: RunResult,
             printed.append(row)
             if row.get("status") == "disagrees":
                 mismatches.append({"question": question.id, **row})
+        pending = next((r for r in results if r.status == "not_graded"), None)
         if all(c.kind == "manual" for c in question.checks):
             score, status, message = None, "manual", "Awaiting a TA."
+        elif pending is not None:
+            score, status, message = None, "not_graded", pending.message
         else:
             score, status, message = _score_question(question, results)
         questions.append(QuestionResult(
             id=question.id, title=question.title, score=score, max=question.points,
-            status=status, message=message, hint=question.hint if status != "passed" else "",
+            status=status, message=message,
+            hint=question.hint if status not in ("passed", "not_graded") else "",
             checks=[r.to_dict() for r in results], printed=printed))
     total = sum(q.score or 0.0 for q in questions)
     errors = [{"cell": c.index, "status": c.status, "ename": c.ename, "evalue": c.evalue,
                "tags": c.tags} for c in run.cells if c.status not in ("ok", "skipped")]
+    devices = [finetune_info(p) for rid, p in run.probes.items() if rid.startswith("ft-predict")]
+    device = next((d.get("device_name") or d.get("device") for d in devices if d), None)
     return GradeRecord(
         assignment={"id": pack.id, "title": pack.title, "version": pack.version,
                     "fingerprint": pack.fingerprint()},
@@ -178,8 +227,10 @@ def _record(pack: Pack, notebook: Path, mode: str, plan: Plan, run: RunResult,
         status="graded" if all(q.score is not None for q in questions) else "incomplete",
         questions=questions,
         run={"seconds": run.seconds, "restarts": run.restarts, "sandbox": run.sandbox,
+             "executed": executed, "quick": quick, "device": device,
              "limits_hit": run.limits_hit, "cell_errors": errors,
-             "seed": plan.seed if mode == "grade" else None,
+             "seed": plan.seed if mode == "grade" and executed else None,
              "cells_executed": sum(1 for c in run.cells if c.status != "skipped")},
-        flags={"tamper": diff_telemetry(run.telemetry), "printed_mismatch": mismatches},
+        flags={"tamper": diff_telemetry(run.telemetry), "printed_mismatch": mismatches,
+               "finetune": ft.flags},
         environment=environment())

@@ -9,7 +9,8 @@ output stream.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 GiB = 1 << 30
@@ -42,6 +43,14 @@ class Limits:
     """Seconds to wait for a kernel to start."""
     tmp_bytes: int = 512 * MiB
     """Size of the sandbox's private /tmp (held in memory)."""
+    tag_timeouts: dict[str, float] = field(default_factory=dict)
+    """Seconds for cells carrying a tag, instead of `cell_timeout`: a question's time
+    budget (`time_budget` in the rubric), e.g. the cell that fine-tunes a model."""
+
+    def cell_timeout_for(self, tags: Iterable[str]) -> float:
+        """The timeout of a cell with these tags: the largest budget among them, if any."""
+        budgets = [self.tag_timeouts[t] for t in tags if t in self.tag_timeouts]
+        return max(budgets) if budgets else self.cell_timeout
 
     def merged(self, overrides: dict[str, Any] | None) -> Limits:
         """These limits with a pack's or a command line's overrides applied (unknown keys refused)."""

@@ -16,7 +16,7 @@ import hashlib
 import importlib.util
 import shutil
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -24,10 +24,13 @@ from typing import Any
 from grader.limits import Limits
 
 PACK_FILE = "pack.toml"
-CHECK_KINDS = ("tensor", "static", "manual")
-"""Kinds this version can run; `finetune` and `answer` come with their issues."""
-PRIVATE_KEYS = ("reference", "solution")
-"""[assignment] keys naming private files; dropped from an exported public part."""
+CHECK_KINDS = ("tensor", "static", "manual", "finetune")
+"""Kinds this version can run; `answer` comes with its issue."""
+FINETUNE_EVALUATIONS = ("samples", "accuracy", "external", "reported")
+PRIVATE_KEYS = ("reference", "solution", "hidden")
+"""Keys naming private files ([assignment] reference and solution, [data] hidden);
+dropped from an exported public part."""
+DATA_ROLES = ("train", "test", "external", "hidden")
 
 
 class PackError(ValueError):
@@ -82,14 +85,45 @@ class Pack:
     notebook: str
     total: float
     questions: tuple[Question, ...]
-    probes: Path
+    probes: tuple[Path, ...]
     public_files: tuple[Path, ...]
     template: Path
     limits: Limits
     reference_path: Path | None
     solution: Path | None
     raw: dict[str, Any] = field(repr=False, default_factory=dict)
+    data: dict[str, Path] = field(default_factory=dict)
+    """Data files by role (train, test, external, hidden), after any TA override."""
+    labels: tuple[str, ...] = ()
+    models: tuple[str, ...] = ()
+    """Hub names the notebook loads; a run checks the model cache has them first."""
     _reference: ModuleType | None = field(default=None, repr=False)
+
+    @property
+    def probe_source(self) -> str:
+        """All probe files as one source: the kernel harness looks probes up by name."""
+        return "\n\n".join(p.read_text(encoding="utf-8") for p in self.probes)
+
+    def with_data(self, overrides: dict[str, Path]) -> Pack:
+        """The same pack reading some data files from elsewhere (the real AG News, say).
+
+        A public file overridden keeps the name the notebook opens, so the unchanged
+        template reads the TA's file.
+        """
+        for role, path in overrides.items():
+            if role not in DATA_ROLES:
+                raise PackError(f"data.{role}", f"unknown data role; known: {', '.join(DATA_ROLES)}")
+            if not Path(path).is_file():
+                raise PackError(f"data.{role}", f"{path} does not exist")
+        return replace(self, data={**self.data, **{k: Path(v) for k, v in overrides.items()}},
+                       _reference=self._reference)
+
+    def notebook_files(self) -> list[tuple[Path, str]]:
+        """(source, name beside the notebook) of every public file, overrides applied."""
+        original = _data_paths(self.root, self.raw)
+        by_original = {original[role].resolve(): self.data[role]
+                       for role in original if role in self.data}
+        return [(by_original.get(f.resolve(), f), f.name) for f in self.public_files]
 
     @property
     def is_public(self) -> bool:
@@ -119,7 +153,7 @@ class Pack:
     def fingerprint(self) -> str:
         """Hash of what changes execution (probes, public files, reference): a cache key part."""
         digest = hashlib.sha256()
-        paths = [self.probes, *self.public_files]
+        paths = [*self.probes, *(src for src, _ in self.notebook_files())]
         if not self.is_public and self.reference_path is not None:
             paths.append(self.reference_path)
         for path in paths:
@@ -152,6 +186,8 @@ def _check(raw: dict[str, Any], where: str) -> Check:
         for key in ("atol", "rtol"):
             if key in raw and not isinstance(raw[key], int | float):
                 raise PackError(f"{where}.{key}", "must be a number")
+    if kind == "finetune":
+        _finetune(raw, where)
     if kind == "static":
         _require(raw, "scope", where, str)
         forbid = _require(raw, "forbid", where, list)
@@ -159,6 +195,31 @@ def _check(raw: dict[str, Any], where: str) -> Check:
             raise PackError(f"{where}.forbid", "must be a non-empty list of names")
     return Check(kind=kind, settings=settings, gate=bool(raw.get("gate", False)),
                  weight=float(raw.get("weight", 1.0)))
+
+
+def _finetune(raw: dict[str, Any], where: str) -> None:
+    evaluate = _require(raw, "evaluate", where, str)
+    if evaluate not in FINETUNE_EVALUATIONS:
+        raise PackError(f"{where}.evaluate", f"must be one of {', '.join(FINETUNE_EVALUATIONS)}, "
+                        f"not {evaluate!r}")
+    if evaluate in ("accuracy", "external", "reported"):
+        _require(raw, "model", where, str)
+    if evaluate == "samples":
+        _require(raw, "dataset", where, str)
+    for key in ("threshold", "reported_tolerance", "gap_tolerance", "test_fit_credit"):
+        if key in raw and not (isinstance(raw[key], int | float) and 0 <= raw[key] <= 1):
+            raise PackError(f"{where}.{key}", "must be a number from 0 to 1")
+    table = raw.get("credit", [])
+    if not isinstance(table, list) or not all(
+            isinstance(row, list) and len(row) == 2
+            and all(isinstance(x, int | float) and 0 <= x <= 1 for x in row) for row in table):
+        raise PackError(f"{where}.credit",
+                        "must be a list of [accuracy, fraction] pairs, each from 0 to 1")
+
+
+def _data_paths(root: Path, raw: dict[str, Any]) -> dict[str, Path]:
+    table = raw.get("data", {})
+    return {role: root / str(table[role]) for role in DATA_ROLES if role in table}
 
 
 def _printed(raw: dict[str, Any], where: str) -> Printed:
@@ -223,6 +284,27 @@ def load_pack(path: str | Path) -> Pack:
         limits = Limits().merged(raw.get("limits"))
     except (ValueError, TypeError) as exc:
         raise PackError("limits", str(exc)) from None
+    budgets = {}
+    for i, q in enumerate(raw.get("questions", [])):
+        if "time_budget" in q:
+            budget = q["time_budget"]
+            if not isinstance(budget, int | float) or isinstance(budget, bool) or budget <= 0:
+                raise PackError(f"questions[{i}].time_budget", "must be a positive number of seconds")
+            budgets[q["id"]] = float(budget)
+    if budgets:
+        limits = replace(limits, tag_timeouts={**limits.tag_timeouts, **budgets})
+    data = _data_paths(root, raw)
+    for role, path in data.items():
+        if not path.is_file() and not (role == "hidden" and "reference" not in head):
+            raise PackError(f"data.{role}", f"{path} does not exist")
+    data = {role: path for role, path in data.items() if path.is_file()}
+    probes = head.get("probes")
+    probe_names = [probes] if isinstance(probes, str) else probes
+    if not isinstance(probe_names, list) or not probe_names:
+        raise PackError("assignment.probes", "missing: a file name or a list of file names")
+    for name in probe_names:
+        if not isinstance(name, str) or not (root / name).is_file():
+            raise PackError("assignment.probes", f"{root / str(name)} does not exist")
     public_files = []
     for name in head.get("public_files", []):
         f = root / name
@@ -233,10 +315,12 @@ def load_pack(path: str | Path) -> Pack:
         root=root, id=_require(head, "id", "assignment", str),
         title=_require(head, "title", "assignment", str),
         version=str(head.get("version", "0")), notebook=_require(head, "notebook", "assignment", str),
-        total=total, questions=tuple(questions), probes=file("probes"),  # type: ignore[arg-type]
+        total=total, questions=tuple(questions), probes=tuple(root / n for n in probe_names),
         public_files=tuple(public_files), template=file("template"),  # type: ignore[arg-type]
         limits=limits, reference_path=file("reference", required=False),
-        solution=file("solution", required=False), raw=raw)
+        solution=file("solution", required=False), raw=raw, data=data,
+        labels=tuple(str(x) for x in raw.get("data", {}).get("labels", [])),
+        models=tuple(str(x) for x in raw.get("models", {}).get("required", [])))
 
 
 def resolve_pack(assignment: str, packs_dir: Path | None = None) -> Pack:
@@ -259,7 +343,7 @@ def export_public(pack: Pack, dest: Path) -> list[Path]:
         raise PackError("dest", f"{dest} exists and is not empty")
     private = {p.resolve() for p in (pack.reference_path, pack.solution) if p is not None}
     private_dirs = {p.parent for p in private if p.parent != pack.root.resolve()}
-    wanted = [pack.template, pack.probes, *pack.public_files]
+    wanted = [pack.template, *pack.probes, *pack.public_files]
     written = []
     for src in wanted:
         resolved = src.resolve()

@@ -59,8 +59,10 @@ class GradeRecord:
 
     @property
     def needs_human(self) -> bool:
-        """A TA should look: tampering, a disagreeing print, a limit hit, a manual question."""
+        """A TA should look: tampering, a disagreeing print, a model that fits the test
+        split suspiciously well, a limit hit, a manual question."""
         return bool(self.flags.get("tamper") or self.flags.get("printed_mismatch")
+                    or self.flags.get("finetune")
                     or self.run.get("limits_hit")
                     or any(q.status == "manual" for q in self.questions))
 

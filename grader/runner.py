@@ -100,6 +100,29 @@ class RunResult:
         return found
 
 
+def saved_run(notebook: Path) -> RunResult:
+    """The outputs a notebook was handed in with, as a run that executed nothing.
+
+    For `--no-execute`: grading what an already-run notebook shows (its printed
+    accuracies, say) without a kernel. No probe ran, so checks that need one say so.
+    """
+    nb = nbformat.read(notebook, as_version=4)
+    cells = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            cells.append(CellReport(index, list(cell.metadata.get("tags", [])), "ok"))
+            continue
+        error = next((o for o in cell.get("outputs", []) if o.get("output_type") == "error"),
+                     None)
+        ran = cell.get("execution_count") is not None or bool(cell.get("outputs"))
+        cells.append(CellReport(index, list(cell.metadata.get("tags", [])),
+                                "error" if error else ("ok" if ran else "skipped"),
+                                ename=error.get("ename") if error else None,
+                                evalue=str(error.get("evalue", ""))[:500] if error else None))
+    return RunResult(executed=nb, cells=cells, probes={}, telemetry={}, limits_hit=[],
+                     seconds=0.0, restarts=0, sandbox="not executed")
+
+
 class _OneSpec(KernelSpecManager):
     """A kernel-spec manager that knows one spec: the sandboxed kernel of this run."""
 
@@ -149,10 +172,11 @@ class Runner:
         self.limits = limits or Limits()
         self.work_dir = work_dir
 
-    def run(self, notebook: Path, *, files: Sequence[Path] = (),
+    def run(self, notebook: Path, *, files: Sequence[Path | tuple[Path, str]] = (),
             probes: Sequence[ProbeRequest] = ()) -> RunResult:
-        """Execute `notebook` (with `files` beside it), then `probes`; never raises for the
-        student's behaviour, only for the grader's own failures (no sandbox, unreadable pack)."""
+        """Execute `notebook` (with `files` beside it, each a path or (path, name to give it)),
+        then `probes`; never raises for the student's behaviour, only for the grader's own
+        failures (no sandbox, unreadable pack)."""
         root = Path(tempfile.mkdtemp(prefix="g-", dir=self.work_dir))
         try:
             return _Run(self, root, notebook, files, probes).execute()
@@ -164,14 +188,16 @@ class Runner:
 class _Run:
     """The state of one notebook run (kept out of `Runner` so a runner is reusable)."""
 
-    def __init__(self, runner: Runner, root: Path, notebook: Path, files: Sequence[Path],
+    def __init__(self, runner: Runner, root: Path, notebook: Path,
+                 files: Sequence[Path | tuple[Path, str]],
                  probes: Sequence[ProbeRequest]) -> None:
         self.box = runner.sandbox
         self.limits = runner.limits
         self.paths: SandboxPaths = self.box.prepare(root)
         shutil.copy2(notebook, self.paths.scratch / notebook.name)
-        for extra in files:
-            target = self.paths.scratch / extra.name
+        for item in files:
+            extra, name = item if isinstance(item, tuple) else (item, item.name)
+            target = self.paths.scratch / name
             if extra.is_dir():
                 shutil.copytree(extra, target, dirs_exist_ok=True)
             else:
@@ -348,15 +374,15 @@ class _Run:
             if self.restarts > MAX_RESTARTS:
                 self._hit("kernel_died", index, "too many kernel restarts; later cells skipped")
                 continue
-            timeout = min(filter(None, (self.limits.cell_timeout, remaining)), default=None)
+            cell_limit = self.limits.cell_timeout_for(cell.metadata.get("tags", []))
+            timeout = min(filter(None, (cell_limit, remaining)), default=None)
             outcome = self._exec(cell, index, timeout or 0)
             spent += self.cells[index].seconds
             assert self.client is not None
             if self.client.flooded_cell == index:
                 self._hit("output_bytes", index)
             if outcome in ("timeout", "stuck"):
-                cut_by_budget = remaining is not None and remaining < (self.limits.cell_timeout
-                                                                       or float("inf"))
+                cut_by_budget = remaining is not None and remaining < (cell_limit or float("inf"))
                 self._hit("notebook_timeout" if cut_by_budget else "cell_timeout", index)
             if outcome != "ok" and self.box.kill_strays():
                 self._hit("processes", index, "processes the cell left running were killed")

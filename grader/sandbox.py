@@ -72,6 +72,37 @@ def bwrap_works() -> str | None:
     return None
 
 
+HF_MOUNT = "/opt/hf-cache"
+"""Where the Hugging Face cache appears inside the sandbox."""
+
+NVIDIA_CONTROL = ("/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools",
+                  "/dev/nvidia-modeset")
+
+
+def gpu_device_nodes(gpus: tuple[str, ...], dev: str = "/dev") -> list[str]:
+    """The device nodes a kernel needs for the given GPU indices, of those that exist.
+
+    Only numeric indices map to nodes (`/dev/nvidia<i>`); a UUID in
+    `CUDA_VISIBLE_DEVICES` cannot be mapped without the driver, so it binds every GPU
+    node and lets CUDA pick by UUID.
+    """
+    if not gpus:
+        return []
+    root = Path(dev)
+    if all(g.isdigit() for g in gpus):
+        cards = [root / f"nvidia{g}" for g in gpus]
+    else:
+        cards = sorted(p for p in root.glob("nvidia[0-9]*"))
+    control = [root / Path(c).name for c in NVIDIA_CONTROL]
+    return [str(p) for p in [*cards, *control] if p.exists()]
+
+
+def gpus_from_env(environ: dict[str, str] | None = None) -> tuple[str, ...]:
+    """The GPUs this process was given: `CUDA_VISIBLE_DEVICES`, as a runner or Ray sets it."""
+    value = (environ if environ is not None else os.environ).get("CUDA_VISIBLE_DEVICES", "")
+    return tuple(g.strip() for g in value.split(",") if g.strip() and g.strip() != "-1")
+
+
 @dataclass
 class SandboxPaths:
     """Host folders of one kernel run, created fresh and removed after it."""
@@ -97,6 +128,11 @@ class Sandbox:
     env: dict[str, str] = field(default_factory=dict)
     """Extra environment variables for the kernel."""
     uid: int | None = None
+    hf_cache: str | None = None
+    """A Hugging Face hub cache, bound read-only at `HF_MOUNT` with `HF_HUB_CACHE` set to it."""
+    gpus: tuple[str, ...] = ()
+    """GPU indices this run was given (as in `CUDA_VISIBLE_DEVICES`): their device nodes,
+    and the driver's control nodes, are bound into the sandbox; no other device is."""
 
     @classmethod
     def create(cls, kind: str = "auto", **kw: object) -> Sandbox:
@@ -176,7 +212,11 @@ class Sandbox:
             "JUPYTER_RUNTIME_DIR": str(paths.runtime),
             "JUPYTER_PLATFORM_DIRS": "1",
             "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+            "HF_HUB_DISABLE_PROGRESS_BARS": "1",
         }
+        if self.hf_cache:
+            env["HF_HUB_CACHE"] = HF_MOUNT if self.kind == "bwrap" else self.hf_cache
+        env["CUDA_VISIBLE_DEVICES"] = ",".join(self.gpus)  # "" hides every GPU
         env.update(self.env)
         return env
 
@@ -186,7 +226,10 @@ class Sandbox:
                 raise SandboxUnavailable("prlimit (util-linux) is missing; it sets the limits")
             return []  # a student's own laptop (macOS has no prlimit): no limits, no isolation
         argv = ["prlimit", "--core=0"]
-        for flag, value in (("--as", limits.memory_bytes), ("--nofile", limits.open_files),
+        # CUDA reserves far more address space than it uses, so an address-space limit
+        # stops any GPU kernel: with GPUs, memory is the GPU's and the machine's to bound.
+        memory = None if self.gpus else limits.memory_bytes
+        for flag, value in (("--as", memory), ("--nofile", limits.open_files),
                             ("--fsize", limits.file_bytes), ("--cpu", limits.cpu_seconds)):
             if value:
                 argv.append(f"{flag}={value}")
@@ -240,6 +283,11 @@ class Sandbox:
             if os.path.exists(path) and not path.startswith("/usr/"):
                 parents(path)
                 argv.extend(["--ro-bind", path, path])
+        if self.hf_cache:
+            parents(HF_MOUNT)
+            argv.extend(["--ro-bind", self.hf_cache, HF_MOUNT])
+        for node in gpu_device_nodes(self.gpus):
+            argv.extend(["--dev-bind", node, node])
         parents(str(paths.runtime))
         argv.extend(["--bind", str(paths.runtime), str(paths.runtime)])
         parents(SCRATCH_MOUNT)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import torch
 
 from grader.cases import read_demo
+from grader.checks.finetune import PROBES as FINETUNE_PROBES
 from grader.grade import grade_notebook
 from grader.pack import Pack
 from grader.sandbox import Sandbox
@@ -28,7 +29,7 @@ class Finding:
 
 
 def _probe_names(pack: Pack) -> set[str]:
-    tree = ast.parse(pack.probes.read_text(encoding="utf-8"))
+    tree = ast.parse(pack.probe_source)
     return {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
 
 
@@ -36,10 +37,12 @@ def validate_pack(pack: Pack, *, sandbox: Sandbox | None = None, run_notebooks: 
                   on_event: Callable[[str], None] | None = None) -> list[Finding]:
     findings = [Finding("rubric", True, f"{len(pack.questions)} questions, {pack.total:g} points")]
     targets = sorted({c.target for q in pack.questions for c in q.checks if c.kind == "tensor"})
+    finetune = sorted({FINETUNE_PROBES[c.settings["evaluate"]] for q in pack.questions
+                       for c in q.checks if c.kind == "finetune"})
     probes = _probe_names(pack)
-    missing = [t for t in targets if t not in probes]
+    missing = [t for t in targets + finetune if t not in probes]
     findings.append(Finding("probes", not missing, f"missing probe(s): {missing}" if missing
-                            else f"a probe for each of {len(targets)} targets"))
+                            else f"a probe for each of {len(targets) + len(finetune)} targets"))
     demo_file = pack.root / str(pack.raw["assignment"].get("demo", ""))
     demo_cases, demo_expected = read_demo(demo_file) if demo_file.is_file() else ({}, {})
     no_demo = [t for t in targets if t not in demo_cases]

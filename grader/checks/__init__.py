@@ -15,9 +15,9 @@ from typing import Any
 class CheckResult:
     kind: str
     fraction: float
-    status: str  # passed | failed | partial | error | manual
+    status: str  # passed | failed | partial | error | manual | not_graded
     message: str
-    evidence: list[dict[str, Any]] = field(default_factory=list)
+    evidence: list[dict[str, Any]] | dict[str, Any] = field(default_factory=list)
     gate: bool = False
 
     def to_dict(self) -> dict[str, Any]:

@@ -9,11 +9,21 @@ student cell and after the last; this module lists the differences.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 WATCHED = ("builtins.", "torch.", "shell.")
 KERNEL_REBINDS = frozenset({"builtins.input", "builtins.raw_input"})
 """Names ipykernel itself rebinds for every execution (stdin forwarding): not tampering."""
+
+
+def _library_wrapper(wrap: dict[str, Any] | None, old_id: int) -> bool:
+    """torch rebinding its own function to a wrapper of it (`torch.manual_seed` once
+    transformers is imported): the wrapper wraps the very object the baseline saw and
+    was written inside torch, not in a notebook cell."""
+    if not wrap or wrap.get("wrapped") != old_id:
+        return False
+    return re.search(r"/(site|dist)-packages/torch/", str(wrap.get("file", ""))) is not None
 
 
 def diff_telemetry(telemetry: dict[str, Any]) -> list[str]:
@@ -35,7 +45,8 @@ def diff_telemetry(telemetry: dict[str, Any]) -> list[str]:
     ids_before, ids_after = before.get("ids", {}), after.get("ids", {})
     changed = sorted(k for k, v in ids_after.items()
                      if k in ids_before and ids_before[k] != v and k.startswith(WATCHED)
-                     and k not in KERNEL_REBINDS)
+                     and k not in KERNEL_REBINDS
+                     and not _library_wrapper(after.get("wraps", {}).get(k), ids_before[k]))
     added = sorted(k for k in ids_after if k not in ids_before and k.startswith("builtins."))
     flags.extend(f"replaced {name}" for name in changed)
     flags.extend(f"added {name}" for name in added)

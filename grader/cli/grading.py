@@ -15,27 +15,57 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from grader.pack import resolve_pack
+from grader.models.cache import ModelCacheError, cache_dir
+from grader.pack import Pack, PackError, resolve_pack
 from grader.record import GradeRecord, write_atomic
-from grader.sandbox import Sandbox, SandboxUnavailable, bwrap_works
+from grader.sandbox import Sandbox, SandboxUnavailable, bwrap_works, gpus_from_env
 
 STATUS_STYLE = {"passed": "green", "partial": "yellow", "failed": "red", "error": "red",
-                "manual": "cyan"}
+                "manual": "cyan", "not_graded": "cyan"}
 
 AssignmentOpt = Annotated[str, typer.Option(
     "--assignment", "-a", help="Pack id (looked up under --packs-dir) or a pack folder.")]
 PacksDirOpt = Annotated[Path, typer.Option(help="Where packs live.")]
 SandboxOpt = Annotated[str, typer.Option(
     help="auto (bubblewrap, required for grading), bwrap, or none (no isolation).")]
+HfCacheOpt = Annotated[str | None, typer.Option(
+    "--hf-cache", help="Hugging Face model cache mounted read-only in the sandbox "
+    "(default: $GRADER_HF_CACHE, else ~/.cache/transformer-grader/hub).")]
+DataOpt = Annotated[list[str] | None, typer.Option(
+    "--data", help="ROLE=PATH: read a data file from PATH instead of the pack's (roles: "
+    "train, test, external, hidden), e.g. --data hidden=/srv/ag_news_hidden.jsonl.")]
+GpusOpt = Annotated[str | None, typer.Option(
+    "--gpus", help="GPU indices the kernel may use, e.g. 0 or 0,1 (default: "
+    "$CUDA_VISIBLE_DEVICES; none when unset).")]
 
 
-def _sandbox(kind: str, *, student: bool, console: Console) -> Sandbox:
+def _with_data(pack: Pack, data: list[str] | None) -> Pack:
+    overrides = {}
+    for item in data or []:
+        role, sep, path = item.partition("=")
+        if not sep or not path:
+            raise typer.BadParameter(f"expected ROLE=PATH, got {item!r}", param_hint="--data")
+        overrides[role.strip()] = Path(path)
+    try:
+        return pack.with_data(overrides) if overrides else pack
+    except PackError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--data") from None
+
+
+def _gpus(value: str | None) -> tuple[str, ...]:
+    if value is None:
+        return gpus_from_env()
+    return tuple(g.strip() for g in value.split(",") if g.strip())
+
+
+def _sandbox(kind: str, *, student: bool, console: Console,
+             gpus: tuple[str, ...] = ()) -> Sandbox:
     if student and kind == "auto" and bwrap_works() is not None:
         console.print("[yellow]bubblewrap is not available: running your notebook without "
                       "isolation (fine for your own code).[/]")
         kind = "none"
     try:
-        return Sandbox.create(kind)
+        return Sandbox.create(kind, gpus=gpus)
     except SandboxUnavailable as exc:
         console.print(f"[red]error:[/] {exc}")
         raise typer.Exit(1) from None
@@ -60,6 +90,8 @@ def _table(records: list[GradeRecord], title: str) -> Table:
             flags.append("tamper")
         if record.flags.get("printed_mismatch"):
             flags.append("prints disagree")
+        if record.flags.get("finetune"):
+            flags.append("fine-tune: " + ",".join(f["kind"] for f in record.flags["finetune"]))
         if record.run.get("limits_hit"):
             flags.append("limits: " + ",".join(sorted({h["limit"] for h in record.run["limits_hit"]})))
         table.add_row(record.submission["name"], *cells,
@@ -76,29 +108,55 @@ def grade(
     seed: Annotated[int | None, typer.Option(
         help="Seed of the hidden inputs (default: a fresh random one, kept in the record).")] = None,
     sandbox: SandboxOpt = "auto",
+    quick: Annotated[bool, typer.Option(
+        "--quick", help="Let the notebook fine-tune briefly (GRADER_QUICK=1); accuracy "
+        "thresholds are then reported as not graded.")] = False,
+    no_execute: Annotated[bool, typer.Option(
+        "--no-execute", help="Grade the outputs saved in the notebooks; run and re-evaluate "
+        "nothing (the record says so).")] = False,
+    hf_cache: HfCacheOpt = None,
+    data: DataOpt = None,
+    gpus: GpusOpt = None,
+    report: Annotated[bool, typer.Option(
+        "--report/--no-report", help="Also write per-student reports and the class summary "
+        "to OUT/reports (as `grader report` does).")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print the records as JSON.")] = False,
 ) -> None:
     """Grade notebooks on hidden inputs; write one record each to --out and print a table.
 
-    Example: grader grade submissions/stat8021-a3/*.ipynb -a stat8021-a3 --out grades/
+    Examples: grader grade submissions/stat8021-a3/*.ipynb -a stat8021-a3 --out grades/ |
+    grader grade run/*.ipynb -a stat8021-a3 --out grades --no-execute |
+    grader grade sub/*.ipynb -a stat8021-a3 --out grades --data hidden=ag_hidden.jsonl --gpus 0
     """
     from grader.grade import grade_notebook
 
     console = Console(stderr=True)
-    pack = resolve_pack(assignment, packs_dir)
+    pack = _with_data(resolve_pack(assignment, packs_dir), data)
     if pack.is_public:
         raise typer.BadParameter(f"{pack.root} is a public pack: use `grader check`",
                                  param_hint="--assignment")
-    box = _sandbox(sandbox, student=False, console=console)
+    box = None if no_execute else _sandbox(sandbox, student=False, console=console,
+                                           gpus=_gpus(gpus))
     records = []
     with console.status("") as status:
         for i, notebook in enumerate(notebooks, 1):
             status.update(f"[{i}/{len(notebooks)}] grading {notebook.name}")
-            record = grade_notebook(pack, notebook, mode="grade", seed=seed, sandbox=box)
+            try:
+                record = grade_notebook(pack, notebook, mode="grade", seed=seed, sandbox=box,
+                                        quick=quick, execute=not no_execute,
+                                        hf_cache=cache_dir(hf_cache))
+            except ModelCacheError as exc:
+                raise typer.BadParameter(str(exc), param_hint="--hf-cache") from None
             write_atomic(out / f"{notebook.stem}.json", record.to_json())
             records.append(record)
             console.print(f"[{i}/{len(notebooks)}] {notebook.name}: "
                           f"{record.score:g}/{record.max_score:g} ({record.run['seconds']:.1f} s)")
+    if report:
+        from grader.report import render_batch
+
+        batch = render_batch([r.to_dict() for r in records], out / "reports", pack=pack)
+        console.print(f"reports and class summary in {out / 'reports'}"
+                      + (f" ({len(batch.warnings)} warnings)" if batch.warnings else ""))
     if as_json:
         typer.echo(json.dumps([r.to_dict() for r in records], indent=2))
     else:
@@ -111,6 +169,10 @@ def check(
     assignment: AssignmentOpt,
     packs_dir: PacksDirOpt = Path("reference"),
     sandbox: SandboxOpt = "auto",
+    full: Annotated[bool, typer.Option(
+        "--full", help="Fine-tune as long as the notebook says (default: quick mode, a short "
+        "run on a subset, GRADER_QUICK=1).")] = False,
+    hf_cache: HfCacheOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the record as JSON.")] = False,
 ) -> None:
     """Self-check a notebook on the public demo inputs (works from a public pack).
@@ -126,7 +188,11 @@ def check(
     pack = resolve_pack(assignment, packs_dir)
     box = _sandbox(sandbox, student=True, console=console)
     with console.status(f"running {notebook.name}"):
-        record = grade_notebook(pack, notebook, mode="check", sandbox=box)
+        try:
+            record = grade_notebook(pack, notebook, mode="check", sandbox=box, quick=not full,
+                                    hf_cache=cache_dir(hf_cache))
+        except ModelCacheError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--hf-cache") from None
     if as_json:
         typer.echo(record.to_json())
         return
@@ -145,4 +211,7 @@ def check(
     for hit in record.run.get("limits_hit", []):
         out.print(f"[yellow]limit:[/] {hit['message']}" +
                   (f" (cell {hit['cell']})" if hit.get("cell") is not None else ""))
-    out.print("Demo inputs only: your grade comes from hidden inputs.")
+    for flag in record.flags.get("finetune", []):
+        out.print(f"[yellow]note:[/] {flag['question']}: {flag['message']}")
+    out.print("Demo inputs only: your grade comes from hidden inputs"
+              + (" and a full fine-tuning run." if not full else "."))

@@ -20,6 +20,7 @@ import traceback
 
 _CELL_FILE = re.compile(r"ipykernel_\d+|<ipython-input-")
 _MAX_MESSAGE = 600
+INFO_KEY = "__info__"
 
 
 def _name(obj):
@@ -49,19 +50,28 @@ def _hooks(ip):
     return found
 
 
-def _ids(namespace, prefix, out):
+def _ids(namespace, prefix, out, wraps=None):
     for key in dir(namespace):
         try:
             value = inspect.getattr_static(namespace, key)
         except AttributeError:
             continue
         out[f"{prefix}{key}"] = id(value)
+        if wraps is None:
+            continue
+        if not inspect.isfunction(value):
+            continue  # only Python functions wrap; C functions and proxies are skipped
+        inner, code = getattr(value, "__wrapped__", None), value.__code__
+        if inner is not None:
+            # torch wraps some of its own functions lazily (manual_seed, on first use of
+            # dynamo): record what wraps what, and where the wrapper was written
+            wraps[f"{prefix}{key}"] = {"wrapped": id(inner), "file": code.co_filename}
 
 
 def snapshot(io, name):
     """Record what a notebook could have patched: hooks, tracers, builtins, torch, the shell."""
     ip = get_ipython()  # noqa: F821 - defined in every IPython kernel
-    ids = {}
+    ids, wraps = {}, {}
     _ids(builtins, "builtins.", ids)
     _ids(type(ip), "shell.", ids)
     for key, value in vars(ip).items():
@@ -78,7 +88,7 @@ def snapshot(io, name):
 
         for mod, prefix in ((torch, "torch."), (functional, "torch.nn.functional."),
                             (torch.Tensor, "torch.Tensor."), (torch.nn.Module, "torch.nn.Module.")):
-            _ids(mod, prefix, ids)
+            _ids(mod, prefix, ids, wraps)
         testing = sys.modules.get("torch.testing")
         if testing is not None:
             _ids(testing, "torch.testing.", ids)
@@ -87,6 +97,7 @@ def snapshot(io, name):
         "trace": _name(sys.gettrace()),
         "profile": _name(sys.getprofile()),
         "ids": ids,
+        "wraps": wraps,
         "torch_loaded": torch is not None,
     }
     _write_json(f"{io}/out/{name}.json", data)
@@ -131,6 +142,9 @@ class ProbeError(Exception):
         self.kind = kind
 
 
+_MISSING = object()
+
+
 class Student:
     """What a probe may use of the student's notebook: named functions and classes."""
 
@@ -153,6 +167,20 @@ class Student:
         if not isinstance(obj, type):
             raise ProbeError("missing", f"`{name}` is a {type(obj).__name__}, not a class.")
         return obj
+
+    def value(self, name, default=_MISSING):
+        """Any value the notebook left under `name` (a dataset, a model, a tokenizer)."""
+        if name in self._ns:
+            return self._ns[name]
+        if default is _MISSING:
+            raise ProbeError("missing", f"The notebook does not define `{name}`.")
+        return default
+
+    def instances(self, kind):
+        """(name, value) of every object of type `kind` in the notebook's namespace, for
+        finding a model the student named differently from the template."""
+        return [(k, v) for k, v in list(self._ns.items())
+                if not k.startswith("_") and isinstance(v, kind)]
 
     def call(self, fn, *args, **kwargs):
         """Call the student's code after checking that the expected call binds."""
@@ -207,6 +235,10 @@ def _outputs(result):
     if not isinstance(result, dict):
         raise ProbeError("output", f"the probe produced {type(result).__name__}, not outputs")
     meta, tensors = {}, {}
+    info = result.pop(INFO_KEY, None)
+    if info is not None:
+        # small facts a probe reports beside its tensors (the model it found, the device)
+        meta[INFO_KEY] = json.loads(json.dumps(info, default=str))
     for key, value in result.items():
         if not isinstance(value, torch.Tensor):
             raise ProbeError(

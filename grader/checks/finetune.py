@@ -1,0 +1,439 @@
+"""Fine-tuning checks: the student's model, re-evaluated on data it never saw.
+
+A notebook can print "test accuracy: 0.99" whatever its model does. So the probe
+gives the student's model texts (the public test split, the hidden split, the
+external set) and takes back predicted class ids; the labels stay here, and the
+accuracy is computed here. What is printed is only compared with that:
+
+- `samples` (Q2(a)): the first processed training samples are tensors of matching
+  shapes, agree with the checkpoint's tokenizer on the same texts, and were printed.
+- `accuracy` (Q2(b), Q2(d)): credit from the accuracy on the hidden split, by the
+  rubric's table; a model that scores much better on the public test split than on
+  the hidden one is flagged (it has seen the test split).
+- `reported`: the per-epoch train and test accuracies were printed, and the last
+  printed test accuracy is what the model really scores on the test split.
+- `external` (Q2(c)): a prediction printed for every external item, each the one
+  the model makes.
+
+Quick mode (a student's laptop) trains on a subset for one epoch: the threshold is
+then "not graded", never failed. No-execute mode reads the saved outputs only.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from grader.checks import CheckResult
+from grader.checks.series import parse_accuracy_series
+from grader.pack import Check, Pack
+from grader.runner import ProbePayload, RunResult
+
+PROBES = {"samples": "processed_samples", "accuracy": "predict", "external": "predict",
+          "reported": "predict"}
+"""Which probe function each evaluation needs."""
+PREDICT_BATCH = 64
+MAX_LENGTH = 128
+
+
+def read_split(path: Path) -> tuple[list[str], list[int | None]]:
+    """Texts and labels of a JSON-lines split (`{"text", "label"}`; label may be absent)."""
+    texts: list[str] = []
+    labels: list[int | None] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            texts.append(str(row["text"]))
+        except (ValueError, KeyError, TypeError):
+            raise ValueError(f"{path}:{number}: expected a JSON object with a \"text\"") from None
+        label = row.get("label")
+        labels.append(int(label) if label is not None else None)
+    return texts, labels
+
+
+def request_id(check: Check) -> str:
+    """One probe request per model (or dataset): several checks share its predictions."""
+    s = check.settings
+    if s["evaluate"] == "samples":
+        return f"ft-samples-{s['dataset']}"
+    return f"ft-predict-{s['model']}"
+
+
+@dataclass
+class PredictPlan:
+    """The cases one `predict` request sends: which texts, and which model to find."""
+
+    check_id: str
+    settings: dict[str, Any]
+    cases: list[dict[str, Any]] = field(default_factory=list)
+
+
+def plan_requests(pack: Pack, mode: str) -> dict[str, tuple[str, list[dict[str, Any]]]]:
+    """request id -> (probe function, cases), for every finetune check of the pack.
+
+    The public test split always goes in (to compare with what was printed); the hidden
+    split only when grading; the external set when a question asks about it.
+    """
+    plans: dict[str, tuple[str, list[dict[str, Any]]]] = {}
+    for question in pack.questions:
+        for check in question.checks:
+            if check.kind != "finetune":
+                continue
+            s, rid = check.settings, request_id(check)
+            if s["evaluate"] == "samples":
+                plans[rid] = (PROBES["samples"], [{"name": "head", "tensors": {}, "params": {
+                    "dataset": s["dataset"], "count": int(s.get("count", 3))}}])
+                continue
+            probe, cases = plans.setdefault(rid, (PROBES[s["evaluate"]], []))
+            base = {"model": s["model"], "tokenizer": s.get("tokenizer", ""),
+                    "family": s.get("family", ""), "family_not": s.get("family_not", ""),
+                    "num_labels": len(pack.labels) or 2, "batch_size": PREDICT_BATCH,
+                    "max_length": int(s.get("max_length", MAX_LENGTH))}
+            roles = ["external"] if s["evaluate"] == "external" else ["test"]
+            if s["evaluate"] == "accuracy" and mode == "grade":
+                roles.append("hidden")
+            for role in roles:
+                name = "public-test" if role == "test" else role
+                if role not in pack.data or any(c["name"] == name for c in cases):
+                    continue
+                texts, _ = read_split(pack.data[role])
+                cases.append({"name": name, "tensors": {}, "params": {**base, "texts": texts}})
+    return plans
+
+
+# ----------------------------------------------------------------------------------------
+# helpers
+
+
+def _predictions(payload: ProbePayload | None, case: str) -> tuple[list[int] | None, str]:
+    """The predicted ids of one case, or None and why not."""
+    if payload is None:
+        return None, "the probe did not run"
+    if payload.status != "ok":
+        return None, payload.message or f"the probe ended with {payload.status}"
+    result = payload.cases.get(case)
+    if result is None:
+        return None, f"no result for {case}"
+    if result.get("status") != "ok":
+        return None, str(result.get("message", "the probe failed"))
+    tensor = payload.tensors.get(f"{case}/predictions")
+    if tensor is None:
+        return None, "the probe returned no predictions"
+    return [int(x) for x in tensor.tolist()], ""
+
+
+def info(payload: ProbePayload | None) -> dict[str, Any]:
+    """What the probe said of the model it found (name, class, device, memory)."""
+    if payload is None or payload.status != "ok":
+        return {}
+    for result in payload.cases.values():
+        found = result.get("outputs", {}).get("__info__")
+        if found:
+            return dict(found)
+    return {}
+
+
+def accuracy(predicted: list[int], labels: list[int | None]) -> float | None:
+    pairs = [(p, t) for p, t in zip(predicted, labels, strict=False) if t is not None]
+    if not pairs or len(predicted) != len(labels):
+        return None
+    return sum(p == t for p, t in pairs) / len(pairs)
+
+
+def credit(table: list[list[float]], threshold: float, value: float) -> float:
+    """The rubric's fraction for an accuracy: the first row (highest first) it reaches."""
+    rows = sorted(table or [[threshold, 1.0]], key=lambda row: -row[0])
+    for minimum, fraction in rows:
+        if value + 1e-12 >= minimum:
+            return float(fraction)
+    return 0.0
+
+
+def _status(fraction: float) -> str:
+    return "passed" if fraction >= 1 else ("partial" if fraction > 0 else "failed")
+
+
+def training_seconds(run: RunResult, tag: str | None) -> float | None:
+    """Wall time of the cells that carry the question's tag (where the training runs)."""
+    if not tag:
+        return None
+    cells = [c for c in run.cells if tag in c.tags and c.status != "skipped"]
+    return round(sum(c.seconds for c in cells), 3) if cells else None
+
+
+# ----------------------------------------------------------------------------------------
+# the checks
+
+
+@dataclass
+class Context:
+    """What every finetune check reads: the pack, the run, the mode and its payloads."""
+
+    pack: Pack
+    run: RunResult
+    mode: str  # grade | check
+    quick: bool
+    executed: bool
+    payloads: dict[str, ProbePayload]
+    hf_cache: Path | None = None
+    flags: list[dict[str, Any]] = field(default_factory=list)
+
+    def labels(self, role: str) -> list[int | None] | None:
+        if role not in self.pack.data:
+            return None
+        return read_split(self.pack.data[role])[1]
+
+    def printed(self, tag: str | None) -> str:
+        return "\n".join(text for _, text in self.run.printed(tag))
+
+
+def check_finetune(check: Check, question_id: str, ctx: Context) -> CheckResult:
+    evaluate = check.settings["evaluate"]
+    payload = ctx.payloads.get(request_id(check))
+    if evaluate == "samples":
+        return _samples(check, payload, ctx)
+    if evaluate == "accuracy":
+        return _accuracy(check, question_id, payload, ctx)
+    if evaluate == "reported":
+        return _reported(check, question_id, payload, ctx)
+    return _external(check, payload, ctx)
+
+
+def _samples(check: Check, payload: ProbePayload | None, ctx: Context) -> CheckResult:
+    s = check.settings
+    count, dataset = int(s.get("count", 3)), s["dataset"]
+    text = ctx.printed(s.get("cell_tag"))
+    printed = text.count("input_ids") >= 1 and text.count("attention_mask") >= 1
+    evidence: list[dict[str, Any]] = []
+    if not ctx.executed:
+        fraction = 0.25 if printed else 0.0
+        return CheckResult("finetune", 0.0, "not_graded",
+                           "Not executed (--no-execute): the processed samples were "
+                           + ("printed" if printed else "not printed") + ", but only a run can "
+                           "check them.", [{"printed": printed, "fraction_if_verified": fraction}])
+    result = (payload.cases.get("head") if payload and payload.status == "ok" else None) or {}
+    if result.get("status") != "ok":
+        why = result.get("message") or (payload.message if payload else "the probe did not run")
+        return CheckResult("finetune", 0.25 if printed else 0.0, "partial" if printed else "failed",
+                           f"`{dataset}` could not be read as processed samples: {why}",
+                           [{"printed": printed}])
+    shapes_ok, agree = True, 0
+    problems: list[str] = []
+    reference = _reference_ids(s, ctx, count)
+    for i in range(count):
+        ids = payload.tensors.get(f"head/{i}/input_ids") if payload else None
+        mask = payload.tensors.get(f"head/{i}/attention_mask") if payload else None
+        row: dict[str, Any] = {"sample": i}
+        if ids is None or mask is None:
+            shapes_ok = False
+            problems.append(f"sample {i} lacks input_ids or attention_mask")
+            evidence.append(row)
+            continue
+        ids, mask = ids.reshape(-1), mask.reshape(-1)
+        row.update(input_ids_shape=list(ids.shape), attention_mask_shape=list(mask.shape),
+                   dtype=str(ids.dtype).replace("torch.", ""))
+        if ids.shape != mask.shape or not set(mask.tolist()) <= {0, 1}:
+            shapes_ok = False
+            problems.append(f"sample {i}: input_ids {list(ids.shape)} and attention_mask "
+                            f"{list(mask.shape)} do not match as a padded sequence")
+        elif reference is not None:
+            kept = [int(t) for t, m in zip(ids.tolist(), mask.tolist(), strict=True) if m]
+            same = _same_tokens(kept, reference[i])
+            row["agrees_with_tokenizer"] = same
+            agree += same
+            if not same:
+                problems.append(f"sample {i} is not the tokenizer's encoding of training text {i} "
+                                "(reordered or shuffled data, or another tokenizer?)")
+        evidence.append(row)
+    if reference is None:
+        agree = count  # no tokenizer to compare with here: shapes and print only
+    fraction = 0.5 * shapes_ok + 0.25 * (agree / count) + 0.25 * printed
+    if not printed:
+        problems.append("the samples were not printed")
+    message = ("The first processed samples are tensors that match the tokenizer, and were "
+               "printed." if not problems else " ".join(problems) + ".")
+    evidence.append({"printed": printed})
+    return CheckResult("finetune", fraction, _status(fraction), message, evidence)
+
+
+def _reference_ids(s: dict[str, Any], ctx: Context, count: int) -> list[list[int]] | None:
+    """The checkpoint tokenizer's ids for the first training texts, from the model cache."""
+    name = s.get("tokenizer_model")
+    if not name or ctx.hf_cache is None or "train" not in ctx.pack.data:
+        return None
+    try:
+        from transformers import AutoTokenizer
+
+        tokenizer = AutoTokenizer.from_pretrained(name, cache_dir=str(ctx.hf_cache),
+                                                  local_files_only=True)
+    except (OSError, ValueError, ImportError):
+        return None
+    texts, _ = read_split(ctx.pack.data["train"])
+    return [list(tokenizer(t)["input_ids"]) for t in texts[:count]]
+
+
+def _same_tokens(student: list[int], reference: list[int]) -> bool:
+    """Equal, or the student's is a truncation of it (which keeps the final special token)."""
+    if student == reference:
+        return True
+    if len(student) < 4 or len(student) > len(reference):
+        return False
+    return student[:-1] == reference[:len(student) - 1] and student[-1] == reference[-1]
+
+
+def _accuracy(check: Check, question_id: str, payload: ProbePayload | None,
+              ctx: Context) -> CheckResult:
+    s = check.settings
+    threshold = float(s.get("threshold", 0.85))
+    tag = s.get("cell_tag")
+    series = parse_accuracy_series(ctx.printed(tag))
+    model_info = info(payload)
+    model: dict[str, Any] = {
+        "name": model_info.get("model_name", s["model"]),
+        "architecture": model_info.get("class"), "reported": series,
+        "threshold": threshold, "train_seconds": training_seconds(ctx.run, tag),
+        "peak_memory_bytes": model_info.get("cuda_peak_bytes")
+        or model_info.get("kernel_peak_rss_bytes"),
+        "memory_scope": "cuda" if model_info.get("cuda_peak_bytes") else "kernel",
+        "device": model_info.get("device_name") or model_info.get("device"),
+        "parameters": model_info.get("parameters")}
+    evidence: dict[str, Any] = {"models": [model], "quick": ctx.quick, "executed": ctx.executed}
+    if not ctx.executed:
+        last = series["test_accuracy"][-1] if series["test_accuracy"] else None
+        model["reported_final_test_accuracy"] = last
+        if last is None:
+            return CheckResult("finetune", 0.0, "failed", "Not executed (--no-execute), and no "
+                               "test accuracy was printed.", evidence)  # type: ignore[arg-type]
+        fraction = credit(s.get("credit", []), threshold, last)
+        return CheckResult("finetune", fraction, _status(fraction),
+                           f"From the saved outputs (--no-execute; nothing re-evaluated): the last "
+                           f"printed test accuracy is {last:.1%} against {threshold:.0%}.",
+                           evidence)  # type: ignore[arg-type]
+    public, why = _predictions(payload, "public-test")
+    if public is None:
+        return CheckResult("finetune", 0.0, "failed",
+                           f"Your fine-tuned model could not be evaluated: {why}",
+                           evidence)  # type: ignore[arg-type]
+    public_acc = accuracy(public, ctx.labels("test") or [])
+    model["public_test_accuracy"] = public_acc
+    scored_acc, split, fitted = public_acc, "the test split", ""
+    if ctx.mode == "grade" and "hidden" in ctx.pack.data:
+        hidden, why = _predictions(payload, "hidden")
+        if hidden is None:
+            return CheckResult("finetune", 0.0, "failed",
+                               f"Your model could not be evaluated on the hidden split: {why}",
+                               evidence)  # type: ignore[arg-type]
+        scored_acc, split = accuracy(hidden, ctx.labels("hidden") or []), "unseen test data"
+        gap = float(s.get("gap_tolerance", 0.06))
+        if public_acc is not None and scored_acc is not None and public_acc - scored_acc > gap:
+            fitted = (f"It scores {public_acc:.1%} on the public test split, far above what it "
+                      f"does on unseen data: it has probably been trained or tuned on the test "
+                      "split.")
+            ctx.flags.append({"question": question_id, "kind": "test_split_fit",
+                              "message": fitted})
+    model["reevaluated_accuracy"] = scored_acc
+    if scored_acc is None:
+        return CheckResult("finetune", 0.0, "error", "The evaluation data has no labels.",
+                           evidence)  # type: ignore[arg-type]
+    if ctx.quick:
+        return CheckResult("finetune", 0.0, "not_graded",
+                           f"Quick mode (a short run on a subset): accuracy {scored_acc:.1%} on "
+                           f"{split}; the {threshold:.0%} threshold is not graded in quick mode.",
+                           evidence)  # type: ignore[arg-type]
+    fraction = credit(s.get("credit", []), threshold, scored_acc)
+    verdict = "reaches" if scored_acc + 1e-12 >= threshold else "is below"
+    message = (f"Re-evaluated by the grader, your model's accuracy on {split} is "
+               f"{scored_acc:.1%}, which {verdict} the {threshold:.0%} needed for full credit.")
+    if fitted:
+        kept = float(s.get("test_fit_credit", 1.0))
+        fraction *= kept
+        model["test_split_fit"] = True
+        message += " " + fitted + (f" The rubric keeps {kept:.0%} of the credit for that."
+                                   if kept < 1 else "")
+    return CheckResult("finetune", fraction, _status(fraction), message,
+                       evidence)  # type: ignore[arg-type]
+
+
+def _reported(check: Check, question_id: str, payload: ProbePayload | None,
+              ctx: Context) -> CheckResult:
+    s = check.settings
+    series = parse_accuracy_series(ctx.printed(s.get("cell_tag")))
+    train, test = series["train_accuracy"], series["test_accuracy"]
+    evidence: list[dict[str, Any]] = [{"reported": series}]
+    fraction = 0.5 * bool(train) + 0.5 * bool(test)
+    missing = [name for name, values in (("train", train), ("test", test)) if not values]
+    message = (f"Printed {len(train)} train and {len(test)} test accuracies."
+               if not missing else f"No {' or '.join(missing)} accuracy per epoch was printed.")
+    if test and ctx.executed and not ctx.quick:
+        public, _ = _predictions(payload, "public-test")
+        actual = accuracy(public, ctx.labels("test") or []) if public is not None else None
+        tolerance = float(s.get("reported_tolerance", 0.03))
+        evidence[0].update(reported_final_test_accuracy=test[-1], reevaluated=actual)
+        if actual is not None and abs(test[-1] - actual) > tolerance:
+            fraction = 0.0
+            message = (f"The last printed test accuracy, {test[-1]:.1%}, is not what your model "
+                       f"scores on the test split ({actual:.1%}).")
+            ctx.flags.append({"question": question_id, "kind": "reported_accuracy",
+                              "message": f"printed test accuracy {test[-1]:.4f}, "
+                              f"re-evaluated {actual:.4f}"})
+    return CheckResult("finetune", fraction, _status(fraction), message, evidence)
+
+
+LABEL_WORDS = re.compile(r"\b(World|Sports|Business|Sci/Tech|Sci-Tech|Science)\b")
+LABEL_DIGIT = re.compile(r"(?<![\w.])([0-3])(?![\w.])")
+
+
+def printed_labels(text: str, names: tuple[str, ...], items: list[str]) -> list[int]:
+    """One label per printed line that names one, with the item's own text removed first
+    (a news text about the world cup must not read as "World")."""
+    found: list[int] = []
+    lookup = {name.lower(): i for i, name in enumerate(names)}
+    lookup.update({"sci-tech": lookup.get("sci/tech", 3), "science": lookup.get("sci/tech", 3)})
+    for line in text.splitlines():
+        rest = line
+        for item in items:
+            for piece in (item, item[:40]):
+                if len(piece) >= 20 and piece in rest:
+                    rest = rest.replace(piece, " ")
+        word = LABEL_WORDS.search(rest)
+        if word and word.group(1).lower() in lookup:
+            found.append(lookup[word.group(1).lower()])
+            continue
+        digit = LABEL_DIGIT.search(rest)
+        if digit:
+            found.append(int(digit.group(1)))
+    return found
+
+
+def _external(check: Check, payload: ProbePayload | None, ctx: Context) -> CheckResult:
+    s = check.settings
+    items = read_split(ctx.pack.data["external"])[0] if "external" in ctx.pack.data else []
+    printed = printed_labels(ctx.printed(s.get("cell_tag")), ctx.pack.labels, items)
+    n = len(items)
+    evidence: list[dict[str, Any]] = [{"items": n, "printed": len(printed)}]
+    if not ctx.executed:
+        fraction = min(len(printed), n) / n if n else 0.0
+        return CheckResult("finetune", 0.0, "not_graded",
+                           f"Not executed (--no-execute): {len(printed)} of {n} predictions "
+                           "printed; only a run can check them against the model.",
+                           [{**evidence[0], "fraction_if_verified": fraction}])
+    predicted, why = _predictions(payload, "external")
+    if predicted is None:
+        return CheckResult("finetune", 0.0, "failed",
+                           f"Your model could not be run on the external items: {why}", evidence)
+    same = sum(p == q for p, q in zip(printed, predicted, strict=False))
+    evidence[0].update(agree_with_model=same)
+    fraction = same / n if n else 0.0
+    if len(printed) != n:
+        message = (f"{len(printed)} predictions were printed for the {n} external items; "
+                   f"{same} are the ones your model makes.")
+    elif same < n:
+        message = f"{n - same} of the {n} printed predictions are not what your model predicts."
+    else:
+        message = f"A prediction was printed for each of the {n} items, as your model makes them."
+    return CheckResult("finetune", fraction, _status(fraction), message, evidence)
