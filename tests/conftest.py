@@ -22,8 +22,10 @@ SAMPLES = ROOT / "submissions" / "stat8021-a3"
 SECRET = "grader-test-secret-7f3a9c"
 """Put in the grader's environment; no notebook output may ever contain it."""
 
-FAST = Limits(cell_timeout=5, probe_timeout=20, notebook_timeout=60, output_bytes=200_000,
-              memory_bytes=3 << 30, processes=64)
+FAST = Limits(cell_timeout=5, probe_timeout=30, notebook_timeout=180, output_bytes=200_000,
+              memory_bytes=4 << 30, processes=64,
+              tag_timeouts={"part2-setup": 60, "q2a": 60, "q2b": 120, "q2d": 120})
+"""Part 2's cells load models and fine-tune (tiny models: about 15 s each here)."""
 
 
 def needs_bwrap() -> None:
@@ -48,7 +50,17 @@ def pack():
 
 
 @pytest.fixture(scope="session")
-def graded(pack) -> dict[str, Graded]:
+def hf_cache(tmp_path_factory) -> Path:
+    """A model cache seeded with the tiny models, as `grader models seed --tiny` makes it."""
+    from grader.models.tiny import read_texts, seed_tiny
+
+    cache = tmp_path_factory.mktemp("hf-cache")
+    seed_tiny(cache, read_texts(sorted((PACK_DIR / "public").glob("*.jsonl"))))
+    return cache
+
+
+@pytest.fixture(scope="session")
+def graded(pack, hf_cache) -> dict[str, Graded]:
     """Every sample submission graded once, with a fixed seed, in the real sandbox."""
     needs_bwrap()
     from grader.grade import grade_notebook
@@ -60,6 +72,6 @@ def graded(pack) -> dict[str, Graded]:
     for notebook in sorted(SAMPLES.glob("*.ipynb")):
         runs = []
         record = grade_notebook(pack, notebook, seed=1234, sandbox=box, limits=FAST,
-                                on_run=runs.append)
+                                hf_cache=hf_cache, on_run=runs.append)
         results[notebook.stem] = Graded(record, runs[0])
     return results

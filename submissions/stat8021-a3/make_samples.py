@@ -1,4 +1,4 @@
-"""Build the STAT8021 A3 Part 1 sample submissions, and their README, from the pack's notebooks.
+"""Build the STAT8021 A3 sample submissions (Parts 1 and 2), and their README, from the pack.
 
 Why generated: each sample is the solution or the template with one defect, so it tests one
 thing. Building them by exact string replacement from `reference/stat8021-a3/` keeps them in
@@ -25,7 +25,9 @@ from nbformat import NotebookNode
 HERE = Path(__file__).resolve().parent
 PACK = HERE.parents[1] / "reference" / "stat8021-a3"
 NOTEBOOK = "Transformer_practice.ipynb"
-POINTS = {"q1a": 6, "q1b": 6, "q1c": 12, "q1d": 6}  # Part 1, 30 in all
+PART1 = {"q1a": 6, "q1b": 6, "q1c": 12, "q1d": 6}  # 30 in all
+PART2 = {"q2a": 12, "q2b": 12, "q2c": 8, "q2d": 8}  # 40 in all
+POINTS = {**PART1, **PART2}
 ALL = tuple(POINTS)
 
 
@@ -63,6 +65,23 @@ class InsertAfter:
     def apply(self, nb: NotebookNode) -> None:
         index = nb.cells.index(tagged(nb, self.tag))
         nb.cells.insert(index + 1, nbformat.v4.new_code_cell(self.source, id=self.cell_id))
+
+
+@dataclass(frozen=True)
+class UseTemplate:
+    """Put the template's source back into the cells tagged `tags` (left undone)."""
+
+    tags: tuple[str, ...]
+
+    def apply(self, nb: NotebookNode) -> None:
+        template = nbformat.read(PACK / "template" / NOTEBOOK, as_version=4)
+        for tag in self.tags:
+            tagged(nb, tag).source = tagged(template, tag).source
+
+
+PART2_UNDONE = UseTemplate(tuple(PART2))
+"""Part 1 samples leave Part 2 as the template has it: each sample tests one thing, and
+grading them does not fine-tune a model 18 times."""
 
 
 def tagged(nb: NotebookNode, tag: str) -> NotebookNode:
@@ -133,6 +152,26 @@ SIN_COS_SWAPPED = Replace(
     "        pe[:, 1::2] = torch.sin(position * div_term)\n",
 )
 
+FAKE_ACCURACY = Replace(
+    "q2b",
+    "seconds = fine_tune(model, train_loader, test_loader, epochs=1 if QUICK else 2, lr=5e-4)",
+    "seconds = 0.0  # no training at all; the printed accuracies are made up\n"
+    "for epoch in range(2):\n"
+    '    print(f"Epoch {epoch + 1}: train accuracy 0.9900, test accuracy 0.9900")',
+)
+TRAINS_ON_TEST = Replace(
+    "q2b",
+    "train_loader = DataLoader(train_dataset, batch_size=32, shuffle=True)\n"
+    "test_loader = DataLoader(test_dataset, batch_size=64)\n",
+    "train_loader = DataLoader(test_dataset, batch_size=32, shuffle=True)  # the test split!\n"
+    "test_loader = DataLoader(test_dataset, batch_size=64)\n",
+)
+MORE_EPOCHS = Replace(
+    "q2b",
+    "seconds = fine_tune(model, train_loader, test_loader, epochs=1 if QUICK else 2, lr=5e-4)",
+    "seconds = fine_tune(model, train_loader, test_loader, epochs=1 if QUICK else 8, lr=5e-4)",
+)
+SECOND_MODEL_UNDONE = UseTemplate(("q2d",))
 PE_CELL_CRASHES = Replace(
     "q1d", "class PositionalEncoding(nn.Module):", "class PositionalEncoding(nn.Modle):"
 )
@@ -361,39 +400,42 @@ class Sample:
     name: str
     base: str
     what: str
-    edits: tuple[Replace | InsertAfter, ...] = ()
+    edits: tuple[Replace | InsertAfter | UseTemplate, ...] = ()
     loses: tuple[str, ...] = ()
+    keeps: tuple[tuple[str, float], ...] = ()
+    """Points kept of a question a sample only half gets, by the rubric's rule."""
 
     @property
-    def score(self) -> int:
-        return sum(POINTS.values()) - sum(POINTS[q] for q in self.loses)
+    def score(self) -> float:
+        kept = dict(self.keeps)
+        return sum(POINTS.values()) - sum(POINTS[q] - kept.get(q, 0) for q in self.loses)
 
 
 SAMPLES = (
     Sample("solution", "solution", "The solution notebook as it is."),
-    Sample("wrong-q1a-transposed-heads", "solution",
+    Sample("wrong-q1a-transposed-heads", "part1",
            "Q1(a) splits heads with `view(B, h, S, d_k)` instead of view-then-transpose: "
            "right shape, features scrambled across heads.",
-           (TRANSPOSED_HEADS,), ("q1a",)),
-    Sample("wrong-q1b-mask-after-softmax", "solution",
+           (TRANSPOSED_HEADS,), ("q1a", *PART2)),
+    Sample("wrong-q1b-mask-after-softmax", "part1",
            "Q1(b) zeroes blocked weights after the softmax, without renormalising; "
            "unmasked cases still match.",
-           (MASK_AFTER_SOFTMAX,), ("q1b",)),
-    Sample("wrong-q1c-missing-scale", "solution",
+           (MASK_AFTER_SOFTMAX,), ("q1b", *PART2)),
+    Sample("wrong-q1c-missing-scale", "part1",
            "Q1(c) forgets to divide the scores by sqrt(d_k).",
-           (MISSING_SCALE,), ("q1c",)),
-    Sample("wrong-q1c-calls-standalone", "solution",
+           (MISSING_SCALE,), ("q1c", *PART2)),
+    Sample("wrong-q1c-calls-standalone", "part1",
            "Q1(c) calls `get_multihead_qkv` and `calculate_multihead_attention` with the "
            "layers' weights: numerically right, but breaks the handout's rule (a static "
            "check must catch it; the probe outputs match).",
-           (CALLS_STANDALONE,), ("q1c",)),
-    Sample("wrong-q1d-sin-cos-swapped", "solution",
+           (CALLS_STANDALONE,), ("q1c", *PART2)),
+    Sample("wrong-q1d-sin-cos-swapped", "part1",
            "Q1(d) puts cos in the even columns and sin in the odd ones.",
-           (SIN_COS_SWAPPED,), ("q1d",)),
-    Sample("crash-pe-cell", "solution",
+           (SIN_COS_SWAPPED,), ("q1d", *PART2)),
+    Sample("crash-pe-cell", "part1",
            "The Q1(d) cell raises when run (`nn.Modle`), so `PositionalEncoding` is never "
            "defined; the other questions are right.",
-           (PE_CELL_CRASHES,), ("q1d",)),
+           (PE_CELL_CRASHES,), ("q1d", *PART2)),
     Sample("hostile-infinite-loop", "template", "Template plus a cell that never ends.",
            (attack(INFINITE_LOOP),), ALL),
     Sample("hostile-memory-bomb", "template",
@@ -423,10 +465,10 @@ SAMPLES = (
            "The missing-scale sample plus a cell patching `torch.allclose`, `torch.isclose`, "
            "`abs` and `Tensor.__sub__` so every in-kernel comparison says equal (its own "
            "demo prints zero error).",
-           (attack(MONKEYPATCH),), ("q1c",)),
+           (attack(MONKEYPATCH),), ("q1c", *PART2)),
     Sample("hostile-fake-prints", "wrong-q1c-missing-scale",
            "The missing-scale sample with the Q1(c) demo printing hard-coded zero errors.",
-           (FAKE_PRINTS,), ("q1c",)),
+           (FAKE_PRINTS,), ("q1c", *PART2)),
     Sample("hostile-ipython-hook", "template",
            "Template plus a post-run hook printing fake `error: 0.0` lines after every cell "
            "and writing into any `*grader*` folder under /run, /tmp and the working folder, "
@@ -437,6 +479,18 @@ SAMPLES = (
            "loading runs `touch /tmp/grader-pwned` (as `payload.pkl`, `result.json`, "
            "`*.safetensors`) into every writable folder named in the cell, and the working one.",
            (attack(PICKLE_PAYLOAD),), ALL),
+    Sample("wrong-q2b-fake-accuracy", "solution",
+           "Q2(b) loads DistilBERT but never trains it, and prints `train accuracy 0.9900, "
+           "test accuracy 0.9900` for two epochs; Q2(d) is left undone. Q2(c) prints the "
+           "untrained model's own predictions, which is what Q2(c) asks.",
+           (FAKE_ACCURACY, SECOND_MODEL_UNDONE), ("q2b", "q2d")),
+    Sample("wrong-q2b-trains-on-test", "solution",
+           "Q2(b) fine-tunes on the test split for 8 epochs, so its printed test accuracy is "
+           "near 100 %; Q2(d) is left undone. The hidden split shows the gap: the record flags "
+           "it and the rubric (`test_fit_credit = 0.5`) halves the accuracy credit, leaving "
+           "7.5 of Q2(b)'s 12 points (the printed series is honest, so `reported` keeps its 3).",
+           (TRAINS_ON_TEST, MORE_EPOCHS, SECOND_MODEL_UNDONE), ("q2b", "q2d"),
+           (("q2b", 7.5),)),
 )
 
 
@@ -450,6 +504,8 @@ def build_all() -> dict[str, NotebookNode]:
         "solution": nbformat.read(PACK / "solution" / NOTEBOOK, as_version=4),
         "template": nbformat.read(PACK / "template" / NOTEBOOK, as_version=4),
     }
+    built["part1"] = copy.deepcopy(built["solution"])
+    PART2_UNDONE.apply(built["part1"])
     for sample in SAMPLES:
         nb = copy.deepcopy(built[sample.base])
         for edit in sample.edits:
@@ -460,23 +516,27 @@ def build_all() -> dict[str, NotebookNode]:
 
 
 README_HEAD = src("""
-    # Sample submissions: STAT8021 Assignment 3, Part 1
+    # Sample submissions: STAT8021 Assignment 3, Parts 1 and 2
 
     Notebooks for testing the grader on Part 1 (Q1, 30 points: Q1(a) 6, Q1(b) 6, Q1(c) 12,
-    Q1(d) 6). Each is the pack's solution or template notebook
-    (`reference/stat8021-a3/`) with one defect, built by `make_samples.py`; do not edit the
-    notebooks by hand, change the script and run it again:
+    Q1(d) 6) and Part 2 (Q2, 40 points: Q2(a) 12, Q2(b) 12, Q2(c) 8, Q2(d) 8). Each is
+    the pack's solution or template notebook (`reference/stat8021-a3/`) with one defect,
+    built by `make_samples.py`; do not edit the notebooks by hand, change the script and
+    run it again:
 
         python submissions/stat8021-a3/make_samples.py
 
     **Run the hostile samples only inside the grader's sandbox.** Outside it they fork
     without limit, fill memory, reach the network and write files across the file system.
 
-    "Score" is what a correct grader gives for Part 1. A wrong answer to one question
-    costs exactly that question's points. The hostile samples built on the template
-    implement nothing, so they score 0 whatever the attack does; the two built on
-    `wrong-q1c-missing-scale` must score what that sample scores (18): an attack that
-    fakes numbers inside the kernel must not earn the Q1(c) points back.
+    "Score" is what a correct grader gives out of 70 (Parts 1 and 2). A wrong answer to
+    one question costs exactly that question's points. The Part 1 samples (`part1` base:
+    the solution with Part 2 left as the template has it) test one Part 1 defect each and
+    do not fine-tune anything, so they also lose Part 2's 40 points. The hostile samples
+    built on the template implement nothing, so they score 0 whatever the attack does;
+    the two built on `wrong-q1c-missing-scale` must score what that sample scores (18):
+    an attack that fakes numbers inside the kernel must not earn the Q1(c) points back.
+    Part 2 needs the tiny models: `grader models seed --tiny` first.
     """)
 
 
@@ -501,8 +561,8 @@ README_NOTES = src("""
 
 def readme() -> str:
     """The README: why the samples exist, the table of expected scores, what to look for."""
-    rows = [f"| `{s.name}.ipynb` | {s.base} | {s.what} | {s.score} |" for s in SAMPLES]
-    table = "| Notebook | Built from | What it does | Score /30 |\n|---|---|---|---|\n"
+    rows = [f"| `{s.name}.ipynb` | {s.base} | {s.what} | {s.score:g} |" for s in SAMPLES]
+    table = "| Notebook | Built from | What it does | Score /70 |\n|---|---|---|---|\n"
     return f"{README_HEAD}\n\n{table}" + "\n".join(rows) + f"\n\n{README_NOTES}\n"
 
 

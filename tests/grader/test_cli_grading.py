@@ -7,7 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.grader.conftest import PACK_DIR, ROOT, SAMPLES, needs_bwrap
+
+
+@pytest.fixture(autouse=True)
+def _model_cache(hf_cache, monkeypatch):
+    """The console script finds the seeded tiny models through the one setting."""
+    monkeypatch.setenv("GRADER_HF_CACHE", str(hf_cache))
 
 
 def grader(*argv: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
@@ -23,13 +31,16 @@ def test_grade_writes_one_record_per_notebook(tmp_path):
                   "-a", "stat8021-a3", "--out", str(out), "--seed", "7", "--json")
     assert done.returncode == 0, done.stderr
     printed = json.loads(done.stdout)
-    assert [r["score"] for r in printed] == [30, 24]
+    assert [r["score"] for r in printed] == [70, 24]  # the Part 1 sample leaves Part 2 undone
     on_disk = json.loads((out / "solution.json").read_text())
     assert on_disk["schema"] == "transformer-grader/record/1"
     assert on_disk["run"]["seed"] == 7 and on_disk["mode"] == "grade"
     assert on_disk["environment"]["torch"].startswith("2.13")
-    assert sorted(p.name for p in out.iterdir()) == ["solution.json",
-                                                    "wrong-q1d-sin-cos-swapped.json"]
+    assert sorted(p.name for p in out.iterdir() if p.is_file()) == [
+        "solution.json", "wrong-q1d-sin-cos-swapped.json"]
+    # the batch ends with the same rendering as `grader report`
+    assert (out / "reports" / "summary.html").is_file()
+    assert (out / "reports" / "students" / "solution.html").is_file()
 
 
 def test_check_works_from_the_public_part_alone(tmp_path):
@@ -41,8 +52,9 @@ def test_check_works_from_the_public_part_alone(tmp_path):
     assert done.returncode == 0, done.stderr
     record = json.loads(done.stdout)
     assert record["mode"] == "check" and record["run"]["seed"] is None
-    status = {q["id"]: q["status"] for q in record["questions"]}
+    status = {q["id"]: q["status"] for q in record["questions"] if q["id"].startswith("q1")}
     assert status == {"q1a": "passed", "q1b": "failed", "q1c": "passed", "q1d": "passed"}
+    assert record["run"]["quick"] is True
     text = json.dumps(record)
     assert "hidden-" not in text and "demo" in text
     table = grader("check", str(SAMPLES / "solution.ipynb"), "-a", str(public), cwd=tmp_path)
@@ -56,7 +68,7 @@ def test_pack_validate_finds_the_pack_sound():
     findings = {f["name"]: f for f in json.loads(done.stdout)}
     assert set(findings) == {"rubric", "probes", "demo cases", "reference", "solution",
                              "template"}
-    assert findings["solution"]["detail"].startswith("scores 30/30")
+    assert findings["solution"]["detail"].startswith("scores 70/70")
 
 
 def test_bad_pack_exits_2_naming_the_key(tmp_path):
@@ -64,6 +76,26 @@ def test_bad_pack_exits_2_naming_the_key(tmp_path):
     done = grader("pack", "validate", str(tmp_path), "--quick")
     assert done.returncode == 2
     assert done.stderr.strip().startswith("error: pack: questions: the pack lists no questions")
+
+
+def test_missing_models_exit_2_saying_how_to_seed(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRADER_HF_CACHE", str(tmp_path / "empty"))
+    done = grader("grade", str(SAMPLES / "solution.ipynb"), "-a", "stat8021-a3",
+                  "--out", str(tmp_path / "out"))
+    assert done.returncode == 2 and "grader models seed --tiny" in done.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_models_seed_and_list_through_the_console_script(tmp_path):
+    cache = tmp_path / "cache"
+    done = grader("models", "seed", "--tiny", str(cache), "--json")
+    assert done.returncode == 0, done.stderr
+    installed = json.loads(done.stdout)["models"]
+    assert {"distilbert-base-uncased", "roberta-base", "bert-base-uncased"} <= set(installed)
+    listed = grader("models", "list", "--hf-cache", str(cache), "--json")
+    assert json.loads(listed.stdout)["models"] == installed
+    refused = grader("models", "seed", str(cache))
+    assert refused.returncode == 2 and "--tiny" in refused.stderr
 
 
 def test_unknown_assignment_exits_2(tmp_path):

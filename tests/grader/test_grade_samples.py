@@ -24,6 +24,9 @@ WRONG = {
     "hostile-monkeypatch": "q1c",
     "hostile-fake-prints": "q1c",
 }
+PART2 = ("q2a", "q2b", "q2c", "q2d")
+"""The Part 1 samples leave Part 2 as the template has it (see submissions/.../README.md)."""
+PART2_SAMPLES = {"wrong-q2b-fake-accuracy", "wrong-q2b-trains-on-test"}
 TEMPLATE_BASED = sorted(
     p.stem for p in SAMPLES.glob("hostile-*.ipynb") if p.stem not in WRONG)
 
@@ -33,15 +36,15 @@ def scores(record) -> dict[str, float]:
 
 
 def test_every_sample_is_covered(graded):
-    assert set(graded) == {"solution", *WRONG, *TEMPLATE_BASED}
+    assert set(graded) == {"solution", *WRONG, *TEMPLATE_BASED, *PART2_SAMPLES}
     assert len(TEMPLATE_BASED) == 10
 
 
 def test_solution_scores_full_marks(graded, pack):
     record = graded["solution"].record
-    assert record.score == pack.total == 30
+    assert record.score == pack.total == 70
     assert all(q.status == "passed" for q in record.questions)
-    assert record.flags == {"tamper": [], "printed_mismatch": []}
+    assert record.flags == {"tamper": [], "printed_mismatch": [], "finetune": []}
     assert record.run["limits_hit"] == [] and record.run["cell_errors"] == []
 
 
@@ -50,8 +53,10 @@ def test_wrong_sample_loses_exactly_its_question(graded, pack, sample):
     record = graded[sample].record
     wrong = WRONG[sample]
     assert scores(record)[wrong] == 0
-    assert record.score == pack.total - pack.question(wrong).points
-    others = {q: s for q, s in scores(record).items() if q != wrong}
+    assert all(scores(record)[q] == 0 for q in PART2)
+    part2 = sum(pack.question(q).points for q in PART2)
+    assert record.score == pack.total - part2 - pack.question(wrong).points
+    others = {q: s for q, s in scores(record).items() if q != wrong and q not in PART2}
     assert all(s == pack.question(q).points for q, s in others.items())
     assert next(q for q in record.questions if q.id == wrong).hint
 

@@ -13,8 +13,11 @@ from tests.grader.conftest import PACK_DIR
 
 def test_stat8021_pack_loads(pack):
     assert pack.id == "stat8021-a3" and not pack.is_public
-    assert [q.id for q in pack.questions] == ["q1a", "q1b", "q1c", "q1d"]
-    assert [q.points for q in pack.questions] == [6, 6, 12, 6]
+    assert [q.id for q in pack.questions] == ["q1a", "q1b", "q1c", "q1d",
+                                              "q2a", "q2b", "q2c", "q2d"]
+    assert [q.points for q in pack.questions] == [6, 6, 12, 6, 12, 12, 8, 8]
+    assert [c.kind for c in pack.question("q2b").checks] == ["finetune", "finetune"]
+    assert pack.models == ("distilbert-base-uncased", "roberta-base")
     q1c = pack.question("q1c")
     assert [c.kind for c in q1c.checks] == ["tensor", "static"] and q1c.checks[1].gate
     assert pack.limits.cell_timeout == 60
@@ -31,12 +34,14 @@ def broken(tmp_path: Path, old: str, new: str) -> Path:
 
 
 @pytest.mark.parametrize(("old", "new", "field"), [
-    ("total = 30", "total = 31", "assignment.total"),
+    ("total = 70", "total = 71", "assignment.total"),
     ('kind = "tensor"', 'kind = "telepathy"', "questions[0].checks[0].kind"),
     ("points = 6\n", "points = \"six\"\n", "questions[0].points"),
     ('stat = "shape"', 'stat = "mean"', "questions[0].printed[0].stat"),
     ("cell_timeout = 60", "cell_timeot = 60", "limits"),
-    ('probes = "probes/part1.py"', 'probes = "probes/nope.py"', "assignment.probes"),
+    ('"probes/part2.py"]', '"probes/nope.py"]', "assignment.probes"),
+    ('evaluate = "samples"', 'evaluate = "vibes"', "questions[4].checks[0].evaluate"),
+    ('hidden = "private/news_hidden.jsonl"', 'hidden = "private/gone.jsonl"', "data.hidden"),
     ('credit = "all"', 'credit = "most"', "questions[0].checks[0].credit"),
 ])
 def test_schema_errors_name_the_key(tmp_path, old, new, field):
@@ -56,8 +61,11 @@ def test_export_public_leaves_the_private_part_behind(pack, tmp_path):
             text = path.read_bytes()
             assert b"def run_MultiHeadAttention" not in text
             assert b"hidden_cases" not in text
+    assert "public/ag_news_train.jsonl" in files and "probes/part2.py" in files
+    assert not any("news_hidden" in f or "generated_news_labels" in f for f in files)
     public = load_pack(dest)
     assert public.is_public and public.total == pack.total
+    assert set(public.data) == {"train", "test", "external"}  # no hidden split
     with pytest.raises(PackError):
         public.reference()
 

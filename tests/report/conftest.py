@@ -51,6 +51,10 @@ MYSTERY_CHECK = {"kind": "mystery", "fraction": 1.0, "status": "passed", "gate":
 def rich_record(records) -> dict[str, Any]:
     """The solution's real record plus fine-tune, answer and unknown-kind questions."""
     record = copy.deepcopy(records["solution"])
+    # Part 1 only: the real Part 2 questions would add charts this fixture does not count
+    record["questions"] = [q for q in record["questions"] if q["id"].startswith("q1")]
+    record["score"] = sum(q["score"] for q in record["questions"])
+    record["max_score"] = sum(q["max"] for q in record["questions"])
     extra = [("q2", "Q2 Fine-tuning on news", 40.0, 20.0, "partial", FINETUNE_CHECK),
              ("q3a", "Q3(a) KV cache size", 4.0, 2.0, "partial", ANSWER_CHECK),
              ("q9", "Q9 Future question", 1.0, 1.0, "passed", MYSTERY_CHECK)]

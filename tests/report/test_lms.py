@@ -29,15 +29,27 @@ WORKSHEET = ["Identifier", "Full name", "Email address", "Status", "Grade", "Max
              "Feedback comments"]
 
 
-def _with_manual_answer(src: Path, text: str) -> bytes:
+def _part1_only(src: Path) -> dict:
+    """The solution with Part 2 left as the template has it: no fine-tuning in this test."""
     nb = json.loads(src.read_text())
+    template = json.loads((PACK_DIR / "template" / NB).read_text())
+    undone = {c["id"]: c["source"] for c in template["cells"]
+              if set(c.get("metadata", {}).get("tags", [])) & {"q2a", "q2b", "q2c", "q2d"}}
+    for cell in nb["cells"]:
+        if cell.get("id") in undone:
+            cell["source"] = undone[cell["id"]]
+    return nb
+
+
+def _with_manual_answer(src: Path, text: str) -> bytes:
+    nb = _part1_only(src)
     nb["cells"].append({"cell_type": "markdown", "metadata": {"tags": ["q2"]},
                         "source": [text]})
     return json.dumps(nb).encode()
 
 
 @pytest.fixture(scope="module")
-def moodle(tmp_path_factory):
+def moodle(tmp_path_factory, hf_cache):
     """A Moodle 'Download all submissions' zip, taken in and graded against a pack
     with a manual question (a copy of the real pack plus one [[questions]] entry)."""
     needs_bwrap()
@@ -70,7 +82,8 @@ def moodle(tmp_path_factory):
     results = root / "results"
     box = Sandbox.create()
     for sub in subs:
-        record = grade_notebook(pack, sub.notebook, seed=7, sandbox=box, limits=FAST)
+        record = grade_notebook(pack, sub.notebook, seed=7, sandbox=box, limits=FAST,
+                                hf_cache=hf_cache)
         write_atomic(results / f"{sub.student.key}.json", record.to_json())
     return {"root": root, "subs": subs, "results": results, "pack": pack_dir}
 
@@ -126,7 +139,7 @@ def test_moodle_zip_in_worksheet_out(moodle, capsys):
     merged = json.loads((out2 / "records" / "ada-lovelace-1001.json").read_text())
     assert merged["score"] == 38 and merged["status"] == "graded"
     html = (out2 / "students" / "ada-lovelace-1001.html").read_text()
-    assert "Good &lt;b&gt;point&lt;/b&gt;." in html and "38 / 40" in html
+    assert "Good &lt;b&gt;point&lt;/b&gt;." in html and "38 / 80" in html
 
 
 @pytest.mark.parametrize(("row", "field"), [
@@ -159,8 +172,8 @@ def test_canvas_zip_and_gradebook(tmp_path, records):
               (subs[1].student, records["wrong-q1a-transposed-heads"])]
     table = list(csv.reader(io.StringIO(canvas_csv(graded, "A3", "555"))))
     assert table[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "A3 (555)"]
-    assert table[1][0] == "Points Possible" and table[1][-1] == "30"
-    assert [(r[1], r[-1]) for r in table[2:]] == [("2001", "30"), ("2002", "24")]
+    assert table[1][0] == "Points Possible" and table[1][-1] == "70"
+    assert [(r[1], r[-1]) for r in table[2:]] == [("2001", "70"), ("2002", "24")]
 
 
 def _zip(path: Path, members: list[tuple[str, bytes]], link: str | None = None) -> Path:

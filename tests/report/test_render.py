@@ -63,7 +63,7 @@ def test_ta_view_holds_what_the_student_view_drops(records):
 
 def test_html_explains_a_wrong_answer(records, pack):
     html = render_student(records["wrong-q1c-missing-scale"], "html", pack_raw=pack.raw)
-    assert "18 / 30" in html
+    assert "18 / 70" in html
     assert "hidden-b2-s5-d16-h4" in html and "0.656" in html
     assert pack.question("q1c").hint.split(";")[0][:40] in html
     assert "attention output error" in html  # the printed zero it claims
@@ -83,10 +83,12 @@ def test_html_reports_crashes_limits_and_tampering(records):
 def test_markdown_and_gradescope_agree_with_the_record(records):
     record = records["wrong-q1d-sin-cos-swapped"]
     md = render_student(record, "md")
-    assert md.startswith("## ") and "| Q1(d) Sinusoidal" in md and "24 / 30" in md
+    assert md.startswith("## ") and "| Q1(d) Sinusoidal" in md and "24 / 70" in md
     gs = json.loads(render_student(record, "gradescope"))
     assert gs["score"] == record["score"] == sum(t["score"] for t in gs["tests"])
-    assert [t["status"] for t in gs["tests"]] == ["passed", "passed", "passed", "failed"]
+    statuses = [t["status"] for t in gs["tests"]]
+    assert statuses[:4] == ["passed", "passed", "passed", "failed"]
+    assert statuses[4:] == ["failed"] * 4  # Part 2 left as the template has it
     assert "Hint:" in gs["tests"][3]["output"]
 
 

@@ -424,6 +424,202 @@ Q1D_DEMO = src("""
     print(f"pe_output error: {err:.6e}")
     """)
 
+# ----------------------------------------------------------------------------------------
+# Part 2: fine-tuning for news classification
+
+PART2_TEXT = src(r"""
+    ## Part 2: fine-tuning a pre-trained Transformer (Q2, 40 points)
+
+    You fine-tune `DistilBertForSequenceClassification` to tell the topic of a news item
+    (0 World, 1 Sports, 2 Business, 3 Sci/Tech), test it on a few generated news items,
+    then fine-tune a second pre-trained model of another architecture and compare.
+
+    | Question | What you write | Points |
+    |---|---|---|
+    | Q2(a) | tokenise the data, set it to torch format, print the first 3 training samples | 12 |
+    | Q2(b) | DataLoaders, the DistilBERT model with 4 labels, the training loop; print train and test accuracy per epoch | 12 |
+    | Q2(c) | predict and print a label for every generated news item | 8 |
+    | Q2(d) | a second model of another architecture: fine-tune, print accuracies per epoch | 8 |
+
+    ### How Part 2 is marked
+
+    The grader runs your notebook, then gives your fine-tuned models news items they
+    have never seen (a hidden test split) and measures their accuracy itself; Q2(b)
+    and Q2(d) need at least 85 % there for full credit. Printed accuracies are compared
+    with that measurement, so print what your code really computed. Please:
+
+    - keep the names `tokenizer`, `train_dataset`, `test_dataset` and `model` (Q2(a)-(c))
+      and `tokenizer2`, `model2` (Q2(d)); the grader finds your models by these names;
+    - do not shuffle or reorder `train_dataset` itself (shuffle in the DataLoader), so its
+      first three samples are the file's first three;
+    - print one line per epoch that says which accuracy is which, for example
+      `Epoch 2: train accuracy 0.9312, test accuracy 0.9050`;
+    - keep the `QUICK` switch: `grader check` sets `GRADER_QUICK=1` so that a self-check
+      on a laptop trains on a small subset for one epoch (accuracy is then not marked).
+
+    Models load with `from_pretrained("distilbert-base-uncased")` as usual; the grader
+    provides them offline, so do not pass a local path or download anything yourself.
+    """)
+
+PART2_SETUP = src("""
+    import os
+    import time
+
+    from datasets import load_dataset
+    from torch.utils.data import DataLoader
+    from transformers import DistilBertForSequenceClassification, DistilBertTokenizerFast
+
+    QUICK = os.environ.get("GRADER_QUICK") == "1"  # set by `grader check`: a short run
+    LABELS = ["World", "Sports", "Business", "Sci/Tech"]
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    torch.manual_seed(0)
+
+    raw_datasets = load_dataset(
+        "json", data_files={"train": "ag_news_train.jsonl", "test": "ag_news_test.jsonl"}
+    )
+    if QUICK:
+        raw_datasets["train"] = raw_datasets["train"].select(range(400))
+        raw_datasets["test"] = raw_datasets["test"].select(range(200))
+    print(raw_datasets)
+    """)
+
+Q2A_TEMPLATE = src("""
+    tokenizer = DistilBertTokenizerFast.from_pretrained("distilbert-base-uncased")
+
+    # YOUR CODE HERE: tokenise the "text" of raw_datasets (truncate and pad), keep
+    # input_ids, attention_mask and the labels, set the format to "torch", name the
+    # splits train_dataset and test_dataset, and print the first 3 training samples.
+    train_dataset = None
+    test_dataset = None
+    raise NotImplementedError
+    """)
+
+Q2A_SOLUTION = src("""
+    tokenizer = DistilBertTokenizerFast.from_pretrained("distilbert-base-uncased")
+
+
+    def tokenize(batch):
+        return tokenizer(batch["text"], truncation=True, padding="max_length", max_length=64)
+
+
+    tokenized = raw_datasets.map(tokenize, batched=True).rename_column("label", "labels")
+    tokenized.set_format("torch", columns=["input_ids", "attention_mask", "labels"])
+    train_dataset, test_dataset = tokenized["train"], tokenized["test"]
+    for i in range(3):
+        print(train_dataset[i])
+    """)
+
+Q2B_TEMPLATE = src("""
+    # YOUR CODE HERE: DataLoaders for train_dataset and test_dataset, then
+    # model = DistilBertForSequenceClassification.from_pretrained(..., num_labels=4),
+    # then train it, printing the train and test accuracy after each epoch.
+    model = None
+    raise NotImplementedError
+    """)
+
+Q2B_SOLUTION = src('''
+    def accuracy(net, loader):
+        """Share of correct predictions of `net` over a DataLoader."""
+        net.eval()
+        correct = total = 0
+        with torch.no_grad():
+            for batch in loader:
+                batch = {k: v.to(device) for k, v in batch.items()}
+                logits = net(input_ids=batch["input_ids"],
+                             attention_mask=batch["attention_mask"]).logits
+                correct += (logits.argmax(-1) == batch["labels"]).sum().item()
+                total += len(batch["labels"])
+        return correct / total
+
+
+    def fine_tune(net, train_loader, test_loader, epochs, lr):
+        """AdamW over all weights; prints both accuracies per epoch; returns seconds."""
+        optimizer = torch.optim.AdamW(net.parameters(), lr=lr)
+        start = time.perf_counter()
+        for epoch in range(epochs):
+            net.train()
+            for batch in train_loader:
+                batch = {k: v.to(device) for k, v in batch.items()}
+                loss = net(**batch).loss
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+            train_acc, test_acc = accuracy(net, train_loader), accuracy(net, test_loader)
+            print(f"Epoch {epoch + 1}: train accuracy {train_acc:.4f}, "
+                  f"test accuracy {test_acc:.4f}")
+        return time.perf_counter() - start
+
+
+    train_loader = DataLoader(train_dataset, batch_size=32, shuffle=True)
+    test_loader = DataLoader(test_dataset, batch_size=64)
+    model = DistilBertForSequenceClassification.from_pretrained(
+        "distilbert-base-uncased", num_labels=4
+    ).to(device)
+    seconds = fine_tune(model, train_loader, test_loader, epochs=1 if QUICK else 2, lr=5e-4)
+    print(f"DistilBERT: {seconds:.1f} s of training")
+    ''')
+
+Q2C_TEMPLATE = src("""
+    generated = load_dataset("json", data_files="generated_news.jsonl")["train"]
+
+    # YOUR CODE HERE: predict a label with `model` for every text of `generated`, and
+    # print one line per item with its label name, e.g. "3 Sci/Tech: <the text>".
+    raise NotImplementedError
+    """)
+
+Q2C_SOLUTION = src("""
+    generated = load_dataset("json", data_files="generated_news.jsonl")["train"]
+
+    texts = list(generated["text"])
+    model.eval()
+    with torch.no_grad():
+        enc = tokenizer(texts, truncation=True, padding=True, max_length=64,
+                        return_tensors="pt").to(device)
+        predictions = model(**enc).logits.argmax(-1).tolist()
+    for text, label in zip(texts, predictions, strict=True):
+        print(f"{label} {LABELS[label]}: {text}")
+    """)
+
+Q2D_TEMPLATE = src("""
+    # YOUR CODE HERE: pick another pre-trained model of a different architecture (for
+    # instance RobertaTokenizerFast and RobertaForSequenceClassification from
+    # "roberta-base"), name them tokenizer2 and model2, fine-tune with 4 labels and
+    # print the train and test accuracy after each epoch.
+    tokenizer2 = None
+    model2 = None
+    raise NotImplementedError
+    """)
+
+Q2D_SOLUTION = src("""
+    from transformers import RobertaForSequenceClassification, RobertaTokenizerFast
+
+    tokenizer2 = RobertaTokenizerFast.from_pretrained("roberta-base")
+
+
+    def tokenize2(batch):
+        return tokenizer2(batch["text"], truncation=True, padding="max_length", max_length=64)
+
+
+    tokenized2 = raw_datasets.map(tokenize2, batched=True).rename_column("label", "labels")
+    tokenized2.set_format("torch", columns=["input_ids", "attention_mask", "labels"])
+    train_loader2 = DataLoader(tokenized2["train"], batch_size=32, shuffle=True)
+    test_loader2 = DataLoader(tokenized2["test"], batch_size=64)
+    model2 = RobertaForSequenceClassification.from_pretrained("roberta-base", num_labels=4)
+    model2 = model2.to(device)
+    seconds2 = fine_tune(model2, train_loader2, test_loader2, epochs=1 if QUICK else 2, lr=5e-4)
+    print(f"RoBERTa: {seconds2:.1f} s of training")
+    """)
+
+PART2_CELLS = (
+    Cell("markdown", "part2-text", PART2_TEXT),
+    Cell("code", "part2-setup", PART2_SETUP, tag="part2-setup"),
+    Cell("code", "q2a", Q2A_TEMPLATE, Q2A_SOLUTION, tag="q2a"),
+    Cell("code", "q2b", Q2B_TEMPLATE, Q2B_SOLUTION, tag="q2b"),
+    Cell("code", "q2c", Q2C_TEMPLATE, Q2C_SOLUTION, tag="q2c"),
+    Cell("code", "q2d", Q2D_TEMPLATE, Q2D_SOLUTION, tag="q2d"),
+)
+
+
 CELLS = (
     Cell("markdown", "intro", INTRO),
     Cell("code", "imports", IMPORTS, tag="imports"),
@@ -441,6 +637,7 @@ CELLS = (
     Cell("markdown", "q1d-text", Q1D_TEXT),
     Cell("code", "q1d", Q1D_TEMPLATE, Q1D_SOLUTION, tag="q1d"),
     Cell("code", "demo-q1d", Q1D_DEMO, tag="demo-q1d"),
+    *PART2_CELLS,
 )
 
 
