@@ -165,6 +165,24 @@ def grade_notebook(pack: Pack, notebook: Path, *, mode: str = "grade", seed: int
                    quick=quick, executed=True, hf_cache=cache)
 
 
+def score_run(pack: Pack, notebook: Path, run: RunResult, *, mode: str, seed: int | None,
+              quick: bool, executed: bool = True,
+              hf_cache: str | Path | None = None) -> GradeRecord:
+    """Score a run again, without executing anything: after a rubric change (points,
+    tolerances, credit tables), from a run stored by a batch. The hidden cases come back
+    from the same seed, so the expected outputs are the ones the probes saw."""
+    plan = Plan(pack, mode, seed)
+    tensor_checks: dict[str, tuple[Check, dict[str, Any], list[str]]] = {}
+    if executed:
+        for question in pack.questions:
+            for check in question.checks:
+                if check.kind == "tensor":
+                    _cases, expected, scored = plan.cases(check.target)
+                    tensor_checks[check_id(question, check)] = (check, expected, scored)
+    return _record(pack, notebook, mode, plan, run, tensor_checks, quick=quick,
+                   executed=executed, hf_cache=cache_dir(hf_cache))
+
+
 NOT_EXECUTED = "Not executed (--no-execute): this check calls your code, so it needs a run."
 
 
@@ -218,6 +236,12 @@ def _record(pack: Pack, notebook: Path, mode: str, plan: Plan, run: RunResult,
                "tags": c.tags} for c in run.cells if c.status not in ("ok", "skipped")]
     devices = [finetune_info(p) for rid, p in run.probes.items() if rid.startswith("ft-predict")]
     device = next((d.get("device_name") or d.get("device") for d in devices if d), None)
+    models = [{"question": q.id, **{k: m.get(k) for k in (
+        "architecture", "reevaluated_accuracy", "train_seconds", "peak_memory_bytes",
+        "parameters")}}
+        for q in questions for c in q.checks
+        if c["kind"] == "finetune" and isinstance(c["evidence"], dict)
+        for m in c["evidence"].get("models", [])]
     return GradeRecord(
         assignment={"id": pack.id, "title": pack.title, "version": pack.version,
                     "fingerprint": pack.fingerprint()},
@@ -228,6 +252,7 @@ def _record(pack: Pack, notebook: Path, mode: str, plan: Plan, run: RunResult,
         questions=questions,
         run={"seconds": run.seconds, "restarts": run.restarts, "sandbox": run.sandbox,
              "executed": executed, "quick": quick, "device": device,
+             "models": models,  # the fine-tuned models side by side (Q2(d) asks to compare)
              "limits_hit": run.limits_hit, "cell_errors": errors,
              "seed": plan.seed if mode == "grade" and executed else None,
              "cells_executed": sum(1 for c in run.cells if c.status != "skipped")},
