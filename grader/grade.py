@@ -15,15 +15,18 @@ from __future__ import annotations
 import hashlib
 import secrets
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import nbformat
 import torch
 
 from grader.cases import Case, read_demo, write_inputs
 from grader.checks import CheckResult
+from grader.checks.answer import Context as AnswerContext
+from grader.checks.answer import check_written
 from grader.checks.finetune import Context as FinetuneContext
 from grader.checks.finetune import check_finetune
 from grader.checks.finetune import info as finetune_info
@@ -39,6 +42,7 @@ from grader.pack import Check, Pack, Question
 from grader.record import GradeRecord, QuestionResult, environment
 from grader.runner import ProbeRequest, Runner, RunResult, saved_run
 from grader.sandbox import Sandbox
+from grader.written import Reports, report_section
 
 HIDDEN_PREFIX = "hidden-"
 QUICK_ENV = "GRADER_QUICK"
@@ -106,18 +110,23 @@ def _score_question(question: Question, results: list[CheckResult]) -> tuple[flo
     return score, status, message
 
 
-def grade_notebook(pack: Pack, notebook: Path, *, mode: str = "grade", seed: int | None = None,
+def grade_notebook(pack: Pack, notebook: Path | None, *, mode: str = "grade",
+                   seed: int | None = None,
                    sandbox: Sandbox | None = None, limits: Limits | None = None,
                    quick: bool | None = None, execute: bool = True,
                    hf_cache: str | Path | None = None,
                    on_event: Callable[[str], None] | None = None,
-                   on_run: Callable[[RunResult], None] | None = None) -> GradeRecord:
+                   on_run: Callable[[RunResult], None] | None = None,
+                   reports: Sequence[Path] = ()) -> GradeRecord:
     """Grade (or self-check) one notebook; a student's failure is a record, never an exception.
 
     `quick` (default: on for `check`, off for `grade`) tells the notebook, through
     `GRADER_QUICK=1`, to fine-tune briefly; accuracy thresholds are then not graded.
     `execute=False` grades the outputs saved in the notebook and re-evaluates nothing.
     `hf_cache` is the model cache mounted read-only in the sandbox (see grader.models).
+    `reports` are the written reports handed in beside the notebook (.md, .txt, .pdf):
+    `answer` checks read from them, manual questions quote them. `notebook=None` grades
+    a report alone: nothing runs, and checks that need the notebook say so.
     """
     if mode not in ("grade", "check"):
         raise ValueError(f"mode must be grade or check, not {mode!r}")
@@ -128,11 +137,17 @@ def grade_notebook(pack: Pack, notebook: Path, *, mode: str = "grade", seed: int
     plan = Plan(pack, mode, seed)
     cache = cache_dir(hf_cache)
     tensor_checks: dict[str, tuple[Check, dict[str, Any], list[str]]] = {}
+    if notebook is None:
+        if not reports:
+            raise ValueError("nothing to grade: no notebook and no report")
+        emit(f"reading the report {Path(reports[0]).name}")
+        return _record(pack, None, mode, plan, empty_run(), tensor_checks, quick=quick,
+                       executed=False, hf_cache=cache, reports=reports)
     if not execute:
         emit(f"reading the saved outputs of {notebook.name}")
         run = saved_run(notebook)
         return _record(pack, notebook, mode, plan, run, tensor_checks,
-                       quick=quick, executed=False, hf_cache=cache)
+                       quick=quick, executed=False, hf_cache=cache, reports=reports)
     if pack.models and any(c.kind == "finetune" for q in pack.questions for c in q.checks):
         require_models(cache, list(pack.models))
     box = sandbox or Sandbox.create()
@@ -162,12 +177,18 @@ def grade_notebook(pack: Pack, notebook: Path, *, mode: str = "grade", seed: int
         on_run(run)  # the executed notebook and raw payloads, for tests and debugging
     emit(f"checking {notebook.name}")
     return _record(pack, notebook, mode, plan, run, tensor_checks,
-                   quick=quick, executed=True, hf_cache=cache)
+                   quick=quick, executed=True, hf_cache=cache, reports=reports)
 
 
-def score_run(pack: Pack, notebook: Path, run: RunResult, *, mode: str, seed: int | None,
+def empty_run() -> RunResult:
+    """The run of a submission without a notebook: no cell, no probe."""
+    return RunResult(executed=nbformat.v4.new_notebook(), cells=[], probes={}, telemetry={},
+                     limits_hit=[], seconds=0.0, restarts=0, sandbox="no notebook")
+
+
+def score_run(pack: Pack, notebook: Path | None, run: RunResult, *, mode: str, seed: int | None,
               quick: bool, executed: bool = True,
-              hf_cache: str | Path | None = None) -> GradeRecord:
+              hf_cache: str | Path | None = None, reports: Sequence[Path] = ()) -> GradeRecord:
     """Score a run again, without executing anything: after a rubric change (points,
     tolerances, credit tables), from a run stored by a batch. The hidden cases come back
     from the same seed, so the expected outputs are the ones the probes saw."""
@@ -180,19 +201,46 @@ def score_run(pack: Pack, notebook: Path, run: RunResult, *, mode: str, seed: in
                     _cases, expected, scored = plan.cases(check.target)
                     tensor_checks[check_id(question, check)] = (check, expected, scored)
     return _record(pack, notebook, mode, plan, run, tensor_checks, quick=quick,
-                   executed=executed, hf_cache=cache_dir(hf_cache))
+                   executed=executed, hf_cache=cache_dir(hf_cache), reports=reports)
 
 
 NOT_EXECUTED = "Not executed (--no-execute): this check calls your code, so it needs a run."
 
 
-def _record(pack: Pack, notebook: Path, mode: str, plan: Plan, run: RunResult,
+def _submission(notebook: Path | None, reports: Reports) -> dict[str, Any]:
+    """Which files were handed in: the notebook (if any) and the reports beside it."""
+    first = Path(reports.docs[0].path) if reports.docs else None
+    shown = notebook or first
+    out: dict[str, Any] = {
+        "name": shown.name if shown else "submission", "path": str(notebook) if notebook else None,
+        "sha256": hashlib.sha256(notebook.read_bytes()).hexdigest() if notebook else None,
+        "evidence": "+".join(k for k, has in (("notebook", notebook is not None),
+                                              ("report", bool(reports.docs))) if has)}
+    if reports.docs or reports.errors:
+        out["reports"] = reports.describe()
+    return out
+
+
+def _manual(check: Check, question: Question, reports: Reports) -> CheckResult:
+    """A manual check; with `report` headings, the student's section is quoted for the TA."""
+    headings = check.settings.get("report")
+    text = report_section(reports, question.id, headings) if headings and reports.docs else ""
+    evidence: dict[str, Any] = {"answer_text": text[:4000], "source": "report"} if text else {}
+    return CheckResult("manual", 0.0, "manual", "Graded by a TA.", evidence)
+
+
+def _record(pack: Pack, notebook: Path | None, mode: str, plan: Plan, run: RunResult,
             tensor_checks: dict[str, tuple[Check, dict[str, Any], list[str]]], *,
-            quick: bool, executed: bool, hf_cache: Path | None) -> GradeRecord:
+            quick: bool, executed: bool, hf_cache: Path | None,
+            reports: Sequence[Path] = ()) -> GradeRecord:
     questions = []
     mismatches = []
     ft = FinetuneContext(pack=pack, run=run, mode=mode, quick=quick, executed=executed,
                          payloads=run.probes, hf_cache=hf_cache)
+    written = Reports.read(reports)
+    answers = AnswerContext(notebook=run.executed if notebook is not None else None,
+                            reports=written, mode=mode,
+                            reference=None if pack.is_public else pack.reference)
     for question in pack.questions:
         results = []
         for check in question.checks:
@@ -206,8 +254,10 @@ def _record(pack: Pack, notebook: Path, mode: str, plan: Plan, run: RunResult,
                 result = check_static(check, run.executed)
             elif check.kind == "finetune":
                 result = check_finetune(check, question.id, ft)
+            elif check.kind == "answer":
+                result = check_written(check, question.id, answers)
             else:
-                result = CheckResult("manual", 0.0, "manual", "Graded by a TA.")
+                result = _manual(check, question, written)
             result.gate = check.gate
             results.append(result)
         printed = []
@@ -245,8 +295,7 @@ def _record(pack: Pack, notebook: Path, mode: str, plan: Plan, run: RunResult,
     return GradeRecord(
         assignment={"id": pack.id, "title": pack.title, "version": pack.version,
                     "fingerprint": pack.fingerprint()},
-        submission={"name": notebook.name, "path": str(notebook),
-                    "sha256": hashlib.sha256(notebook.read_bytes()).hexdigest()},
+        submission=_submission(notebook, written),
         mode=mode, score=round(total, 6), max_score=pack.total,
         status="graded" if all(q.score is not None for q in questions) else "incomplete",
         questions=questions,

@@ -24,12 +24,15 @@ from typing import Any
 from grader.limits import Limits
 
 PACK_FILE = "pack.toml"
-CHECK_KINDS = ("tensor", "static", "manual", "finetune")
-"""Kinds this version can run; `answer` comes with its issue."""
+CHECK_KINDS = ("tensor", "static", "manual", "finetune", "answer")
+ANSWER_SOURCES = ("notebook", "printed", "report")
+ANSWER_TOLERANCE_KEYS = ("exact", "relative", "absolute", "sig_figs", "min_sig_figs",
+                         "significant", "close_relative", "close_credit", "convention_credit")
 FINETUNE_EVALUATIONS = ("samples", "accuracy", "external", "reported")
-PRIVATE_KEYS = ("reference", "solution", "hidden")
-"""Keys naming private files ([assignment] reference and solution, [data] hidden);
-dropped from an exported public part."""
+PRIVATE_KEYS = ("reference", "solution", "hidden", "expected")
+"""Keys naming private files ([assignment] reference and solution, [data] hidden) or an
+answer key (`expected` of an `answer` check and of its conventions); dropped from an
+exported public part."""
 DATA_ROLES = ("train", "test", "external", "hidden")
 
 
@@ -172,7 +175,7 @@ def _require(table: dict[str, Any], key: str, where: str, kind: type | tuple[typ
     return value
 
 
-def _check(raw: dict[str, Any], where: str) -> Check:
+def _check(raw: dict[str, Any], where: str, *, public: bool = False) -> Check:
     kind = _require(raw, "kind", where, str)
     if kind not in CHECK_KINDS:
         raise PackError(f"{where}.kind", f"unknown check kind {kind!r}; this version runs "
@@ -188,6 +191,8 @@ def _check(raw: dict[str, Any], where: str) -> Check:
                 raise PackError(f"{where}.{key}", "must be a number")
     if kind == "finetune":
         _finetune(raw, where)
+    if kind == "answer":
+        _answer(raw, where, public=public)
     if kind == "static":
         _require(raw, "scope", where, str)
         forbid = _require(raw, "forbid", where, list)
@@ -215,6 +220,69 @@ def _finetune(raw: dict[str, Any], where: str) -> None:
             and all(isinstance(x, int | float) and 0 <= x <= 1 for x in row) for row in table):
         raise PackError(f"{where}.credit",
                         "must be a list of [accuracy, fraction] pairs, each from 0 to 1")
+
+
+def _fraction(raw: dict[str, Any], key: str, where: str) -> None:
+    if key in raw and not (isinstance(raw[key], int | float) and not isinstance(raw[key], bool)
+                           and 0 <= raw[key] <= 1):
+        raise PackError(f"{where}.{key}", "must be a number from 0 to 1")
+
+
+def _expected(raw: dict[str, Any], where: str, *, public: bool) -> None:
+    """`expected` names a calculators call or a reference function (a literal number is
+    allowed but discouraged); a public pack has none (export drops it)."""
+    if "expected" not in raw:
+        if not public:
+            raise PackError(f"{where}.expected", "missing: a {calc = ...} or {reference = ...} "
+                            "table (the answer key, computed)")
+        return
+    value = raw["expected"]
+    if isinstance(value, dict):
+        if ("calc" in value) == ("reference" in value):
+            raise PackError(f"{where}.expected", "needs exactly one of calc or reference")
+        if not isinstance(value.get("args", {}), dict):
+            raise PackError(f"{where}.expected.args", "must be a table of keyword arguments")
+    elif not isinstance(value, int | float | str) or isinstance(value, bool):
+        raise PackError(f"{where}.expected", "must be a table {calc = ...} / {reference = ...}")
+
+
+def _answer(raw: dict[str, Any], where: str, *, public: bool) -> None:
+    _expected(raw, where, public=public)
+    for key in ("label", "tag", "printed", "unit", "report_part"):
+        if key in raw and not isinstance(raw[key], str):
+            raise PackError(f"{where}.{key}", "must be a string")
+    report = raw.get("report", [])
+    if not isinstance(report, list) or not all(isinstance(h, str) and h for h in report):
+        raise PackError(f"{where}.report", "must be a list of section headings")
+    prefer = raw.get("prefer", list(ANSWER_SOURCES))
+    if not isinstance(prefer, list) or not prefer or any(p not in ANSWER_SOURCES for p in prefer):
+        raise PackError(f"{where}.prefer", f"must list sources from {', '.join(ANSWER_SOURCES)}")
+    for source, key in (("printed", "printed"), ("report", "report")):
+        if source in raw.get("prefer", []) and not raw.get(key):
+            raise PackError(f"{where}.{key}", f"missing: prefer lists {source}")
+    if "self_check" in raw and not isinstance(raw["self_check"], bool):
+        raise PackError(f"{where}.self_check", "must be true or false")
+    if "symbols" in raw and not isinstance(raw["symbols"], dict):
+        raise PackError(f"{where}.symbols", "must be a table of name = value")
+    tol = raw.get("tolerance", {})
+    if not isinstance(tol, dict):
+        raise PackError(f"{where}.tolerance", "must be a table")
+    for key in tol:
+        if key not in ANSWER_TOLERANCE_KEYS:
+            raise PackError(f"{where}.tolerance.{key}", f"unknown; known: "
+                            f"{', '.join(ANSWER_TOLERANCE_KEYS)}")
+    _fraction(raw, "slip_cost", where)
+    convs = raw.get("conventions", [])
+    if not isinstance(convs, list):
+        raise PackError(f"{where}.conventions", "must be a list of tables")
+    for i, conv in enumerate(convs):
+        at = f"{where}.conventions[{i}]"
+        if not isinstance(conv, dict):
+            raise PackError(at, "must be a table")
+        _require(conv, "name", at, str)
+        _require(conv, "credit", at, int | float)
+        _fraction(conv, "credit", at)
+        _expected(conv, at, public=public)
 
 
 def _data_paths(root: Path, raw: dict[str, Any]) -> dict[str, Path]:
@@ -247,7 +315,8 @@ def load_pack(path: str | Path) -> Pack:
     questions = []
     for i, q in enumerate(raw.get("questions", [])):
         where = f"questions[{i}]"
-        checks = tuple(_check(c, f"{where}.checks[{j}]") for j, c in enumerate(q.get("checks", [])))
+        checks = tuple(_check(c, f"{where}.checks[{j}]", public="reference" not in head)
+                       for j, c in enumerate(q.get("checks", [])))
         if not checks:
             raise PackError(f"{where}.checks", "a question needs at least one check")
         if all(c.gate for c in checks) and any(c.kind != "manual" for c in checks):

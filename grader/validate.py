@@ -15,9 +15,10 @@ from dataclasses import dataclass
 import torch
 
 from grader.cases import read_demo
+from grader.checks.answer import answer_key
 from grader.checks.finetune import PROBES as FINETUNE_PROBES
 from grader.grade import grade_notebook
-from grader.pack import Pack
+from grader.pack import Check, Pack, Question
 from grader.sandbox import Sandbox
 
 
@@ -31,6 +32,18 @@ class Finding:
 def _probe_names(pack: Pack) -> set[str]:
     tree = ast.parse(pack.probe_source)
     return {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+
+
+def _answer_keys(pack: Pack, answers: list[tuple[Question, Check]]) -> Finding:
+    """Every `answer` check's key computes (a bad calculator call would fail every student)."""
+    problems = []
+    for question, check in answers:
+        try:
+            answer_key(check, question.id, pack.reference)
+        except Exception as exc:  # noqa: BLE001 - any failure is a finding, named
+            problems.append(f"{question.id}: {exc}")
+    return Finding("answer keys", not problems, "; ".join(problems) or
+                   f"the key of each of {len(answers)} answer checks computes")
 
 
 def validate_pack(pack: Pack, *, sandbox: Sandbox | None = None, run_notebooks: bool = True,
@@ -69,6 +82,9 @@ def validate_pack(pack: Pack, *, sandbox: Sandbox | None = None, run_notebooks: 
                     problems.append(f"demo file out of date: {target}/{case['name']}/{key}")
     findings.append(Finding("reference", not problems, "; ".join(problems) or
                             "reference runs every target; the demo file agrees with it"))
+    answers = [(q, c) for q in pack.questions for c in q.checks if c.kind == "answer"]
+    if answers:
+        findings.append(_answer_keys(pack, answers))
     if not run_notebooks:
         return findings
     auto = sum(q.points for q in pack.questions if any(c.kind != "manual" for c in q.checks))

@@ -1,4 +1,4 @@
-"""Build the STAT8021 A3 sample submissions (Parts 1 and 2), and their README, from the pack.
+"""Build the STAT8021 A3 sample submissions (Parts 1-3), and their README, from the pack.
 
 Why generated: each sample is the solution or the template with one defect, so it tests one
 thing. Building them by exact string replacement from `reference/stat8021-a3/` keeps them in
@@ -27,8 +27,11 @@ PACK = HERE.parents[1] / "reference" / "stat8021-a3"
 NOTEBOOK = "Transformer_practice.ipynb"
 PART1 = {"q1a": 6, "q1b": 6, "q1c": 12, "q1d": 6}  # 30 in all
 PART2 = {"q2a": 12, "q2b": 12, "q2c": 8, "q2d": 8}  # 40 in all
-POINTS = {**PART1, **PART2}
+PART3 = {"q3a2": 4, "q3c": 4, "q3d": 4, "q3e1": 4, "q3e2": 4, "q3e3": 4}  # answer checks
+MANUAL = {"q3a1": 2, "q3b": 4}  # Part 3's explanations: graded by a TA, never scored here
+POINTS = {**PART1, **PART2, **PART3}
 ALL = tuple(POINTS)
+TOTAL = sum(POINTS.values()) + sum(MANUAL.values())  # 100, the handout's total
 
 
 def src(text: str) -> str:
@@ -82,6 +85,8 @@ class UseTemplate:
 PART2_UNDONE = UseTemplate(tuple(PART2))
 """Part 1 samples leave Part 2 as the template has it: each sample tests one thing, and
 grading them does not fine-tune a model 18 times."""
+PART3_UNDONE = UseTemplate((*PART3, *MANUAL))
+"""...and Part 3's answer cells blank, as the template has them."""
 
 
 def tagged(nb: NotebookNode, tag: str) -> NotebookNode:
@@ -385,6 +390,13 @@ PICKLE_PAYLOAD = """
     """
 
 
+# Part 3: answers that follow a known convention, each worth the rubric's partial credit.
+GIB_LABELLED_GB = Replace("q3c", "Answer: 25.77 GB", "Answer: 24 GB")
+FFN_WITHOUT_BIASES = Replace("q3d", "Answer: 14.50 billion", "Answer: 14,495,514,624")
+LOSS_IN_LOG10 = Replace("q3a2", "Loss: 0.2876", "Loss: 0.1249")
+ADAM_IN_MIB = Replace("q3e2", "Answer: 75.50 MB", "Answer: 72 MiB")
+
+
 # ----------------------------------------------------------------------------------------
 # The samples
 
@@ -416,26 +428,26 @@ SAMPLES = (
     Sample("wrong-q1a-transposed-heads", "part1",
            "Q1(a) splits heads with `view(B, h, S, d_k)` instead of view-then-transpose: "
            "right shape, features scrambled across heads.",
-           (TRANSPOSED_HEADS,), ("q1a", *PART2)),
+           (TRANSPOSED_HEADS,), ("q1a", *PART2, *PART3)),
     Sample("wrong-q1b-mask-after-softmax", "part1",
            "Q1(b) zeroes blocked weights after the softmax, without renormalising; "
            "unmasked cases still match.",
-           (MASK_AFTER_SOFTMAX,), ("q1b", *PART2)),
+           (MASK_AFTER_SOFTMAX,), ("q1b", *PART2, *PART3)),
     Sample("wrong-q1c-missing-scale", "part1",
            "Q1(c) forgets to divide the scores by sqrt(d_k).",
-           (MISSING_SCALE,), ("q1c", *PART2)),
+           (MISSING_SCALE,), ("q1c", *PART2, *PART3)),
     Sample("wrong-q1c-calls-standalone", "part1",
            "Q1(c) calls `get_multihead_qkv` and `calculate_multihead_attention` with the "
            "layers' weights: numerically right, but breaks the handout's rule (a static "
            "check must catch it; the probe outputs match).",
-           (CALLS_STANDALONE,), ("q1c", *PART2)),
+           (CALLS_STANDALONE,), ("q1c", *PART2, *PART3)),
     Sample("wrong-q1d-sin-cos-swapped", "part1",
            "Q1(d) puts cos in the even columns and sin in the odd ones.",
-           (SIN_COS_SWAPPED,), ("q1d", *PART2)),
+           (SIN_COS_SWAPPED,), ("q1d", *PART2, *PART3)),
     Sample("crash-pe-cell", "part1",
            "The Q1(d) cell raises when run (`nn.Modle`), so `PositionalEncoding` is never "
            "defined; the other questions are right.",
-           (PE_CELL_CRASHES,), ("q1d", *PART2)),
+           (PE_CELL_CRASHES,), ("q1d", *PART2, *PART3)),
     Sample("hostile-infinite-loop", "template", "Template plus a cell that never ends.",
            (attack(INFINITE_LOOP),), ALL),
     Sample("hostile-memory-bomb", "template",
@@ -465,10 +477,10 @@ SAMPLES = (
            "The missing-scale sample plus a cell patching `torch.allclose`, `torch.isclose`, "
            "`abs` and `Tensor.__sub__` so every in-kernel comparison says equal (its own "
            "demo prints zero error).",
-           (attack(MONKEYPATCH),), ("q1c", *PART2)),
+           (attack(MONKEYPATCH),), ("q1c", *PART2, *PART3)),
     Sample("hostile-fake-prints", "wrong-q1c-missing-scale",
            "The missing-scale sample with the Q1(c) demo printing hard-coded zero errors.",
-           (FAKE_PRINTS,), ("q1c", *PART2)),
+           (FAKE_PRINTS,), ("q1c", *PART2, *PART3)),
     Sample("hostile-ipython-hook", "template",
            "Template plus a post-run hook printing fake `error: 0.0` lines after every cell "
            "and writing into any `*grader*` folder under /run, /tmp and the working folder, "
@@ -491,6 +503,13 @@ SAMPLES = (
            "7.5 of Q2(b)'s 12 points (the printed series is honest, so `reported` keeps its 3).",
            (TRAINS_ON_TEST, MORE_EPOCHS, SECOND_MODEL_UNDONE), ("q2b", "q2d"),
            (("q2b", 7.5),)),
+    Sample("wrong-q3-conventions", "no-part2",
+           "Part 1 right, Part 2 undone, Part 3 answered with known conventions: Q3(c) "
+           "`24 GB` (the GiB figure labelled GB: half of 4), Q3(d) without the biases "
+           "(3 of 4), the Q3(a)(II) loss in log base 10 (the probability right: 3 of 4), "
+           "Q3(e)(II) `72 MiB` (exactly right in another unit: full marks).",
+           (GIB_LABELLED_GB, FFN_WITHOUT_BIASES, LOSS_IN_LOG10, ADAM_IN_MIB),
+           (*PART2, "q3c", "q3d", "q3a2"), (("q3c", 2), ("q3d", 3), ("q3a2", 3))),
 )
 
 
@@ -504,8 +523,10 @@ def build_all() -> dict[str, NotebookNode]:
         "solution": nbformat.read(PACK / "solution" / NOTEBOOK, as_version=4),
         "template": nbformat.read(PACK / "template" / NOTEBOOK, as_version=4),
     }
-    built["part1"] = copy.deepcopy(built["solution"])
-    PART2_UNDONE.apply(built["part1"])
+    built["no-part2"] = copy.deepcopy(built["solution"])
+    PART2_UNDONE.apply(built["no-part2"])
+    built["part1"] = copy.deepcopy(built["no-part2"])
+    PART3_UNDONE.apply(built["part1"])
     for sample in SAMPLES:
         nb = copy.deepcopy(built[sample.base])
         for edit in sample.edits:
@@ -516,10 +537,12 @@ def build_all() -> dict[str, NotebookNode]:
 
 
 README_HEAD = src("""
-    # Sample submissions: STAT8021 Assignment 3, Parts 1 and 2
+    # Sample submissions: STAT8021 Assignment 3, Parts 1, 2 and 3
 
     Notebooks for testing the grader on Part 1 (Q1, 30 points: Q1(a) 6, Q1(b) 6, Q1(c) 12,
-    Q1(d) 6) and Part 2 (Q2, 40 points: Q2(a) 12, Q2(b) 12, Q2(c) 8, Q2(d) 8). Each is
+    Q1(d) 6), Part 2 (Q2, 40 points: Q2(a) 12, Q2(b) 12, Q2(c) 8, Q2(d) 8) and Part 3
+    (Q3, 30 points: written answers in tagged cells; Q3(a)(I) 2 and Q3(b) 4 are graded by a
+    TA, the other 24 by `answer` checks). Each is
     the pack's solution or template notebook (`reference/stat8021-a3/`) with one defect,
     built by `make_samples.py`; do not edit the notebooks by hand, change the script and
     run it again:
@@ -529,10 +552,12 @@ README_HEAD = src("""
     **Run the hostile samples only inside the grader's sandbox.** Outside it they fork
     without limit, fill memory, reach the network and write files across the file system.
 
-    "Score" is what a correct grader gives out of 70 (Parts 1 and 2). A wrong answer to
+    "Score" is what a correct grader gives out of 100 before a TA grades the 6 manual
+    points (so at most 94, and the record's status is `incomplete`). A wrong answer to
     one question costs exactly that question's points. The Part 1 samples (`part1` base:
-    the solution with Part 2 left as the template has it) test one Part 1 defect each and
-    do not fine-tune anything, so they also lose Part 2's 40 points. The hostile samples
+    the solution with Parts 2 and 3 left as the template has them) test one Part 1 defect
+    each and do not fine-tune anything, so they also lose Part 2's 40 points and Part 3's
+    24 automatic points. The hostile samples
     built on the template implement nothing, so they score 0 whatever the attack does;
     the two built on `wrong-q1c-missing-scale` must score what that sample scores (18):
     an attack that fakes numbers inside the kernel must not earn the Q1(c) points back.
@@ -562,7 +587,8 @@ README_NOTES = src("""
 def readme() -> str:
     """The README: why the samples exist, the table of expected scores, what to look for."""
     rows = [f"| `{s.name}.ipynb` | {s.base} | {s.what} | {s.score:g} |" for s in SAMPLES]
-    table = "| Notebook | Built from | What it does | Score /70 |\n|---|---|---|---|\n"
+    table = (f"| Notebook | Built from | What it does | Score /{TOTAL} (before the TA) |\n"
+             "|---|---|---|---|\n")
     return f"{README_HEAD}\n\n{table}" + "\n".join(rows) + f"\n\n{README_NOTES}\n"
 
 

@@ -66,9 +66,10 @@ def test_pack_validate_finds_the_pack_sound():
     done = grader("pack", "validate", str(PACK_DIR), "--json")
     assert done.returncode == 0, done.stdout + done.stderr
     findings = {f["name"]: f for f in json.loads(done.stdout)}
-    assert set(findings) == {"rubric", "probes", "demo cases", "reference", "solution",
-                             "template"}
-    assert findings["solution"]["detail"].startswith("scores 70/70")
+    assert set(findings) == {"rubric", "probes", "demo cases", "reference", "answer keys",
+                             "solution", "template"}
+    assert findings["answer keys"]["ok"]
+    assert findings["solution"]["detail"].startswith("scores 94/94")  # 6 manual points wait
 
 
 def test_bad_pack_exits_2_naming_the_key(tmp_path):

@@ -25,8 +25,11 @@ WRONG = {
     "hostile-fake-prints": "q1c",
 }
 PART2 = ("q2a", "q2b", "q2c", "q2d")
-"""The Part 1 samples leave Part 2 as the template has it (see submissions/.../README.md)."""
-PART2_SAMPLES = {"wrong-q2b-fake-accuracy", "wrong-q2b-trains-on-test"}
+PART3 = ("q3a2", "q3c", "q3d", "q3e1", "q3e2", "q3e3")
+MANUAL = ("q3a1", "q3b")
+"""The Part 1 samples leave Parts 2 and 3 as the template has them (see
+submissions/.../README.md); Part 3's explanations wait for a TA in every record."""
+PART2_SAMPLES = {"wrong-q2b-fake-accuracy", "wrong-q2b-trains-on-test", "wrong-q3-conventions"}
 TEMPLATE_BASED = sorted(
     p.stem for p in SAMPLES.glob("hostile-*.ipynb") if p.stem not in WRONG)
 
@@ -42,8 +45,11 @@ def test_every_sample_is_covered(graded):
 
 def test_solution_scores_full_marks(graded, pack):
     record = graded["solution"].record
-    assert record.score == pack.total == 70
-    assert all(q.status == "passed" for q in record.questions)
+    manual = sum(pack.question(q).points for q in MANUAL)
+    assert pack.total == 100 and manual == 6  # the handout's total; Q3(a)(I) and Q3(b) by hand
+    assert record.score == pack.total - manual and record.status == "incomplete"
+    assert all(q.status == ("manual" if q.id in MANUAL else "passed") for q in record.questions)
+    assert all(q.score is None for q in record.questions if q.id in MANUAL)
     assert record.flags == {"tamper": [], "printed_mismatch": [], "finetune": []}
     assert record.run["limits_hit"] == [] and record.run["cell_errors"] == []
 
@@ -53,10 +59,11 @@ def test_wrong_sample_loses_exactly_its_question(graded, pack, sample):
     record = graded[sample].record
     wrong = WRONG[sample]
     assert scores(record)[wrong] == 0
-    assert all(scores(record)[q] == 0 for q in PART2)
-    part2 = sum(pack.question(q).points for q in PART2)
-    assert record.score == pack.total - part2 - pack.question(wrong).points
-    others = {q: s for q, s in scores(record).items() if q != wrong and q not in PART2}
+    assert all(scores(record)[q] == 0 for q in (*PART2, *PART3))
+    undone = sum(pack.question(q).points for q in (*PART2, *PART3, *MANUAL))
+    assert record.score == pack.total - undone - pack.question(wrong).points
+    others = {q: s for q, s in scores(record).items()
+              if q != wrong and q not in (*PART2, *PART3, *MANUAL)}
     assert all(s == pack.question(q).points for q, s in others.items())
     assert next(q for q in record.questions if q.id == wrong).hint
 
@@ -188,3 +195,33 @@ def test_a_dying_kernel_is_restarted_and_the_notebook_goes_on(graded):
     later = [c for c in run.cells[fatal.index + 1:] if c.status != "ok" or c.seconds]
     assert run.restarts == 1 and later, "cells after the fatal one must still run"
     assert {h["cell"] for h in graded_run.record.run["limits_hit"]} == {fatal.index}
+
+
+def _convention_credit(pack, qid: str, name: str) -> float:
+    """A convention's credit as the rubric states it (not retyped here)."""
+    return next(float(c["credit"]) for check in pack.question(qid).checks
+                for c in check.settings.get("conventions", []) if c["name"] == name)
+
+
+def test_part3_conventions_earn_the_rubric_credit(graded, pack):
+    record = graded["wrong-q3-conventions"].record
+    got = scores(record)
+    by_id = {q.id: q for q in record.questions}
+    assert got["q3c"] == pack.question("q3c").points / 2  # GiB labelled GB: built-in 1/2
+    assert by_id["q3c"].checks[0]["evidence"]["convention"] == "gib_vs_gb"
+    assert got["q3d"] == pack.question("q3d").points * _convention_credit(pack, "q3d", "no_biases")
+    assert "leaves out the biases" in by_id["q3d"].message
+    log10 = _convention_credit(pack, "q3a2", "log10")
+    assert got["q3a2"] == pack.question("q3a2").points * (1 + log10) / 2  # p right, loss log10
+    assert got["q3e2"] == pack.question("q3e2").points  # 72 MiB is exactly right
+    for qid in ("q3e1", "q3e3"):
+        assert got[qid] == pack.question(qid).points
+    evidence = by_id["q3e2"].checks[0]["evidence"]
+    assert evidence["answer"] == "72 MiB" and evidence["source"] == "notebook"
+    assert evidence["where"].startswith("cell ")
+
+
+def test_part3_blank_answers_say_where_to_write(graded):
+    record = graded["wrong-q1a-transposed-heads"].record
+    q3c = next(q for q in record.questions if q.id == "q3c")
+    assert q3c.score == 0 and "Answer: line of the cell tagged 'q3c' is empty" in q3c.message

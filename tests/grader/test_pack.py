@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -14,8 +15,15 @@ from tests.grader.conftest import PACK_DIR
 def test_stat8021_pack_loads(pack):
     assert pack.id == "stat8021-a3" and not pack.is_public
     assert [q.id for q in pack.questions] == ["q1a", "q1b", "q1c", "q1d",
-                                              "q2a", "q2b", "q2c", "q2d"]
-    assert [q.points for q in pack.questions] == [6, 6, 12, 6, 12, 12, 8, 8]
+                                              "q2a", "q2b", "q2c", "q2d",
+                                              "q3a1", "q3a2", "q3b", "q3c", "q3d",
+                                              "q3e1", "q3e2", "q3e3"]
+    # the handout's points: Part 1 30, Part 2 40, Part 3 30 (Q3(a) 6, (b) 4, (c)-(d) 4, (e) 12)
+    assert [q.points for q in pack.questions] == [6, 6, 12, 6, 12, 12, 8, 8,
+                                                  2, 4, 4, 4, 4, 4, 4, 4]
+    assert pack.total == 100
+    assert [c.kind for c in pack.question("q3b").checks] == ["manual"]
+    assert [c.kind for c in pack.question("q3a2").checks] == ["answer", "answer"]
     assert [c.kind for c in pack.question("q2b").checks] == ["finetune", "finetune"]
     assert pack.models == ("distilbert-base-uncased", "roberta-base")
     q1c = pack.question("q1c")
@@ -34,7 +42,7 @@ def broken(tmp_path: Path, old: str, new: str) -> Path:
 
 
 @pytest.mark.parametrize(("old", "new", "field"), [
-    ("total = 70", "total = 71", "assignment.total"),
+    ("total = 100", "total = 71", "assignment.total"),
     ('kind = "tensor"', 'kind = "telepathy"', "questions[0].checks[0].kind"),
     ("points = 6\n", "points = \"six\"\n", "questions[0].points"),
     ('stat = "shape"', 'stat = "mean"', "questions[0].printed[0].stat"),
@@ -43,6 +51,13 @@ def broken(tmp_path: Path, old: str, new: str) -> Path:
     ('evaluate = "samples"', 'evaluate = "vibes"', "questions[4].checks[0].evaluate"),
     ('hidden = "private/news_hidden.jsonl"', 'hidden = "private/gone.jsonl"', "data.hidden"),
     ('credit = "all"', 'credit = "most"', "questions[0].checks[0].credit"),
+    ('unit = "GB"', "unit = 5", "questions[11].checks[0].unit"),
+    ("expected = {calc = \"attention_scores_memory\", args = {seq_len = 16384, n_heads = 48,",
+     "expectd = {calc = \"attention_scores_memory\", args = {seq_len = 16384, n_heads = 48,",
+     "questions[11].checks[0].expected"),
+    ("credit = 0.25", "credit = 2", "questions[11].checks[0].conventions[0].credit"),
+    ("tolerance = {relative = 0.01}", "tolerance = {relativ = 0.01}",
+     "questions[15].checks[0].tolerance.relativ"),
 ])
 def test_schema_errors_name_the_key(tmp_path, old, new, field):
     with pytest.raises(PackError) as err:
@@ -63,6 +78,10 @@ def test_export_public_leaves_the_private_part_behind(pack, tmp_path):
             assert b"hidden_cases" not in text
     assert "public/ag_news_train.jsonl" in files and "probes/part2.py" in files
     assert not any("news_hidden" in f or "generated_news_labels" in f for f in files)
+    rubric = (dest / "pack.toml").read_text()
+    # no answer key, not even how it is computed ("{expected}" in a message is a placeholder)
+    assert not re.search(r"^\s*expected\s*=", rubric, re.MULTILINE) and "calc =" not in rubric
+    assert 'kind = "answer"' in rubric and 'unit = "GB"' in rubric  # what a self-check needs
     public = load_pack(dest)
     assert public.is_public and public.total == pack.total
     assert set(public.data) == {"train", "test", "external"}  # no hidden split

@@ -172,8 +172,9 @@ def test_canvas_zip_and_gradebook(tmp_path, records):
               (subs[1].student, records["wrong-q1a-transposed-heads"])]
     table = list(csv.reader(io.StringIO(canvas_csv(graded, "A3", "555"))))
     assert table[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "A3 (555)"]
-    assert table[1][0] == "Points Possible" and table[1][-1] == "70"
-    assert [(r[1], r[-1]) for r in table[2:]] == [("2001", "70"), ("2002", "24")]
+    assert table[1][0] == "Points Possible" and table[1][-1] == "100"
+    # the solution waits for a TA on Q3(a)(I) and Q3(b) (6 points); Q1(a) wrong keeps 24
+    assert [(r[1], r[-1]) for r in table[2:]] == [("2001", "94"), ("2002", "24")]
 
 
 def _zip(path: Path, members: list[tuple[str, bytes]], link: str | None = None) -> Path:

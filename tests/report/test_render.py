@@ -63,7 +63,7 @@ def test_ta_view_holds_what_the_student_view_drops(records):
 
 def test_html_explains_a_wrong_answer(records, pack):
     html = render_student(records["wrong-q1c-missing-scale"], "html", pack_raw=pack.raw)
-    assert "18 / 70" in html
+    assert "18 / 100" in html
     assert "hidden-b2-s5-d16-h4" in html and "0.656" in html
     assert pack.question("q1c").hint.split(";")[0][:40] in html
     assert "attention output error" in html  # the printed zero it claims

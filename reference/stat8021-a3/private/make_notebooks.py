@@ -620,6 +620,62 @@ PART2_CELLS = (
 )
 
 
+# ----------------------------------------------------------------------------------------
+# Part 3: written answers, one Markdown cell per sub-question, tagged with its id. The
+# grader reads the `Answer:` line (one value, with its unit; working may follow below it)
+# and, for the explanations, the whole cell. A report handed in beside the notebook is
+# read too, for the same questions (docs/answers.md).
+
+PART3_TEXT = src("""
+    ## Part 3: Transformer pre-training and fine-tuning analysis (30 points)
+
+    "Project Aether": a GPT-style decoder-only model with L = 48 layers, hidden size
+    H = 6144, h = 48 heads (H/h = 128) and context length S_max = 16,384.
+
+    Answer each sub-question **in its own cell below** (double-click to edit). For a
+    numeric answer, write **one value on the `Answer:` line**, with its unit where the
+    question asks for one (for example `Answer: 1.5 GB` or `Answer: 3,000,000`); put any
+    working on the lines after it. Keep the cells and their tags (`q3a1`, `q3c`, ...). The
+    same answers may also be given in your PDF report; the notebook's `Answer:` line wins.
+    """)
+
+
+def answer_cell(qid: str, question: str, template: str, solution: str) -> Cell:
+    """A tagged Markdown answer cell: the question, then `Answer:` (blank in the template)."""
+    head = f"**{question}**\n\n"
+    return Cell("markdown", qid, head + template, head + solution, tag=qid)
+
+
+PART3_CELLS = (
+    Cell("markdown", "part3-text", PART3_TEXT),
+    answer_cell("q3a1", "Q3(a)(I) The objective of language-model pre-training (explain).",
+                "Answer: ", "Answer: predict each next token from the tokens before it, "
+                "maximising the likelihood of the text (minimising the cross-entropy of the "
+                "true next token), with no labels beyond the text itself."),
+    answer_cell("q3a2", "Q3(a)(II) Probability of \"mat\" and the cross-entropy loss.",
+                "p(mat): \n\nLoss: ",
+                "p(mat): 0.7500\n\nLoss: 0.2876\n\nsoftmax of the logits at index 2, "
+                "then -ln p."),
+    answer_cell("q3b", "Q3(b) Decoder-only versus encoder-only and encoder-decoder (comment).",
+                "Answer: ", "Answer: a decoder-only model generates text naturally and "
+                "scales simply (one stack, causal attention); it sees only left context, so "
+                "an encoder-only model (bidirectional) suits understanding tasks better, and "
+                "an encoder-decoder suits input-to-output tasks such as translation."),
+    answer_cell("q3c", "Q3(c) Memory of the attention scores QK^T, one layer, all 48 heads, "
+                "fp16 (in GB).", "Answer: ",
+                "Answer: 25.77 GB\n\n48 × 16384² × 2 bytes = 25,769,803,776 bytes."),
+    answer_cell("q3d", "Q3(d) FFN parameters across all 48 layers (in billions).", "Answer: ",
+                "Answer: 14.50 billion\n\n48 × (2 × 6144 × 24576 + 24576 + 6144) "
+                "= 14,496,989,184."),
+    answer_cell("q3e1", "Q3(e)(I) Trainable LoRA parameters (W_Q and W_V, r = 8, 48 layers).",
+                "Answer: ", "Answer: 9,437,184\n\n48 × 2 × 8 × (6144 + 6144)."),
+    answer_cell("q3e2", "Q3(e)(II) Adam optimizer-state memory of the LoRA parameters.",
+                "Answer: ", "Answer: 75.50 MB\n\n9,437,184 × 8 bytes = 75,497,472 bytes."),
+    answer_cell("q3e3", "Q3(e)(III) LoRA optimizer memory as a fraction of the FFN's.",
+                "Answer: ", "Answer: 0.065 %\n\n75.5 MB / 115.98 GB, about 1/1536."),
+)
+
+
 CELLS = (
     Cell("markdown", "intro", INTRO),
     Cell("code", "imports", IMPORTS, tag="imports"),
@@ -638,6 +694,7 @@ CELLS = (
     Cell("code", "q1d", Q1D_TEMPLATE, Q1D_SOLUTION, tag="q1d"),
     Cell("code", "demo-q1d", Q1D_DEMO, tag="demo-q1d"),
     *PART2_CELLS,
+    *PART3_CELLS,
 )
 
 

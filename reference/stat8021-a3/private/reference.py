@@ -309,3 +309,21 @@ def demo_cases() -> dict[str, list[Case]]:
         "MultiHeadAttention": [{**self_mha, "name": "self"}, masked(self_mha)],
         "PositionalEncoding": [{**_pe_case(gen, B, S, D, 5000), "name": "demo"}],
     }
+
+
+# ----------------------------------------------------------------------------------------
+# Part 3: the answer key is computed by `calculators` from the rubric's `expected` tables
+# (reference/stat8021-a3/pack.toml); this helper only divides two of those results.
+
+
+def ratio(numerator: object, denominator: object) -> object:
+    """Exact ratio of two calculator results (memory sizes or counts), e.g. Q3(e)(III)."""
+    from sympy import Rational
+
+    def exact(value: object) -> int:
+        for name in ("bytes", "total", "value"):
+            if hasattr(value, name):
+                return int(getattr(value, name))
+        return int(value)  # type: ignore[call-overload]
+
+    return Rational(exact(numerator), exact(denominator))

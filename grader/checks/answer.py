@@ -1,0 +1,247 @@
+"""The `answer` check: a written numeric answer against an expected value the grader computes.
+
+Why computed: the rubric names a `calculators` call (or a function of the pack's
+private reference) instead of a typed number, so the key is derived from the
+question's data and an exported public pack, which drops `expected`, holds none.
+
+Rubric keys of a check (docs/answers.md has the full table):
+
+    kind = "answer"
+    label = "Answer"                  # the line read in the cell tagged with the question id
+    tag = "q3c"                       # default: the question id
+    printed = "LM trainable parameters"   # also read a line the notebook printed
+    report = ["Q3 (c)", "Question 3"]     # headings of the report section; report_part narrows
+    prefer = ["notebook", "report"]   # where to look first
+    unit = "GB"                       # the unit asked (public: the self-check says if it fits)
+    symbols = {H = 6144}              # names a formula may use, with their values
+    tolerance = {relative = 0.01}     # calculators.answers.Tolerance fields; exact = true
+    slip_cost = 0.0                   # credit lost per arithmetic slip in the section read
+    expected = {calc = "attention_scores_memory", args = {seq_len = 16384, n_heads = 48}}
+    [[questions.checks.conventions]]  # recognised conventions and their credit
+    name = "per_head"; credit = 0.25; message = "..."; expected = {...}
+
+In `check` mode (a student, maybe with the public pack alone) nothing is compared:
+the check says whether the answer is readable and in the unit asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sympy import Rational
+
+import calculators
+from calculators.answers import Alternative, Tolerance, Verdict, check_answer, parse_answer
+from calculators.answers.units import BYTES_PER_UNIT, is_memory_unit
+from grader.checks import CheckResult
+from grader.pack import Check, PackError
+from grader.written import (
+    DEFAULT_LABEL,
+    Found,
+    Reports,
+    notebook_answer,
+    printed_answer,
+    report_answer,
+    slips_in,
+)
+
+SOURCES = ("notebook", "printed", "report")
+TOLERANCE_KEYS = ("relative", "absolute", "sig_figs", "min_sig_figs", "significant",
+                  "close_relative", "close_credit", "convention_credit")
+
+
+@dataclass
+class Context:
+    """What the answer checks of one submission share: its notebook and its reports."""
+
+    notebook: Any  # an nbformat NotebookNode (executed or as handed in), or None
+    reports: Reports
+    mode: str
+    reference: Callable[[], Any] | None = None
+    """Returns the pack's reference module (grade mode only)."""
+
+
+def resolve(spec: Any, reference: Callable[[], Any] | None, where: str) -> Any:
+    """The value a rubric `expected` names: `{calc = ...}`, `{reference = ...}`, or a literal.
+
+    `args` values may themselves be `{calc = ...}` tables (LoRA count -> Adam memory).
+    `field` picks an attribute of the result (`probability`, `value`, `bytes`).
+    """
+    if not isinstance(spec, dict):
+        return spec
+    if "calc" not in spec and "reference" not in spec:
+        return {k: resolve(v, reference, f"{where}.{k}") for k, v in spec.items()}
+    args = spec.get("args", {})
+    if not isinstance(args, dict):
+        raise PackError(f"{where}.args", "must be a table of keyword arguments")
+    kwargs = {k: resolve(v, reference, f"{where}.args.{k}") for k, v in args.items()}
+    if "calc" in spec:
+        name = str(spec["calc"])
+        func = getattr(calculators, name, None)
+        if not callable(func) or name.startswith("_"):
+            raise PackError(f"{where}.calc", f"calculators has no function {name!r}")
+    else:
+        if reference is None:
+            raise PackError(f"{where}.reference", "needs the pack's private reference")
+        name = str(spec["reference"])
+        func = getattr(reference(), name, None)
+        if not callable(func):
+            raise PackError(f"{where}.reference", f"the reference has no function {name!r}")
+    value = func(**kwargs)
+    if "field" in spec:
+        value = getattr(value, str(spec["field"]))
+    return value
+
+
+SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+
+
+def expected_value(value: Any, unit: str | None) -> Any:
+    """A calculator result in the form `check_answer` takes, in the unit the question asks.
+
+    Memory keeps its exact bytes and the unit asked ("GB"); a count asked "in billions"
+    becomes (count / 10^9, "billion"), so a bare "14.5" reads as the question means it.
+    """
+    if isinstance(value, str):
+        parsed = parse_answer(value)
+        if not parsed.ok:
+            raise PackError("expected", f"cannot read {value!r}: {parsed.reason}")
+        return (parsed.value, parsed.unit) if parsed.unit else parsed.value
+    if hasattr(value, "bytes") and not isinstance(value, int):
+        # exact bytes, expressed in the unit asked (plain data, so it pickles to a worker)
+        asked = unit if is_memory_unit(unit) else "B"
+        return (Rational(int(value.bytes)) / BYTES_PER_UNIT[asked], asked)
+    if hasattr(value, "total") and not isinstance(value, int):
+        value = value.total
+    if isinstance(value, float):
+        value = Rational(str(value))
+    if unit in SCALES:
+        return (Rational(value) / SCALES[unit], unit)
+    if unit in ("%", "percent"):
+        return (Rational(value) * 100, "%")
+    return value
+
+
+def tolerance(raw: Any) -> Tolerance:
+    if not raw:
+        return Tolerance()
+    if raw.get("exact"):
+        return Tolerance.exact()
+    kwargs = {k: (Rational(str(v)) if isinstance(v, float) else v)
+              for k, v in raw.items() if k in TOLERANCE_KEYS}
+    return Tolerance(**kwargs)
+
+
+def conventions(check: Check, reference: Callable[[], Any] | None,
+                where: str) -> list[Alternative]:
+    out = []
+    for i, conv in enumerate(check.settings.get("conventions", [])):
+        if "expected" not in conv:
+            continue  # a public pack: the value is part of the key
+        value = resolve(conv["expected"], reference, f"{where}.conventions[{i}].expected")
+        out.append(Alternative(str(conv["name"]), expected_value(value, check.settings.get("unit")),
+                               Rational(str(conv.get("credit", 0))), str(conv.get("message", ""))))
+    return out
+
+
+@dataclass(frozen=True)
+class Key:
+    """What one answer is compared with: plain, picklable data (the service sends it to a
+    worker process). Never shown to a student."""
+
+    expected: Any
+    tolerance: Tolerance
+    alternatives: tuple[Alternative, ...]
+    symbols: dict[str, Any] | None
+
+    def check(self, text: str) -> Verdict:
+        return check_answer(text, self.expected, tolerance=self.tolerance,
+                            alternatives=self.alternatives, symbols=self.symbols)
+
+
+def answer_key(check: Check, qid: str, reference: Callable[[], Any] | None) -> Key:
+    """The key of an `answer` check, computed from its rubric (needs the full pack)."""
+    s = check.settings
+    where = f"questions[{qid}].checks.answer"
+    if "expected" not in s:
+        raise PackError(f"{where}.expected", "missing: this is a public pack, it has no key")
+    expected = expected_value(resolve(s["expected"], reference, f"{where}.expected"),
+                              s.get("unit"))
+    return Key(expected, tolerance(s.get("tolerance")),
+               tuple(conventions(check, reference, where)), s.get("symbols"))
+
+
+def find(check: Check, qid: str, ctx: Context) -> Found:
+    """The answer, from the first source in `prefer` that has one."""
+    s = check.settings
+    label = str(s.get("label", DEFAULT_LABEL))
+    readers: dict[str, Callable[[], Found]] = {
+        "notebook": lambda: notebook_answer(ctx.notebook, str(s.get("tag", qid)), label),
+        "printed": lambda: (printed_answer(ctx.notebook, str(s["printed"]), s.get("printed_tag"))
+                            if "printed" in s else Found(None, "none")),
+        "report": lambda: (report_answer(ctx.reports, qid, s["report"], s.get("report_part"),
+                                         s.get("symbols"))
+                           if "report" in s else Found(None, "none")),
+    }
+    prefer = s.get("prefer") or list(SOURCES)
+    reasons = []
+    for source in prefer:
+        found = readers[source]()
+        if found.text is not None:
+            return found
+        if found.reason:
+            reasons.append(found.reason)
+    return Found(None, "none", reason="; ".join(dict.fromkeys(reasons)) or "no answer found")
+
+
+def _unit_fits(parsed: Any, unit: str | None) -> str | None:
+    """Why the unit written does not fit the unit asked, or None when it does."""
+    asked_memory = is_memory_unit(unit)
+    if asked_memory and not parsed.is_memory:
+        return f"it has no unit of memory; the question asks for {unit}"
+    if asked_memory and parsed.unit != unit:
+        return f"it is in {parsed.unit}; the question asks for {unit}"
+    if not asked_memory and parsed.is_memory:
+        return f"it is a memory size ({parsed.unit}); the question asks for a number"
+    return None
+
+
+def check_written(check: Check, qid: str, ctx: Context) -> CheckResult:
+    """Grade (or, in check mode, read) one written answer; the evidence says where it came from."""
+    s = check.settings
+    found = find(check, qid, ctx)
+    if found.text is None:
+        return CheckResult("answer", 0.0, "failed", f"No answer found: {found.reason}.",
+                           {"answer": None, "verdict": "missing", "convention": None,
+                            "message": found.reason, "source": "none", "slips": []})
+    slips = slips_in(ctx.reports, found)
+    slip_rows = [{"line": sl.line, "quote": sl.text, "message": sl.message} for sl in slips]
+    evidence: dict[str, Any] = {"answer": found.text, **found.to_dict(), "slips": slip_rows}
+    symbols = s.get("symbols")
+    if ctx.mode == "check":
+        parsed = parse_answer(found.text, symbols)
+        if not parsed.ok:
+            message = f"Your answer {found.text!r} cannot be read: {parsed.reason}."
+            evidence.update(verdict="unreadable", convention=None, message=message)
+            return CheckResult("answer", 0.0, "failed", message, evidence)
+        problem = _unit_fits(parsed, s.get("unit"))
+        message = (f"Your answer reads as {parsed.display}"
+                   + (f", but {problem}." if problem else
+                      "; whether it is right is decided when graded."))
+        evidence.update(verdict="readable" if not problem else "unit", convention=None,
+                        message=message)
+        return CheckResult("answer", 0.0, "not_graded", message, evidence)
+    verdict = answer_key(check, qid, ctx.reference).check(found.text)
+    credit = float(verdict.credit)
+    cost = float(s.get("slip_cost", 0.0)) * len(slips)
+    fraction = max(0.0, credit - cost)
+    message = verdict.message
+    if slips:
+        message += f" {len(slips)} arithmetic slip(s) in the working: " + " ".join(
+            sl.message for sl in slips)
+    evidence.update(verdict=verdict.verdict, convention=verdict.convention,
+                    message=verdict.message, credit=str(verdict.credit))
+    status = "passed" if fraction >= 1 else ("failed" if fraction <= 0 else "partial")
+    return CheckResult("answer", fraction, status, message, evidence)

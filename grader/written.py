@@ -1,0 +1,174 @@
+"""Where a written answer is: a tagged answer cell, a printed line, or a report's section.
+
+Why one module: a question may be answered in the notebook (the STAT8021 template has
+a Markdown cell per sub-question with an `Answer:` line), printed by the notebook
+(`LM model trainable parameters: 21018401`), or written in a report handed in beside
+it (a PDF or Markdown file, as the labs ask). The `answer` check asks this module
+for the answer text and where it came from, so the record can say which evidence
+came from where. Reports are read once per submission (`Reports`), with their
+arithmetic linted once, through `calculators.answers`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from calculators.answers import (
+    QuestionSpec,
+    Report,
+    ReportReadError,
+    Slip,
+    extract_answers,
+    lint_arithmetic,
+    read_report,
+)
+
+DEFAULT_LABEL = "Answer"
+MAX_ANSWER = 2000
+
+
+@dataclass(frozen=True)
+class Found:
+    """One answer as written, or why none was found (`text is None`)."""
+
+    text: str | None
+    source: str  # "notebook" | "printed" | "report" | "none"
+    where: str = ""
+    reason: str = ""
+    section: tuple[int, int] | None = None
+    """Report lines searched (1-based, inclusive), so slips inside can be listed."""
+    report: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"source": self.source, "where": self.where}
+
+
+@dataclass
+class Reports:
+    """The reports of one submission, read and linted once; unreadable ones keep their reason."""
+
+    docs: list[Report] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    _slips: dict[str, list[Slip]] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, paths: Sequence[Path]) -> Reports:
+        out = cls()
+        for path in paths:
+            try:
+                out.docs.append(read_report(path))
+            except ReportReadError as exc:
+                out.errors.append(str(exc))
+        return out
+
+    def slips(self, doc: Report) -> list[Slip]:
+        if doc.path not in self._slips:
+            self._slips[doc.path] = lint_arithmetic(doc.text)
+        return self._slips[doc.path]
+
+    def describe(self) -> list[dict[str, Any]]:
+        """What the record says about the reports (never their text)."""
+        return [{"name": Path(d.path).name, "path": d.path, "format": d.format,
+                 "notes": list(d.notes),
+                 "sha256": hashlib.sha256(Path(d.path).read_bytes()).hexdigest()}
+                for d in self.docs] + [{"error": e} for e in self.errors]
+
+
+def _label_pattern(label: str) -> re.Pattern[str]:
+    # "**Answer:** 25.77 GB", "- Answer = 25.77 GB", "> p(mat): 0.75"
+    return re.compile(rf"^[ \t>*_#-]*{re.escape(label)}[ \t*_]*[:=][ \t*_]*"
+                      rf"(?P<value>[^\n]*?)[ \t*_]*$", re.IGNORECASE | re.MULTILINE)
+
+
+def _source(cell: Any) -> str:
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else str(src)
+
+
+def notebook_answer(notebook: Any, tag: str, label: str = DEFAULT_LABEL) -> Found:
+    """The `label:` line of the cells tagged `tag` (Markdown, or a code comment).
+
+    The last filled line wins, so a student who writes working first and the answer
+    last is read right. A line left blank (the template's) means no answer.
+    """
+    if notebook is None:
+        return Found(None, "none", reason="no notebook was handed in")
+    pattern = _label_pattern(label)
+    tagged = [(i, c) for i, c in enumerate(notebook.get("cells", []))
+              if tag in (c.get("metadata", {}).get("tags") or [])]
+    if not tagged:
+        return Found(None, "none", reason=f"the notebook has no cell tagged {tag!r}")
+    found = None
+    for index, cell in tagged:
+        for match in pattern.finditer(_source(cell)):
+            value = match.group("value").strip().lstrip("#").strip()
+            if value:
+                found = Found(value[:MAX_ANSWER], "notebook", f"cell {index}")
+    if found is None:
+        return Found(None, "none", reason=f"the {label}: line of the cell tagged {tag!r} is empty")
+    return found
+
+
+def printed_answer(notebook: Any, label: str, tag: str | None = None) -> Found:
+    """The last `label: value` line the notebook printed (stdout of its code cells)."""
+    if notebook is None:
+        return Found(None, "none", reason="no notebook was handed in")
+    pattern = _label_pattern(label)
+    found = None
+    for index, cell in enumerate(notebook.get("cells", [])):
+        if cell.get("cell_type") != "code":
+            continue
+        if tag is not None and tag not in (cell.get("metadata", {}).get("tags") or []):
+            continue
+        text = "".join(o.get("text", "") for o in cell.get("outputs", [])
+                       if o.get("output_type") == "stream" and o.get("name") == "stdout")
+        for match in pattern.finditer(text):
+            if match.group("value").strip():
+                found = Found(match.group("value").strip()[:MAX_ANSWER], "printed",
+                              f"output of cell {index}")
+    return found or Found(None, "none", reason=f"the notebook printed no '{label}:' line")
+
+
+def report_answer(reports: Reports, qid: str, headings: Sequence[str], part: str | None = None,
+                  symbols: dict[str, Any] | None = None) -> Found:
+    """The final answer of the report section opened by `headings` (and `part`)."""
+    if not reports.docs:
+        reason = "; ".join(reports.errors) or "no report was handed in"
+        return Found(None, "none", reason=reason)
+    spec = QuestionSpec(qid, tuple(headings), part=part, symbols=symbols)
+    reasons = []
+    for doc in reports.docs:
+        got = extract_answers(doc.text, [spec])[qid]
+        name = Path(doc.path).name
+        if got.found and got.answer:
+            return Found(got.answer[:MAX_ANSWER], "report", f"{name} line {got.line}",
+                         section=got.section, report=doc.path)
+        reasons.append(f"{name}: {got.reason or 'no answer found'}")
+    return Found(None, "none", reason="; ".join(reasons))
+
+
+def report_section(reports: Reports, qid: str, headings: Sequence[str]) -> str:
+    """The text of a report's section for `headings` (for a TA to read), or ""."""
+    spec = QuestionSpec(qid, tuple(headings))
+    for doc in reports.docs:
+        got = extract_answers(doc.text, [spec])[qid]
+        if got.section is not None:
+            first, last = got.section
+            return "\n".join(doc.text.splitlines()[first - 1:last]).strip()
+    return ""
+
+
+def slips_in(reports: Reports, found: Found) -> list[Slip]:
+    """Arithmetic slips inside the report lines an answer was read from."""
+    if found.source != "report" or found.section is None:
+        return []
+    doc = next((d for d in reports.docs if d.path == found.report), None)
+    if doc is None:
+        return []
+    first, last = found.section
+    return [s for s in reports.slips(doc) if first <= s.line <= last]
