@@ -21,11 +21,30 @@ from calculators.answers import (
     parse_answer,
     read_report,
 )
+from grader.checks.answer import Key, answer_key
+from grader.pack import resolve_pack
 
 answers_app = typer.Typer(
     help="Read students' written answers: check one against a value, lint a report's arithmetic.",
     no_args_is_help=True,
 )
+
+
+def pack_key(question: str, label: str | None, packs_dir: Path | None) -> tuple[str, Key]:
+    """The `answer` check of `ASSIGNMENT:QUESTION` (its `label` line when several) and its key."""
+    assignment, sep, qid = question.partition(":")
+    if not sep or not assignment or not qid:
+        raise ConfigError(f"{question!r} is not ASSIGNMENT:QUESTION (e.g. stat8021-a3:q3c)",
+                          field="question")
+    pack = resolve_pack(assignment, packs_dir)
+    checks = [c for c in pack.question(qid).checks if c.kind == "answer"]
+    if label is not None:
+        checks = [c for c in checks if str(c.settings.get("label", "Answer")) == label]
+    if not checks:
+        raise ConfigError(f"{assignment}:{qid} has no answer check"
+                          + (f" labelled {label!r}" if label else ""), field="question")
+    reference = None if pack.is_public else pack.reference
+    return f"{pack.id}:{qid}", answer_key(checks[0], qid, reference)
 
 
 @answers_app.command("check")
@@ -34,18 +53,48 @@ def check(
         str, typer.Argument(help="The answer as the student wrote it, e.g. '25.77 GB'.")
     ],
     expected: Annotated[
-        str, typer.Option(help="The right value, written the same way, e.g. '24 GiB' or '9437184'.")
-    ],
+        str | None,
+        typer.Option(help="The right value, written the same way, e.g. '24 GiB' or '9437184'."),
+    ] = None,
+    question: Annotated[
+        str | None,
+        typer.Option(help="A pack question, ASSIGNMENT:QUESTION (e.g. stat8021-a3:q3c): use "
+                     "its answer check (key, tolerance, conventions) instead of --expected."),
+    ] = None,
+    label: Annotated[
+        str | None,
+        typer.Option(help="With --question: which answer line when the question has several "
+                     "(e.g. 'Loss' for stat8021-a3:q3a2)."),
+    ] = None,
+    packs_dir: Annotated[
+        Path | None, typer.Option(help="Where pack ids are looked up (default ./reference).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
 ) -> None:
-    """Compare one answer with an expected value: verdict, credit and a message.
+    """Compare one answer with an expected value, or with a pack question's answer check.
 
     Examples:
 
       grader answers check "24 GB" --expected "25769803776 bytes"
 
       grader answers check "14.5 billion" --expected 14496989184 --json
+
+      grader answers check "25.77 GB" --question stat8021-a3:q3c
     """
+    if (expected is None) == (question is None):
+        raise ConfigError("give exactly one of --expected and --question", field="expected")
+    if question is not None:
+        name, key = pack_key(question, label, packs_dir)
+        verdict = key.check(answer)
+        if as_json:
+            typer.echo(_render.dumps({"question": name, **verdict.to_dict()}))
+            return
+        rows = [("answer", answer), ("verdict", verdict.verdict),
+                ("credit", str(verdict.credit)), ("convention", verdict.convention or "-"),
+                ("message", verdict.message)]
+        Console().print(_render.table(f"{name}: {answer}", rows, ("", "")))
+        return
+    assert expected is not None
     target = parse_answer(expected)
     if not target.ok:
         raise ConfigError(f"could not read {expected!r}: {target.reason}", field="expected")

@@ -5,9 +5,10 @@
 - ``lint``: a report's text in, its arithmetic slips out (``grader answers lint``).
 - ``questions`` and ``check``: answers to a pack's questions. Only a question with a
   check of kind ``answer`` marked ``self_check = true`` in the rubric is answerable,
-  and the reply is a verdict, a credit and a message, never the expected value. Packs
-  get the ``answer`` check kind with issue 9; until then no question qualifies, the
-  list is empty and ``check`` answers 404 naming the question.
+  and the reply is a verdict, a credit and a message, never the expected value. The key
+  is computed here, server-side, from the rubric (`grader.checks.answer.answer_key`: a
+  ``calculators`` call, the tolerance, the recognised conventions), exactly as grading
+  computes it, and only the comparison runs in a worker.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from grader.checks.answer import Key, answer_key
 from grader.pack import Check, Pack, Question
 from grader.service import work
 from grader.service.errors import ApiError
@@ -110,13 +112,20 @@ def _verdict(result: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-async def check_pack_answer(request: Request, item: Answerable, answer: str) -> dict[str, Any]:
-    """Verdict of ``answer`` against the rubric's ``expected``, with the expected value removed."""
-    expected = str(item.check.settings.get("expected", ""))
-    result = await request.app.state.computer.run(work.compare_answer, answer, expected)
-    if "error" in result:  # the rubric's value is unreadable: the pack's fault, not the student's
+def _key(item: Answerable) -> Key:
+    try:
+        return answer_key(item.check, item.question.id,
+                          None if item.pack.is_public else item.pack.reference)
+    except Exception as exc:  # noqa: BLE001 - the pack's fault, not the student's
         raise ApiError(500, "pack_error", f"{item.pack.id} {item.question.id}: the rubric's "
-                       "expected value cannot be read")
+                       f"expected value cannot be computed ({type(exc).__name__})") from None
+
+
+async def check_pack_answer(request: Request, item: Answerable, answer: str) -> dict[str, Any]:
+    """Verdict of ``answer`` against the question's key; the reply never carries the key."""
+    key = _key(item)
+    result = await request.app.state.computer.run(
+        work.check_keyed, answer, key.expected, key.tolerance, key.alternatives, key.symbols)
     return {"assignment": item.pack.id, "question": item.question.id,
             **{k: result[k] for k in ("verdict", "credit", "message", "convention")}}
 

@@ -120,6 +120,33 @@ def compare_answer(answer: str, expected: str) -> dict[str, Any]:
     return _render.jsonable(check_answer(answer, value).to_dict())
 
 
+KEY_FREE = {
+    "correct": "Your answer, {got}, is correct.",
+    "close": "Your answer, {got}, is close, but not right to the figures you wrote.",
+    "convention": "Your answer, {got}, follows a known convention ({convention}): "
+                  "it earns part of the credit.",
+    "wrong": "Your answer, {got}, is not right.",
+}
+
+
+def check_keyed(answer: str, expected: Any, tolerance: Any, alternatives: Any,
+                symbols: Any) -> dict[str, Any]:
+    """A pack question's answer against its key (computed by the caller from the rubric).
+
+    The reply holds the verdict, the credit, the convention and a message that names
+    only what the student wrote: the checker's own messages may state the right value
+    ("in GB it is 25.77 GB"), so they are replaced, except when the answer is unreadable.
+    """
+    verdict = check_answer(answer, expected, tolerance=tolerance,
+                           alternatives=tuple(alternatives), symbols=symbols)
+    got = verdict.answer.display if verdict.answer is not None and verdict.answer.ok else answer
+    template = KEY_FREE.get(verdict.verdict)
+    message = (template.format(got=got, convention=verdict.convention) if template
+               else verdict.message)
+    return {"verdict": verdict.verdict, "credit": str(verdict.credit), "message": message,
+            "convention": verdict.convention}
+
+
 def lint_report(text: str) -> dict[str, Any]:
     """``grader answers lint`` on text: the written equations whose arithmetic is wrong."""
     return {"slips": [s.to_dict() for s in lint_arithmetic(text)]}
