@@ -26,7 +26,7 @@ import torch
 from grader.cases import Case, read_demo, write_inputs
 from grader.checks import CheckResult
 from grader.checks.answer import Context as AnswerContext
-from grader.checks.answer import check_written
+from grader.checks.answer import check_written, report_parts
 from grader.checks.finetune import Context as FinetuneContext
 from grader.checks.finetune import check_finetune
 from grader.checks.finetune import info as finetune_info
@@ -255,7 +255,8 @@ def _record(pack: Pack, notebook: Path | None, mode: str, plan: Plan, run: RunRe
             elif check.kind == "finetune":
                 result = check_finetune(check, question.id, ft)
             elif check.kind == "answer":
-                result = check_written(check, question.id, answers)
+                result = check_written(check, question.id, answers,
+                                       report_parts(question.checks))
             else:
                 result = _manual(check, question, written)
             result.gate = check.gate

@@ -135,15 +135,21 @@ def printed_answer(notebook: Any, label: str, tag: str | None = None) -> Found:
 
 
 def report_answer(reports: Reports, qid: str, headings: Sequence[str], part: str | None = None,
-                  symbols: dict[str, Any] | None = None) -> Found:
-    """The final answer of the report section opened by `headings` (and `part`)."""
+                  symbols: dict[str, Any] | None = None, siblings: Sequence[str] = ()) -> Found:
+    """The final answer of the report section opened by `headings` (and `part`).
+
+    `siblings` are the other parts of the same section ("Classification task" beside
+    "Language modeling task"): a part ends where a sibling begins.
+    """
     if not reports.docs:
         reason = "; ".join(reports.errors) or "no report was handed in"
         return Found(None, "none", reason=reason)
     spec = QuestionSpec(qid, tuple(headings), part=part, symbols=symbols)
+    others = [QuestionSpec(f"{qid}#{i}", tuple(headings), part=p)
+              for i, p in enumerate(siblings) if p != part]
     reasons = []
     for doc in reports.docs:
-        got = extract_answers(doc.text, [spec])[qid]
+        got = extract_answers(doc.text, [spec, *others])[qid]
         name = Path(doc.path).name
         if got.found and got.answer:
             return Found(got.answer[:MAX_ANSWER], "report", f"{name} line {got.line}",
@@ -152,14 +158,24 @@ def report_answer(reports: Reports, qid: str, headings: Sequence[str], part: str
     return Found(None, "none", reason="; ".join(reasons))
 
 
+NEXT_QUESTION = re.compile(r"^[#>*\s\d.]*\**\s*(?:question|q)\s*\d+\b", re.IGNORECASE)
+
+
 def report_section(reports: Reports, qid: str, headings: Sequence[str]) -> str:
-    """The text of a report's section for `headings` (for a TA to read), or ""."""
+    """The text of a report's section for `headings` (for a TA to read), or "".
+
+    It runs from the section's heading to the next "Question N" heading: sub-headings
+    such as "Results of Task 7" inside an answer stay with it, as a TA reads it.
+    """
     spec = QuestionSpec(qid, tuple(headings))
     for doc in reports.docs:
         got = extract_answers(doc.text, [spec])[qid]
         if got.section is not None:
-            first, last = got.section
-            return "\n".join(doc.text.splitlines()[first - 1:last]).strip()
+            lines = doc.text.splitlines()
+            first = got.section[0]
+            last = next((i for i in range(first, len(lines)) if NEXT_QUESTION.match(lines[i])),
+                        len(lines))
+            return "\n".join(lines[first - 1:last]).strip()
     return ""
 
 

@@ -26,7 +26,7 @@ the check says whether the answer is readable and in the unit asked.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -173,7 +173,7 @@ def answer_key(check: Check, qid: str, reference: Callable[[], Any] | None) -> K
                tuple(conventions(check, reference, where)), s.get("symbols"))
 
 
-def find(check: Check, qid: str, ctx: Context) -> Found:
+def find(check: Check, qid: str, ctx: Context, siblings: Sequence[str] = ()) -> Found:
     """The answer, from the first source in `prefer` that has one."""
     s = check.settings
     label = str(s.get("label", DEFAULT_LABEL))
@@ -182,7 +182,7 @@ def find(check: Check, qid: str, ctx: Context) -> Found:
         "printed": lambda: (printed_answer(ctx.notebook, str(s["printed"]), s.get("printed_tag"))
                             if "printed" in s else Found(None, "none")),
         "report": lambda: (report_answer(ctx.reports, qid, s["report"], s.get("report_part"),
-                                         s.get("symbols"))
+                                         s.get("symbols"), siblings)
                            if "report" in s else Found(None, "none")),
     }
     prefer = s.get("prefer") or list(SOURCES)
@@ -208,10 +208,20 @@ def _unit_fits(parsed: Any, unit: str | None) -> str | None:
     return None
 
 
-def check_written(check: Check, qid: str, ctx: Context) -> CheckResult:
-    """Grade (or, in check mode, read) one written answer; the evidence says where it came from."""
+def report_parts(checks: Sequence[Check]) -> list[str]:
+    """The `report_part` of each answer check of a question: the parts of its section."""
+    return [str(c.settings["report_part"]) for c in checks
+            if c.kind == "answer" and c.settings.get("report_part")]
+
+
+def check_written(check: Check, qid: str, ctx: Context,
+                  siblings: Sequence[str] = ()) -> CheckResult:
+    """Grade (or, in check mode, read) one written answer; the evidence says where it came from.
+
+    `siblings`: the report parts of the question's other answer checks (`report_parts`).
+    """
     s = check.settings
-    found = find(check, qid, ctx)
+    found = find(check, qid, ctx, siblings)
     if found.text is None:
         return CheckResult("answer", 0.0, "failed", f"No answer found: {found.reason}.",
                            {"answer": None, "verdict": "missing", "convention": None,

@@ -1,8 +1,9 @@
 """Manual questions: a TA sheet out (one row per student and question), scores merged back.
 
-The sheet carries the student's answer text, taken from the notebook cells tagged
-with the question id (the template tags every answer cell) or, failing that, from
-the section of the student's report (Markdown or PDF) that names the question. The
+The sheet carries the student's answer text: the report section the grader quoted in
+the record (a manual check with `report` headings), else the notebook cells tagged
+with the question id (the template tags every answer cell), else the section of the
+student's report (Markdown or PDF) that names the question. The
 TA fills `points` and `comment`; `merge_sheet` checks every row before changing any
 record (unknown student or question, points out of range, a number that is not one)
 and names the row at fault.
@@ -95,8 +96,11 @@ def manual_sheet(graded: list[tuple[Any, dict[str, Any]]],
         for q in record.get("questions", []):
             if not any(c.get("kind") == "manual" for c in q.get("checks", [])):
                 continue
-            answer = answer_text(q["id"], q.get("title", ""), notebook,
-                                 (reports or {}).get(student.key, []))
+            quoted = next((c["evidence"]["answer_text"] for c in q.get("checks", [])
+                           if isinstance(c.get("evidence"), dict)
+                           and c["evidence"].get("answer_text")), "")
+            answer = quoted[:ANSWER_LIMIT] or answer_text(
+                q["id"], q.get("title", ""), notebook, (reports or {}).get(student.key, []))
             writer.writerow([student.key, student.name, student.id, q["id"], q.get("title", ""),
                              f"{q.get('max', 0):g}", answer,
                              "" if q.get("score") is None else f"{q['score']:g}",
