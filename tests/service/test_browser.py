@@ -83,7 +83,12 @@ def test_checking_an_answer_shows_the_verdict(page) -> None:
     page.click("form[action='/answers/lint'] button")
     assert "1 arithmetic slip" in page.inner_text("#slips")
     assert "160800" in page.inner_text("#slips")
-    assert page.locator("#no-questions").count() == 1  # pack questions arrive with issue 9
+    assert page.locator("#no-questions").count() == 0  # Part 3's self-checkable questions
+    page.fill("#answer-stat8021-a3-q3c", "24 GB")
+    page.click("form.question:has(#answer-stat8021-a3-q3c) button")
+    verdict = page.inner_text("#question-verdict")
+    assert verdict.startswith("q3c: convention (credit 1/2)"), verdict
+    assert "25.77" not in verdict and "25769803776" not in verdict  # the key stays server-side
 
 
 def test_uploading_the_solution_reaches_its_report(page, model_cache) -> None:

@@ -46,12 +46,15 @@ def corpus(n: int = 400, seed: int = 0) -> list[dict[str, object]]:
 
 
 SETUP = src('''
-    import json, math, os
+    import json
+    import math
+
     import torch
     from torch import nn
 
     torch.manual_seed(0)
-    rows = [json.loads(line) for line in open("reviews.jsonl")]
+    with open("reviews.jsonl") as fh:
+        rows = [json.loads(line) for line in fh]
     vocab = sorted({w for r in rows for w in r["text"].split()})
     stoi = {w: i for i, w in enumerate(vocab)}
     encoded = [(torch.tensor([stoi[w] for w in r["text"].split()]), r["label"]) for r in rows]
@@ -133,7 +136,9 @@ Q4_SOLUTION = src('''
                 x, y = ids[:-1].unsqueeze(1), ids[1:]
                 logits = model(x, causal_mask(len(x))).squeeze(1)
                 loss = nn.functional.cross_entropy(logits, y)
-                opt.zero_grad(); loss.backward(); opt.step()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
 
 
     def accuracy(model, data):
@@ -149,7 +154,9 @@ Q4_SOLUTION = src('''
             for ids, label in train:
                 logits = model(ids.unsqueeze(1)).mean(0)
                 loss = nn.functional.cross_entropy(logits, torch.tensor([label]))
-                opt.zero_grad(); loss.backward(); opt.step()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
             series.append(accuracy(model, valid))
         return series
 
@@ -160,7 +167,7 @@ Q4_SOLUTION = src('''
     pretrained.linear = nn.Linear(32, 2)  # the classification head replaces the LM head
     scratch = TransformerModel(len(vocab), 2, 32, 2, nout=2)
     ours, theirs = fine_tune(pretrained, EPOCHS), fine_tune(scratch, EPOCHS)
-    for k, (a, b) in enumerate(zip(ours, theirs), start=1):
+    for k, (a, b) in enumerate(zip(ours, theirs, strict=True), start=1):
         print(f"epoch {k}: pretrained val accuracy {a:.3f}, scratch val accuracy {b:.3f}")
     ''')
 
