@@ -12,7 +12,7 @@ import os
 import platform
 import sys
 import tempfile
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -53,6 +53,16 @@ class GradeRecord:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GradeRecord:
+        """A record read back (a batch's stored JSON); unknown keys are ignored."""
+        names = {f.name for f in fields(cls)}
+        qnames = {f.name for f in fields(QuestionResult)}
+        questions = [QuestionResult(**{k: v for k, v in q.items() if k in qnames})
+                     for q in data.get("questions", [])]
+        return cls(**{k: v for k, v in data.items() if k in names and k != "questions"},
+                   questions=questions)
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2, sort_keys=False)

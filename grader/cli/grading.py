@@ -99,14 +99,59 @@ def _table(records: list[GradeRecord], title: str) -> Table:
     return table
 
 
+def _limits(items: list[str] | None) -> dict[str, float]:
+    from grader.limits import Limits
+
+    known = set(Limits().to_dict())
+    out: dict[str, float] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or key not in known or key == "tag_timeouts":
+            raise typer.BadParameter(f"expected NAME=NUMBER with NAME one of "
+                                     f"{', '.join(sorted(known - {'tag_timeouts'}))}; "
+                                     f"got {item!r}", param_hint="--limit")
+        try:
+            out[key] = int(value) if value.isdigit() else float(value)
+        except ValueError:
+            raise typer.BadParameter(f"{key}: {value!r} is not a number",
+                                     param_hint="--limit") from None
+    return out
+
+
+def _engine(engine: str, jobs: int, ray_address: str | None, cpus: float, gpus: float):
+    from grader.batch import LocalEngine, RayEngine
+
+    if jobs < 1:
+        raise typer.BadParameter("must be at least 1", param_hint="--jobs")
+    if engine == "local":
+        if gpus:
+            raise typer.BadParameter("GPUs per job need --engine ray", param_hint="--gpus-per-job")
+        return LocalEngine(jobs)
+    if engine == "ray":
+        try:
+            return RayEngine(jobs, ray_address, cpus_per_job=cpus, gpus_per_job=gpus)
+        except ImportError:
+            raise typer.BadParameter("Ray is not installed: pip install -e '.[ray]'",
+                                     param_hint="--engine") from None
+    raise typer.BadParameter(f"{engine!r}: use local or ray", param_hint="--engine")
+
+
 def grade(
-    notebooks: Annotated[list[Path], typer.Argument(help="Notebooks to grade.", exists=True,
-                                                    dir_okay=False, readable=True)],
+    submissions: Annotated[list[str], typer.Argument(
+        help="Notebooks, folders of notebooks, globs, or an LMS download zip (Moodle, Canvas).")],
     assignment: AssignmentOpt,
-    out: Annotated[Path, typer.Option(help="Folder for the records (one JSON per notebook).")],
+    out: Annotated[Path, typer.Option(help="Folder for the records (one JSON per submission), "
+                                           "the event log, the manifest and stored runs.")],
     packs_dir: PacksDirOpt = Path("reference"),
     seed: Annotated[int | None, typer.Option(
-        help="Seed of the hidden inputs (default: a fresh random one, kept in the record).")] = None,
+        help="Seed of the hidden inputs (default: the batch's earlier seed from --out, else a "
+             "fresh random one, kept in the manifest and records).")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Submissions graded at once.")] = 1,
+    engine: Annotated[str, typer.Option(help="local (worker processes) or ray.")] = "local",
+    ray_address: Annotated[str | None, typer.Option(
+        help="An existing Ray cluster (default: start a local one).")] = None,
+    cpus_per_job: Annotated[float, typer.Option(help="Ray: CPUs per submission.")] = 1,
+    gpus_per_job: Annotated[float, typer.Option(help="Ray: GPUs per submission.")] = 0,
     sandbox: SandboxOpt = "auto",
     quick: Annotated[bool, typer.Option(
         "--quick", help="Let the notebook fine-tune briefly (GRADER_QUICK=1); accuracy "
@@ -117,50 +162,146 @@ def grade(
     hf_cache: HfCacheOpt = None,
     data: DataOpt = None,
     gpus: GpusOpt = None,
+    limit: Annotated[list[str] | None, typer.Option(
+        "--limit", help="NAME=NUMBER: override one of the pack's limits, e.g. "
+        "--limit cell_timeout=300 (names: grader/limits.py).")] = None,
     report: Annotated[bool, typer.Option(
         "--report/--no-report", help="Also write per-student reports and the class summary "
         "to OUT/reports (as `grader report` does).")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print the records as JSON.")] = False,
 ) -> None:
-    """Grade notebooks on hidden inputs; write one record each to --out and print a table.
+    """Grade submissions on hidden inputs; one record each in --out, reports, a table.
+
+    A batch resumes: run the same command again after a crash and only what is missing
+    runs; after a rubric change (points, tolerances) records are re-scored from the
+    stored runs without executing anything.
 
     Examples: grader grade submissions/stat8021-a3/*.ipynb -a stat8021-a3 --out grades/ |
-    grader grade run/*.ipynb -a stat8021-a3 --out grades --no-execute |
-    grader grade sub/*.ipynb -a stat8021-a3 --out grades --data hidden=ag_hidden.jsonl --gpus 0
+    grader grade moodle-download.zip -a stat8021-a3 --out grades -j 2 |
+    grader grade subs/ -a stat8021-a3 --out grades --engine ray --gpus-per-job 1 |
+    grader grade run/*.ipynb -a stat8021-a3 --out grades --no-execute
     """
-    from grader.grade import grade_notebook
+    from grader.batch import BatchOptions, SourceError, collect, run_batch
 
     console = Console(stderr=True)
     pack = _with_data(resolve_pack(assignment, packs_dir), data)
     if pack.is_public:
         raise typer.BadParameter(f"{pack.root} is a public pack: use `grader check`",
                                  param_hint="--assignment")
-    box = None if no_execute else _sandbox(sandbox, student=False, console=console,
-                                           gpus=_gpus(gpus))
-    records = []
-    with console.status("") as status:
-        for i, notebook in enumerate(notebooks, 1):
-            status.update(f"[{i}/{len(notebooks)}] grading {notebook.name}")
+    overrides = _limits(limit)
+    try:
+        items = collect(submissions, out, notebook_name=pack.notebook)
+    except SourceError as exc:
+        raise typer.BadParameter(str(exc), param_hint="SUBMISSIONS") from None
+    cache = cache_dir(hf_cache)
+    if no_execute:
+        records = _grade_saved(pack, items, out, seed, quick, cache, console)
+        failed: dict[str, dict] = {}
+    else:
+        if sandbox != "none" and (reason := bwrap_works()):
+            console.print(f"[red]error:[/] {reason}. Install bubblewrap, or run without "
+                          "isolation with --sandbox none (only for your own notebook)")
+            raise typer.Exit(1)
+        if pack.models and any(c.kind == "finetune" for q in pack.questions for c in q.checks):
             try:
-                record = grade_notebook(pack, notebook, mode="grade", seed=seed, sandbox=box,
-                                        quick=quick, execute=not no_execute,
-                                        hf_cache=cache_dir(hf_cache))
+                from grader.models.cache import require
+
+                require(cache, list(pack.models))
             except ModelCacheError as exc:
                 raise typer.BadParameter(str(exc), param_hint="--hf-cache") from None
-            write_atomic(out / f"{notebook.stem}.json", record.to_json())
-            records.append(record)
-            console.print(f"[{i}/{len(notebooks)}] {notebook.name}: "
-                          f"{record.score:g}/{record.max_score:g} ({record.run['seconds']:.1f} s)")
-    if report:
+        options = BatchOptions(out=out, seed=seed, quick=quick, hf_cache=cache, sandbox=sandbox,
+                               limits=overrides, data=dict(pack.data) if data else {},
+                               gpus=_gpus(gpus) if gpus is not None else None)
+        runner = _engine(engine, jobs, ray_address, cpus_per_job, gpus_per_job)
+        with _Progress(console, len(items)) as bar:
+            result = run_batch(pack, items, options, runner, on_progress=bar.update)
+        records, failed = result.records, result.failed
+        console.print(f"{len(result.executed)} executed, {len(result.cached)} already done, "
+                      f"{len(result.rescored)} re-scored, {len(failed)} failed "
+                      f"in {result.seconds:.1f} s (seed {result.seed})")
+    if report and records:
         from grader.report import render_batch
 
-        batch = render_batch([r.to_dict() for r in records], out / "reports", pack=pack)
+        roster = next((out / "intake" / p.stem / "roster.json" for p in map(Path, submissions)
+                       if p.suffix.lower() == ".zip"), None)
+        batch = render_batch(list(records.values()), out / "reports", pack=pack,
+                             roster=roster if roster and roster.is_file() else None)
         console.print(f"reports and class summary in {out / 'reports'}"
                       + (f" ({len(batch.warnings)} warnings)" if batch.warnings else ""))
     if as_json:
-        typer.echo(json.dumps([r.to_dict() for r in records], indent=2))
+        typer.echo(json.dumps(list(records.values()), indent=2))
     else:
-        Console().print(_table(records, f"{pack.id}: {len(records)} graded, records in {out}"))
+        Console().print(_table([GradeRecord.from_dict(r) for r in records.values()],
+                               f"{pack.id}: {len(records)} graded, records in {out}"))
+        for key, info in failed.items():
+            console.print(f"[red]failed:[/] {key}: {info['error']} "
+                          f"(after {info['retries']} retry)")
+    if failed:
+        raise typer.Exit(1)
+
+
+def _grade_saved(pack: Pack, items, out: Path, seed: int | None, quick: bool, cache: Path,
+                 console: Console) -> dict[str, dict]:
+    """--no-execute: nothing runs, so no pool; each record from the saved outputs."""
+    from grader.grade import grade_notebook
+
+    records = {}
+    for i, item in enumerate(items, 1):
+        record = grade_notebook(pack, item.notebook, mode="grade", seed=seed, quick=quick,
+                                execute=False, hf_cache=cache)
+        write_atomic(out / f"{item.key}.json", record.to_json())
+        records[item.key] = record.to_dict()
+        console.print(f"[{i}/{len(items)}] {item.key}: {record.score:g}/{record.max_score:g} "
+                      "(saved outputs)")
+    return records
+
+
+class _Progress:
+    """A live bar: done / failed / remaining, throughput and ETA (rich)."""
+
+    def __init__(self, console: Console, total: int) -> None:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self.progress = Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("failed {task.fields[failed]}"), TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=False)
+        self.total, self.failed, self.done = total, 0, 0
+        self.started = 0.0
+        self.task = self.progress.add_task("grading", total=total, failed=0, rate="")
+
+    def __enter__(self) -> _Progress:
+        import time
+
+        self.started = time.perf_counter()
+        self.progress.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.progress.__exit__(*exc)
+
+    def update(self, kind: str, key: str, info: dict) -> None:
+        import time
+
+        if kind == "retry":
+            self.progress.console.print(f"[yellow]retry:[/] {key}: {info.get('error')}")
+            return
+        self.done += 1
+        self.failed += kind == "failed"
+        minutes = max(time.perf_counter() - self.started, 1e-9) / 60
+        rate = f"{self.done / minutes:.1f}/min"
+        label = {"cached": "already done", "rescored": "re-scored"}.get(kind, kind)
+        score = info.get("score")
+        self.progress.console.print(f"{key}: {label}" + (
+            f" {score:g}/{info.get('max_score', 0):g}" if isinstance(score, int | float) else ""))
+        self.progress.update(self.task, advance=1, failed=self.failed, rate=rate)
 
 
 def check(

@@ -1,0 +1,231 @@
+"""The batch driver: plan, reuse what is done, run the rest, write every result at once.
+
+Output folder (`--out`):
+
+- `<key>.json`: one GradeRecord per submission, written atomically (temp + rename);
+- `failed/<key>.json`: submissions the grader itself could not grade after its retry;
+- `events.jsonl`: an append-only log (one JSON object per line, flushed and synced);
+- `manifest.json`: versions (grader, pack, environment), the seed, the engine;
+- `.runs/<cache key>/`: each stored run, which a rubric change re-scores.
+
+A `kill -9` of the driver loses at most the submissions in flight: on the next run,
+whatever has a record and a stored run under the same key is skipped, a record
+scored under an older rubric is re-scored from its stored run, and only the rest is
+executed. The seed is kept in the manifest, so the rest sees the same hidden inputs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from grader import __version__
+from grader.batch.keys import execution_digest, rubric_digest, submission_key
+from grader.batch.store import load_run, save_run
+from grader.batch.work import Task
+from grader.pack import Pack
+from grader.record import environment, write_atomic
+
+MANIFEST = "manifest.json"
+EVENTS = "events.jsonl"
+FAILED = "failed"
+INFRA_RETRIES = 1
+"""Automatic retries of a submission whose worker or grader failed; the student's own
+errors are results, never retried."""
+
+
+@dataclass(frozen=True)
+class Item:
+    """One submission: its output key (the record's file name) and its files."""
+
+    key: str
+    notebook: Path
+    reports: tuple[Path, ...] = ()
+
+
+@dataclass
+class BatchOptions:
+    out: Path
+    mode: str = "grade"
+    seed: int | None = None
+    quick: bool = False
+    hf_cache: Path | None = None
+    sandbox: str = "auto"
+    limits: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Path] = field(default_factory=dict)
+    gpus: tuple[str, ...] | None = None
+
+
+@dataclass
+class BatchResult:
+    records: dict[str, dict[str, Any]]
+    failed: dict[str, dict[str, Any]]
+    executed: list[str]
+    cached: list[str]
+    rescored: list[str]
+    seed: int | None
+    seconds: float
+
+
+class Log:
+    """events.jsonl: appended, flushed and synced line by line, so a crash keeps it."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.fh = path.open("a", encoding="utf-8")
+
+    def __call__(self, event: str, **fields: Any) -> None:
+        row = {"time": datetime.now(UTC).isoformat(timespec="milliseconds"), "event": event,
+               **fields}
+        self.fh.write(json.dumps(row, default=str) + "\n")
+        self.fh.flush()
+        os.fsync(self.fh.fileno())
+
+    def close(self) -> None:
+        self.fh.close()
+
+
+def _batch_seed(options: BatchOptions) -> int | None:
+    """The seed given, else the one an earlier run of this batch kept, else a fresh one."""
+    if options.mode != "grade":
+        return None
+    if options.seed is not None:
+        return options.seed
+    manifest = options.out / MANIFEST
+    if manifest.is_file():
+        kept = json.loads(manifest.read_text(encoding="utf-8")).get("seed")
+        if isinstance(kept, int):
+            return kept
+    return secrets.randbits(63)
+
+
+def _existing(out: Path, key: str) -> dict[str, Any] | None:
+    path = out / f"{key}.json"
+    if not path.is_file():
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except ValueError:
+        return None  # a torn file cannot exist (atomic writes), but never trust one
+
+
+def run_batch(pack: Pack, items: Sequence[Item], options: BatchOptions, engine: Any, *,
+              on_progress: Callable[[str, str, dict[str, Any]], None] | None = None,
+              ) -> BatchResult:
+    """Grade `items` into `options.out` with `engine`, reusing what is already there."""
+    from grader.grade import score_run
+    from grader.models.cache import cache_dir
+
+    started = time.perf_counter()
+    out = options.out
+    out.mkdir(parents=True, exist_ok=True)
+    progress = on_progress or (lambda _kind, _key, _info: None)
+    seed = _batch_seed(options)
+    hf_cache = cache_dir(options.hf_cache)
+    execution = execution_digest(pack, hf_cache)
+    rubric = rubric_digest(pack)
+    write_atomic(out / MANIFEST, json.dumps({
+        "schema": "transformer-grader/batch/1", "grader": __version__,
+        "pack": {"id": pack.id, "version": pack.version, "fingerprint": pack.fingerprint(),
+                 "rubric": rubric, "execution": execution},
+        "mode": options.mode, "quick": options.quick, "seed": seed,
+        "engine": getattr(engine, "name", "?"), "jobs": getattr(engine, "jobs", None),
+        "environment": environment(),
+        "written_at": datetime.now(UTC).isoformat(timespec="seconds")}, indent=2))
+    log = Log(out / EVENTS)
+    log("batch-start", submissions=len(items), seed=seed, engine=getattr(engine, "name", "?"))
+    keys = {item.key: submission_key(execution, item.notebook, item.reports, mode=options.mode,
+                                     seed=seed, quick=options.quick) for item in items}
+    records: dict[str, dict[str, Any]] = {}
+    failed: dict[str, dict[str, Any]] = {}
+    cached, rescored, to_run = [], [], []
+    by_key = {item.key: item for item in items}
+
+    def finish(key: str, record: dict[str, Any], retries: int) -> None:
+        record["assignment"]["rubric"] = rubric
+        record["run"]["cache_key"] = keys[key]
+        record["run"]["retries"] = retries
+        write_atomic(out / f"{key}.json", json.dumps(record, indent=2))
+        (out / FAILED / f"{key}.json").unlink(missing_ok=True)
+        records[key] = record
+
+    for item in items:
+        key = keys[item.key]
+        record = _existing(out, item.key)
+        current = (record is not None and record.get("run", {}).get("cache_key") == key
+                   and record.get("assignment", {}).get("rubric") == rubric)
+        stored = None if current else load_run(out, key)
+        if current:
+            assert record is not None
+            records[item.key] = record
+            cached.append(item.key)
+            log("cached", submission=item.key, score=record.get("score"))
+            progress("cached", item.key, record)
+        elif stored is not None:
+            quick = options.quick or options.mode == "check"
+            fresh = score_run(pack, item.notebook, stored, mode=options.mode, seed=seed,
+                              quick=quick, hf_cache=hf_cache, reports=item.reports).to_dict()
+            finish(item.key, fresh, record.get("run", {}).get("retries", 0) if record else 0)
+            rescored.append(item.key)
+            log("rescored", submission=item.key, score=fresh["score"])
+            progress("rescored", item.key, fresh)
+        else:
+            to_run.append(item)
+
+    def task(item: Item) -> Task:
+        return Task(key=item.key, name=item.notebook.name, notebook=str(item.notebook),
+                    pack_root=str(pack.root), mode=options.mode, seed=seed,
+                    quick=options.quick, hf_cache=str(hf_cache), sandbox=options.sandbox,
+                    limits=tuple(sorted(options.limits.items())),
+                    data=tuple(sorted((k, str(v)) for k, v in options.data.items())),
+                    reports=tuple(str(r) for r in item.reports),
+                    gpus=options.gpus)
+
+    attempts: dict[str, int] = {}
+    queue = [task(item) for item in to_run]
+    executed: list[str] = []
+    try:
+        while queue:
+            for t in queue:
+                log("start", submission=t.key, attempt=attempts.get(t.key, 0))
+            retry: list[Task] = []
+            tasks = {t.key: t for t in queue}
+            for result in engine.run(queue):
+                key = result["key"]
+                tries = attempts.get(key, 0)
+                if "error" in result:
+                    if tries < INFRA_RETRIES:
+                        attempts[key] = tries + 1
+                        retry.append(tasks[key])
+                        log("retry", submission=key, error=result["error"])
+                        progress("retry", key, result)
+                        continue
+                    info = {"submission": key, "status": "failed", "error": result["error"],
+                            "retries": tries, "notebook": str(by_key[key].notebook)}
+                    write_atomic(out / FAILED / f"{key}.json", json.dumps(info, indent=2))
+                    failed[key] = info
+                    log("failed", submission=key, error=result["error"], retries=tries)
+                    progress("failed", key, info)
+                    continue
+                save_run(out, keys[key], result["run_files"])
+                finish(key, result["record"], tries)
+                executed.append(key)
+                log("done", submission=key, score=result["record"]["score"],
+                    seconds=result["seconds"])
+                progress("done", key, result["record"])
+            queue = retry
+    finally:
+        engine.close()
+        log("batch-end", graded=len(records), failed=len(failed),
+            seconds=round(time.perf_counter() - started, 3))
+        log.close()
+    ordered = {item.key: records[item.key] for item in items if item.key in records}
+    return BatchResult(ordered, failed, executed, cached, rescored, seed,
+                       round(time.perf_counter() - started, 3))

@@ -1,0 +1,120 @@
+"""Where tasks run: a local pool of worker processes, or a Ray cluster.
+
+Both take tasks and yield results in completion order; both turn a worker that died
+(killed, out of memory, a lost Ray node) into an `{"error": ...}` result marked
+`infrastructure`, which the driver retries once. Nothing here writes files.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from grader.batch.work import Task, grade_task, set_threads
+
+
+def threads_per_job(jobs: int) -> int:
+    return max(1, (os.cpu_count() or 1) // max(1, jobs))
+
+
+class LocalEngine:
+    """`jobs` worker processes (spawned, so none inherits the driver's torch state)."""
+
+    name = "local"
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = max(1, jobs)
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=self.jobs,
+                                   mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=set_threads,
+                                   initargs=(threads_per_job(self.jobs),))
+
+    def run(self, tasks: Sequence[Task]) -> Iterator[dict[str, Any]]:
+        pending = list(tasks)
+        while pending:
+            self._pool = self._pool or self._new_pool()
+            futures: dict[Future[dict[str, Any]], Task] = {
+                self._pool.submit(grade_task, t): t for t in pending}
+            pending = []
+            while futures:
+                done, _ = wait(futures, return_when=FIRST_COMPLETED)
+                for future in done:
+                    task = futures.pop(future)
+                    try:
+                        yield future.result()
+                    except BrokenProcessPool:
+                        # a worker died: this task and every other unfinished one lost
+                        # their worker; report them once each and start a fresh pool
+                        yield {"key": task.key, "error": "the worker process died",
+                               "infrastructure": True}
+                        for other in futures:
+                            other.cancel()
+                        lost = list(futures.values())
+                        futures.clear()
+                        self._pool.shutdown(wait=False, cancel_futures=True)
+                        self._pool = None
+                        for other in lost:
+                            yield {"key": other.key, "error": "the worker pool broke",
+                                   "infrastructure": True}
+                        break
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+class RayEngine:
+    """Each task a Ray task with `num_cpus` / `num_gpus`; a local Ray unless an address.
+
+    The grader package must be importable on the workers (installed, or shipped with
+    `runtime_env`); pack folders and submissions must be at the same paths (a shared
+    file system): see docs/batch.md.
+    """
+
+    name = "ray"
+
+    def __init__(self, jobs: int, address: str | None = None, cpus_per_job: float = 1,
+                 gpus_per_job: float = 0, runtime_env: dict[str, Any] | None = None) -> None:
+        import ray
+
+        self.ray = ray
+        self.started = not ray.is_initialized()
+        if self.started:
+            if address:
+                ray.init(address=address, runtime_env=runtime_env, log_to_driver=False)
+            else:
+                ray.init(num_cpus=max(1, jobs) * max(1, int(cpus_per_job)),
+                         include_dashboard=False, log_to_driver=False,
+                         runtime_env=runtime_env)
+        self.remote = ray.remote(num_cpus=cpus_per_job, num_gpus=gpus_per_job,
+                                 max_retries=0)(_ray_grade)
+        self.threads = max(1, int(cpus_per_job))
+
+    def run(self, tasks: Sequence[Task]) -> Iterator[dict[str, Any]]:
+        refs = {self.remote.remote(t, self.threads): t for t in tasks}
+        while refs:
+            done, _ = self.ray.wait(list(refs), num_returns=1)
+            for ref in done:
+                task = refs.pop(ref)
+                try:
+                    yield self.ray.get(ref)
+                except self.ray.exceptions.RayError as exc:  # lost worker or node
+                    yield {"key": task.key, "error": f"{type(exc).__name__}: {exc}"[:500],
+                           "infrastructure": True}
+
+    def close(self) -> None:
+        if self.started and self.ray.is_initialized():
+            self.ray.shutdown()
+
+
+def _ray_grade(task: Task, threads: int) -> dict[str, Any]:
+    set_threads(threads)
+    return grade_task(task)

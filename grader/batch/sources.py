@@ -1,0 +1,71 @@
+"""What a batch grades: notebooks, folders of them, globs, or an LMS download zip.
+
+Each submission gets a key, the name of its record: the notebook's stem for plain
+notebooks, the student's key from the intake for a Moodle or Canvas zip (which also
+writes `roster.json`, so reports and gradebooks know the names and LMS ids).
+"""
+
+from __future__ import annotations
+
+import glob
+from collections.abc import Sequence
+from pathlib import Path
+
+from grader.batch.driver import Item
+
+
+class SourceError(ValueError):
+    """Submissions that cannot be found or taken in as given."""
+
+
+def collect(sources: Sequence[str], out: Path, notebook_name: str | None = None) -> list[Item]:
+    """Expand the command line's sources into items, in a stable order, keys unique."""
+    items: list[Item] = []
+    for source in sources:
+        path = Path(source)
+        if path.suffix.lower() == ".zip" and path.is_file():
+            items.extend(_from_zip(path, out, notebook_name))
+        elif path.is_dir():
+            items.extend(_item(p) for p in sorted(path.glob("*.ipynb")))
+        elif path.is_file():
+            items.append(_item(path))
+        else:
+            matches = sorted(glob.glob(source))
+            if not matches:
+                raise SourceError(f"{source}: no such notebook, folder, zip or glob match")
+            items.extend(_item(Path(m)) for m in matches if m.endswith(".ipynb"))
+    keys = [item.key for item in items]
+    repeated = sorted({k for k in keys if keys.count(k) > 1})
+    if repeated:
+        raise SourceError(f"two submissions would share a record name: {', '.join(repeated)}")
+    if not items:
+        raise SourceError("no notebooks to grade")
+    return items
+
+
+def _item(notebook: Path) -> Item:
+    """A notebook and the reports handed in beside it (`<stem>.md`, `<stem>-report.pdf`)."""
+    from grader.report.intake import REPORT_SUFFIXES
+
+    reports = tuple(sorted(p for p in notebook.parent.glob(f"{notebook.stem}*")
+                           if p.is_file() and p.suffix.lower() in REPORT_SUFFIXES))
+    return Item(notebook.stem, notebook, reports)
+
+
+def _from_zip(path: Path, out: Path, notebook_name: str | None) -> list[Item]:
+    from grader.report.intake import IntakeError, intake
+
+    dest = out / "intake" / path.stem
+    try:
+        if dest.is_dir() and any(dest.glob("*.ipynb")):
+            # taken in by an earlier, interrupted run of this batch: reuse it as it is
+            from grader.report.intake import load_roster, roster_reports
+
+            roster, reports = load_roster(dest), roster_reports(dest / "roster.json")
+            return [Item(key, dest / f"{key}.ipynb", tuple(reports.get(key, [])))
+                    for key in sorted(roster) if (dest / f"{key}.ipynb").is_file()]
+        subs = intake(path, dest, notebook_name=notebook_name)
+    except IntakeError as exc:
+        raise SourceError(str(exc)) from None
+    return [Item(s.student.key, s.notebook, tuple(s.reports)) for s in subs
+            if s.notebook is not None]
