@@ -48,7 +48,7 @@ def test_report_and_summary_in_chromium(browser, records, rich_record, pack, tmp
     page.screenshot(path=str(tmp_path / "summary.png"), full_page=True)
     page.locator("a.report-link", has_text="wrong-q1c-missing-scale").click()
     assert page.url.endswith("students/wrong-q1c-missing-scale.html")
-    assert page.locator("#score").inner_text() == "18 / 70"
+    assert page.locator("#score").inner_text() == "18 / 100"
 
     assert (tmp_path / "student.png").stat().st_size > 10_000
     assert (tmp_path / "student.pdf").read_bytes().startswith(b"%PDF")

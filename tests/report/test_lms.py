@@ -111,7 +111,8 @@ def test_moodle_zip_in_worksheet_out(moodle, capsys):
     col = {h: i for i, h in enumerate(header)}
     got = {r[col["Identifier"]][len("Participant "):]: r for r in body}
     assert set(got) == {"1001", "1002", "1003"}
-    assert got["1001"][col["Grade"]] == "30" and got["1002"][col["Grade"]] == "24"
+    # Ada: Part 1 and Part 3's answers right (Part 2 undone here): 30 + 24
+    assert got["1001"][col["Grade"]] == "54" and got["1002"][col["Grade"]] == "24"
     assert got["1003"][col["Grade"]] == "" and got["1003"][col["Feedback comments"]] == ""
     assert "q1d: 0/6" in got["1002"][col["Feedback comments"]]
     assert got["1001"][col["Last modified (grade)"]].startswith("20")
@@ -130,16 +131,19 @@ def test_moodle_zip_in_worksheet_out(moodle, capsys):
         w = csv.DictWriter(fh, fieldnames=list(sheet[0]))
         w.writeheader()
         for r in sheet:
-            w.writerow({**r, "points": "8" if r["key"].startswith("ada") else "10",
+            # the TA grades the essay (q2) now; Part 3's explanations are left for later
+            mark = ("8" if r["key"].startswith("ada") else "10") if r["question"] == "q2" else ""
+            w.writerow({**r, "points": mark,
                         "comment": "Good <b>point</b>."})
     out2 = moodle["root"] / "out2"
     assert main(["report", str(moodle["results"]), "--out", str(out2), "-a",
                  str(moodle["pack"]), "--roster", str(moodle["root"] / "in" / "roster.json"),
                  "--manual", str(filled)]) == 0
     merged = json.loads((out2 / "records" / "ada-lovelace-1001.json").read_text())
-    assert merged["score"] == 38 and merged["status"] == "graded"
+    # 54 + the TA's 8; Part 3's explanations (left blank on the sheet) still wait for a TA
+    assert merged["score"] == 62 and merged["status"] == "incomplete"
     html = (out2 / "students" / "ada-lovelace-1001.html").read_text()
-    assert "Good &lt;b&gt;point&lt;/b&gt;." in html and "38 / 80" in html
+    assert "Good &lt;b&gt;point&lt;/b&gt;." in html and "62 / 110" in html
 
 
 @pytest.mark.parametrize(("row", "field"), [

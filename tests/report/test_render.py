@@ -83,12 +83,13 @@ def test_html_reports_crashes_limits_and_tampering(records):
 def test_markdown_and_gradescope_agree_with_the_record(records):
     record = records["wrong-q1d-sin-cos-swapped"]
     md = render_student(record, "md")
-    assert md.startswith("## ") and "| Q1(d) Sinusoidal" in md and "24 / 70" in md
+    assert md.startswith("## ") and "| Q1(d) Sinusoidal" in md and "24 / 100" in md
     gs = json.loads(render_student(record, "gradescope"))
     assert gs["score"] == record["score"] == sum(t["score"] for t in gs["tests"])
     statuses = [t["status"] for t in gs["tests"]]
     assert statuses[:4] == ["passed", "passed", "passed", "failed"]
-    assert statuses[4:] == ["failed"] * 4  # Part 2 left as the template has it
+    assert statuses[4:8] == ["failed"] * 4  # Part 2 left as the template has it
+    assert set(statuses[8:]) == {"failed"}  # and Part 3's answer cells blank
     assert "Hint:" in gs["tests"][3]["output"]
 
 
