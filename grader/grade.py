@@ -306,6 +306,8 @@ def _record(pack: Pack, notebook: Path | None, mode: str, plan: Plan, run: RunRe
              "limits_hit": run.limits_hit, "cell_errors": errors,
              "seed": plan.seed if mode == "grade" and executed else None,
              "cells_executed": sum(1 for c in run.cells if c.status != "skipped")},
-        flags={"tamper": diff_telemetry(run.telemetry), "printed_mismatch": mismatches,
+        # no kernel ran (saved outputs, a report alone): there is no telemetry to compare
+        flags={"tamper": diff_telemetry(run.telemetry) if executed and run.cells else [],
+               "printed_mismatch": mismatches,
                "finetune": ft.flags},
         environment=environment())

@@ -46,7 +46,8 @@ class Item:
     """One submission: its output key (the record's file name) and its files."""
 
     key: str
-    notebook: Path
+    notebook: Path | None
+    """None for a report handed in alone."""
     reports: tuple[Path, ...] = ()
 
 
@@ -180,7 +181,8 @@ def run_batch(pack: Pack, items: Sequence[Item], options: BatchOptions, engine: 
             to_run.append(item)
 
     def task(item: Item) -> Task:
-        return Task(key=item.key, name=item.notebook.name, notebook=str(item.notebook),
+        return Task(key=item.key, name=(item.notebook or item.reports[0]).name,
+                    notebook=str(item.notebook) if item.notebook else "",
                     pack_root=str(pack.root), mode=options.mode, seed=seed,
                     quick=options.quick, hf_cache=str(hf_cache), sandbox=options.sandbox,
                     limits=tuple(sorted(options.limits.items())),

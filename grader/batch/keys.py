@@ -48,12 +48,12 @@ def rubric_digest(pack: Pack) -> str:
     return hashlib.sha256((pack.root / PACK_FILE).read_bytes()).hexdigest()[:16]
 
 
-def submission_key(execution: str, notebook: Path, reports: Sequence[Path], *, mode: str,
+def submission_key(execution: str, notebook: Path | None, reports: Sequence[Path], *, mode: str,
                    seed: int | None, quick: bool) -> str:
     digest = hashlib.sha256()
     for part in (execution, mode, str(seed), str(quick)):
         digest.update(part.encode())
         digest.update(b"\0")
     for path in [notebook, *reports]:
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
+        digest.update(hashlib.sha256(path.read_bytes()).digest() if path else b"no notebook")
     return digest.hexdigest()[:32]

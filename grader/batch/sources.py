@@ -1,4 +1,4 @@
-"""What a batch grades: notebooks, folders of them, globs, or an LMS download zip.
+"""What a batch grades: notebooks, folders of them, globs, an LMS zip, student folders.
 
 Each submission gets a key, the name of its record: the notebook's stem for plain
 notebooks, the student's key from the intake for a Moodle or Canvas zip (which also
@@ -24,9 +24,12 @@ def collect(sources: Sequence[str], out: Path, notebook_name: str | None = None)
     for source in sources:
         path = Path(source)
         if path.suffix.lower() == ".zip" and path.is_file():
-            items.extend(_from_zip(path, out, notebook_name))
-        elif path.is_dir():
+            items.extend(_from_lms(path, out, notebook_name))
+        elif path.is_dir() and any(path.glob("*.ipynb")):
             items.extend(_item(p) for p in sorted(path.glob("*.ipynb")))
+        elif path.is_dir():
+            # one subfolder per student (a notebook, a report, or both)
+            items.extend(_from_lms(path, out, notebook_name))
         elif path.is_file():
             items.append(_item(path))
         else:
@@ -52,7 +55,7 @@ def _item(notebook: Path) -> Item:
     return Item(notebook.stem, notebook, reports)
 
 
-def _from_zip(path: Path, out: Path, notebook_name: str | None) -> list[Item]:
+def _from_lms(path: Path, out: Path, notebook_name: str | None) -> list[Item]:
     from grader.report.intake import IntakeError, intake
 
     dest = out / "intake" / path.stem
@@ -62,10 +65,12 @@ def _from_zip(path: Path, out: Path, notebook_name: str | None) -> list[Item]:
             from grader.report.intake import load_roster, roster_reports
 
             roster, reports = load_roster(dest), roster_reports(dest / "roster.json")
-            return [Item(key, dest / f"{key}.ipynb", tuple(reports.get(key, [])))
-                    for key in sorted(roster) if (dest / f"{key}.ipynb").is_file()]
+            notebooks = {key: dest / f"{key}.ipynb" for key in roster}
+            return [Item(key, nb if nb.is_file() else None, tuple(reports.get(key, [])))
+                    for key, nb in sorted(notebooks.items())
+                    if nb.is_file() or reports.get(key)]
         subs = intake(path, dest, notebook_name=notebook_name)
     except IntakeError as exc:
         raise SourceError(str(exc)) from None
     return [Item(s.student.key, s.notebook, tuple(s.reports)) for s in subs
-            if s.notebook is not None]
+            if s.notebook is not None or s.reports]

@@ -60,8 +60,8 @@ def run_from_files(folder: Path) -> RunResult:
 def save_run(out: Path, key: str, files: dict[str, bytes]) -> Path:
     """Write a run's files under OUT/.runs/<key>/ atomically (temp folder + rename)."""
     final = out / RUNS / key
-    if (final / DONE).is_file():
-        return final
+    if (final / DONE).is_file() or DONE not in files:
+        return final  # already stored, or nothing ran (a report graded alone)
     tmp = out / RUNS / f".{key}.{os.getpid()}.tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     for name, data in files.items():

@@ -75,7 +75,8 @@ def grade_task(task: Task) -> dict[str, Any]:
         gpus = gpus_from_env() if task.gpus is None else task.gpus
         box = Sandbox.create(task.sandbox, gpus=gpus)
         runs: list[Any] = []
-        record = grade_notebook(pack, Path(task.notebook), mode=task.mode, seed=task.seed,
+        notebook = Path(task.notebook) if task.notebook else None  # a report alone
+        record = grade_notebook(pack, notebook, mode=task.mode, seed=task.seed,
                                 sandbox=box, limits=limits, quick=task.quick,
                                 hf_cache=task.hf_cache, on_run=runs.append,
                                 reports=[Path(r) for r in task.reports])

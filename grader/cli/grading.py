@@ -222,10 +222,10 @@ def grade(
     if report and records:
         from grader.report import render_batch
 
-        roster = next((out / "intake" / p.stem / "roster.json" for p in map(Path, submissions)
-                       if p.suffix.lower() == ".zip"), None)
-        batch = render_batch(list(records.values()), out / "reports", pack=pack,
-                             roster=roster if roster and roster.is_file() else None)
+        # sources taken in by the intake (LMS zips, student folders) left a roster
+        roster = next((r for r in (out / "intake" / Path(p).stem / "roster.json"
+                                   for p in submissions) if r.is_file()), None)
+        batch = render_batch(records, out / "reports", pack=pack, roster=roster)
         console.print(f"reports and class summary in {out / 'reports'}"
                       + (f" ({len(batch.warnings)} warnings)" if batch.warnings else ""))
     if as_json:

@@ -47,6 +47,9 @@ class BatchResult:
     students: list[Student] = field(default_factory=list)
 
 
+BATCH_MANIFEST = "manifest.json"
+
+
 def load_records(source: Path | Iterable[dict[str, Any] | GradeRecord]) -> dict[str, dict]:
     """Records by key: `<key>.json` files of a folder, or records given in memory."""
     out: dict[str, dict[str, Any]] = {}
@@ -55,8 +58,8 @@ def load_records(source: Path | Iterable[dict[str, Any] | GradeRecord]) -> dict[
         if not folder.is_dir():
             raise BatchError("results", f"{folder} is not a folder of records")
         for path in sorted(folder.glob("*.json")):
-            if path.name == ROSTER or path.name.startswith("."):
-                continue
+            if path.name in (ROSTER, BATCH_MANIFEST) or path.name.startswith("."):
+                continue  # a batch folder also holds its manifest (docs/batch.md)
             try:
                 out[path.stem] = read_record(path)
             except ValueError as exc:
@@ -64,6 +67,9 @@ def load_records(source: Path | Iterable[dict[str, Any] | GradeRecord]) -> dict[
         if not out:
             raise BatchError("results", f"{folder} holds no records (*.json)")
         return out
+    if isinstance(source, dict):  # already keyed, as a batch hands them over
+        return {str(k): v.to_dict() if isinstance(v, GradeRecord) else dict(v)
+                for k, v in source.items()}
     for item in source:
         record = item.to_dict() if isinstance(item, GradeRecord) else dict(item)
         key = str(record.get("submission", {}).get("name", "submission")).rsplit(".", 1)[0]

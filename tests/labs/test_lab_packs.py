@@ -166,3 +166,27 @@ def test_sample_reports_are_the_shared_originals():
             pytest.skip("../shared is not beside the repository")
         copy = SUBMISSIONS / lab / "student-report-a" / name
         assert copy.read_bytes() == original.read_bytes()
+
+
+def test_grader_grade_takes_a_folder_of_student_folders_with_reports_only(tmp_path):
+    """`grader grade submissions/transfer-lab-a` as a TA runs it: one student folder
+    holding only a report; the record, its evidence source and the rendered report."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    out = tmp_path / "grades"
+    done = subprocess.run(
+        [sys.executable, "-m", "grader", "grade", str(ROOT / "submissions" / "transfer-lab-a"),
+         "-a", "transfer-lab-a", "--out", str(out), "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    (record,) = json.loads(done.stdout)
+    assert record["submission"]["evidence"] == "report"
+    assert record["flags"]["tamper"] == []  # nothing ran, so nothing to compare
+    assert (out / "student-report-a.json").is_file()
+    assert (out / "reports" / "students" / "student-report-a.html").is_file()
+    q3 = next(q for q in record["questions"] if q["id"] == "q3")
+    assert 0 < q3["score"] < q3["max"]  # the LM count right, the classifier's 1,000 off
