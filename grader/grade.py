@@ -27,6 +27,7 @@ from grader.cases import Case, read_demo, write_inputs
 from grader.checks import CheckResult
 from grader.checks.answer import Context as AnswerContext
 from grader.checks.answer import check_written, report_parts
+from grader.checks.claims import check_series
 from grader.checks.finetune import Context as FinetuneContext
 from grader.checks.finetune import check_finetune
 from grader.checks.finetune import info as finetune_info
@@ -221,6 +222,17 @@ def _submission(notebook: Path | None, reports: Reports) -> dict[str, Any]:
     return out
 
 
+def _claim_text(check: Check, question: Question, run: RunResult, reports: Reports) -> str:
+    """Where a student interprets curves: markdown cells tagged with the question, and the
+    report's section under the rubric's `claim_from` headings."""
+    tag = str(check.settings.get("claim_tag", question.id))
+    cells = [c.source for c in run.executed.cells
+             if c.cell_type == "markdown" and tag in c.metadata.get("tags", [])]
+    headings = check.settings.get("claim_from") or []
+    text = report_section(reports, question.id, headings) if headings and reports.docs else ""
+    return "\n\n".join([*cells, text])
+
+
 def _manual(check: Check, question: Question, reports: Reports) -> CheckResult:
     """A manual check; with `report` headings, the student's section is quoted for the TA."""
     headings = check.settings.get("report")
@@ -257,6 +269,9 @@ def _record(pack: Pack, notebook: Path | None, mode: str, plan: Plan, run: RunRe
             elif check.kind == "answer":
                 result = check_written(check, question.id, answers,
                                        report_parts(question.checks))
+            elif check.kind == "series":
+                result = check_series(check, run.executed if notebook is not None else None,
+                                      _claim_text(check, question, run, written))
             else:
                 result = _manual(check, question, written)
             result.gate = check.gate

@@ -24,7 +24,7 @@ from typing import Any
 from grader.limits import Limits
 
 PACK_FILE = "pack.toml"
-CHECK_KINDS = ("tensor", "static", "manual", "finetune", "answer")
+CHECK_KINDS = ("tensor", "static", "manual", "finetune", "answer", "series")
 ANSWER_SOURCES = ("notebook", "printed", "report")
 ANSWER_TOLERANCE_KEYS = ("exact", "relative", "absolute", "sig_figs", "min_sig_figs",
                          "significant", "close_relative", "close_credit", "convention_credit")
@@ -193,6 +193,8 @@ def _check(raw: dict[str, Any], where: str, *, public: bool = False) -> Check:
         _finetune(raw, where)
     if kind == "answer":
         _answer(raw, where, public=public)
+    if kind == "series":
+        _series(raw, where)
     if kind == "static":
         _require(raw, "scope", where, str)
         forbid = _require(raw, "forbid", where, list)
@@ -244,6 +246,16 @@ def _expected(raw: dict[str, Any], where: str, *, public: bool) -> None:
             raise PackError(f"{where}.expected.args", "must be a table of keyword arguments")
     elif not isinstance(value, int | float | str) or isinstance(value, bool):
         raise PackError(f"{where}.expected", "must be a table {calc = ...} / {reference = ...}")
+
+
+def _series(raw: dict[str, Any], where: str) -> None:
+    series = _require(raw, "series", where, dict)
+    if not series or not all(isinstance(v, list) and v and all(isinstance(w, str) for w in v)
+                             for v in series.values()):
+        raise PackError(f"{where}.series", "must map each series name to the words naming it")
+    claim_from = raw.get("claim_from", [])
+    if not isinstance(claim_from, list) or not all(isinstance(h, str) for h in claim_from):
+        raise PackError(f"{where}.claim_from", "must be a list of report headings")
 
 
 def _answer(raw: dict[str, Any], where: str, *, public: bool) -> None:

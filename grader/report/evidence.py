@@ -14,7 +14,7 @@ from typing import Any
 
 from grader.report.plots import line_chart
 
-KNOWN_KINDS = ("tensor", "static", "finetune", "answer", "manual")
+KNOWN_KINDS = ("tensor", "static", "finetune", "answer", "manual", "series")
 
 
 def short(value: Any, limit: int = 160) -> str:
@@ -113,8 +113,10 @@ def _manual(check: dict[str, Any]) -> dict[str, Any]:
 
 EXPLAINERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "tensor": _tensor, "static": _static, "finetune": _finetune, "answer": _answer,
-    "manual": _manual,
+    "manual": _manual, "series": _finetune,
 }
+TEMPLATE_OF = {"series": "finetune"}
+"""Kinds laid out like another: printed curves (`series`) are charted as fine-tuning's."""
 
 
 def explain(check: dict[str, Any]) -> dict[str, Any]:
@@ -122,7 +124,7 @@ def explain(check: dict[str, Any]) -> dict[str, Any]:
     kind = str(check.get("kind", "?"))
     view = {"kind": kind, "status": check.get("status", ""), "message": check.get("message", ""),
             "fraction": check.get("fraction"), "gate": bool(check.get("gate")),
-            "template": kind if kind in EXPLAINERS else "generic"}
+            "template": TEMPLATE_OF.get(kind, kind) if kind in EXPLAINERS else "generic"}
     try:
         view.update(EXPLAINERS[kind](check) if kind in EXPLAINERS
                     else {"rows": generic_rows(check.get("evidence"))})

@@ -172,6 +172,16 @@ Q4_SOLUTION = src('''
     ''')
 
 
+Q4_CLAIM_TEMPLATE = (
+    "**Q4, in one sentence:** compare the two curves printed above (which model reaches "
+    "the higher validation accuracy, or neither). The grader holds this sentence, or the "
+    "same one in your report's Question 4, against the printed numbers.")
+Q4_CLAIM_SOLUTION = (
+    "**Q4, in one sentence:** both models reach the same validation accuracy here (1.000 "
+    "from the first epoch): this tiny corpus is too easy for pre-training to show, unlike "
+    "the lab's full dataset.")
+
+
 def markdown(qid: str, text: str) -> nbformat.NotebookNode:
     return nbformat.v4.new_markdown_cell(text, id=qid, metadata={"tags": [qid]})
 
@@ -192,6 +202,7 @@ def build(solution: bool) -> nbformat.NotebookNode:
                                   metadata={"tags": ["q3"]}),
         nbformat.v4.new_code_cell(Q4_SOLUTION if solution else Q4_TEMPLATE, id="q4",
                                   metadata={"tags": ["q4"]}),
+        markdown("q4a", Q4_CLAIM_SOLUTION if solution else Q4_CLAIM_TEMPLATE),
     ]
     nbformat.validate(nb)
     return nb

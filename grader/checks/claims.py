@@ -1,0 +1,155 @@
+"""The `series` check kind: curves a notebook printed, and what the student says of them.
+
+Lab A's Q4 asks for the validation accuracy of a pre-trained and a from-scratch model
+over epochs, and an interpretation. A grader that takes the interpretation on trust
+passes "pre-training helps" under curves that show the opposite. So the curves are
+read from the notebook's printed lines (one value per series per line, after the
+series' name), plotted in the report, and the student's comparison (a sentence of the
+report's section or of a tagged cell: "the pre-trained model reaches a higher
+accuracy") is held against them.
+
+Rubric keys: `cell_tag` (where the series are printed), `metric` (a word every line
+with values contains, e.g. "val"), `series` (name -> the words that name it in prints
+and prose), `min_points` (epochs needed per series), `claim_from` (report headings),
+`margin` (a mean difference below it is "no clear winner").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from grader.checks import CheckResult
+from grader.pack import Check
+
+NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?|\.\d+)(\s*%)?")
+BETTER = re.compile(r"\b(better|higher|outperform\w*|superior|more accurate|beats?|exceeds?|"
+                    r"greater|faster|improves? on)\b", re.IGNORECASE)
+WORSE = re.compile(r"\b(worse|lower|underperform\w*|inferior|less accurate|slower)\b",
+                   re.IGNORECASE)
+EQUAL = re.compile(r"\b(same|similar|equal(ly)?|comparable|no (clear |real )?difference|"
+                   r"on par|identical|as well as)\b", re.IGNORECASE)
+SENTENCE = re.compile(r"(?<=[.!?])\s+|\n{2,}")
+
+
+def _aliases(settings: dict[str, Any]) -> dict[str, list[str]]:
+    raw = settings.get("series", {})
+    return {str(name): [str(w).lower() for w in (words or [name])] for name, words in raw.items()}
+
+
+def parse_named_series(text: str, aliases: dict[str, list[str]], metric: str = ""
+                       ) -> dict[str, list[float]]:
+    """Per series, the number that follows its name on each printed line (as fractions)."""
+    out: dict[str, list[float]] = {name: [] for name in aliases}
+    for line in text.splitlines():
+        low = line.lower()
+        if metric and metric.lower() not in low:
+            continue
+        hits = sorted((low.find(w), name) for name, words in aliases.items() for w in words
+                      if w in low)
+        starts: dict[str, int] = {}
+        for pos, name in hits:
+            starts.setdefault(name, pos)  # the first mention of each series on the line
+        order = sorted((pos, name) for name, pos in starts.items())
+        for i, (pos, name) in enumerate(order):
+            end = order[i + 1][0] if i + 1 < len(order) else len(line)
+            match = NUMBER.search(line, pos, end)
+            if match is None:
+                continue
+            value = float(match.group(1))
+            if match.group(2) or value > 1:
+                value /= 100
+            if 0 <= value <= 1:
+                out[name].append(round(value, 6))
+    return out
+
+
+def find_claim(text: str, aliases: dict[str, list[str]]) -> tuple[str, str, str] | None:
+    """(better, worse, sentence) for the first sentence that ranks one series above the
+    other: the series named before a comparative is its subject ("A is better than B",
+    "B performs worse than A"), and one named alone is compared with the other. A
+    sentence that calls them the same ("both reach the same accuracy") gives
+    ("", "", sentence)."""
+    names = list(aliases)
+    if len(names) != 2:
+        return None
+    for sentence in SENTENCE.split(text):
+        low = sentence.lower()
+        seen = sorted((low.find(w), name) for name in names for w in aliases[name] if w in low)
+        word = BETTER.search(sentence) or WORSE.search(sentence)
+        if word is None or not seen:
+            both = len({n for _, n in seen}) == 2 or re.search(r"\bboth\b", low)
+            if word is None and both and EQUAL.search(sentence):
+                return "", "", " ".join(sentence.split())[:300]
+            continue
+        before = [name for pos, name in seen if pos < word.start()]
+        subject = before[0] if before else seen[0][1]
+        other = names[1] if subject == names[0] else names[0]
+        if WORSE.search(sentence) and not BETTER.search(sentence):
+            subject, other = other, subject
+        return subject, other, " ".join(sentence.split())[:300]
+    return None
+
+
+def check_series(check: Check, notebook: Any, claim_text: str) -> CheckResult:
+    """Score the printed curves and the claim about them; evidence plots the curves."""
+    s = check.settings
+    aliases = _aliases(s)
+    if notebook is None:
+        claim = find_claim(claim_text, aliases)
+        found = {"claim": {"better": claim[0] or None, "worse": claim[1] or None,
+                           "sentence": claim[2]}} if claim else {}
+        return CheckResult("series", 0.0, "not_graded",
+                           "The curves come from the notebook's printed lines and no notebook "
+                           "was handed in: a TA reads the report's figure"
+                           + (f" against the claim \"{claim[2]}\"." if claim else "."), found)
+    tag = s.get("cell_tag")
+    text = "\n".join(
+        "".join(o.get("text", "") for o in cell.get("outputs", [])
+                if o.get("output_type") == "stream")
+        for cell in notebook.cells
+        if cell.cell_type == "code" and (tag is None or tag in cell.metadata.get("tags", [])))
+    series = parse_named_series(text, aliases, str(s.get("metric", "")))
+    need = int(s.get("min_points", 2))
+    found = [name for name, values in series.items() if len(values) >= need]
+    evidence: dict[str, Any] = {"models": [{"name": str(s.get("title", "per epoch")),
+                                            "reported": series}]}
+    fraction = 0.5 * len(found) / max(1, len(series))
+    problems = [f"no {name} series of {need}+ values was printed" for name in series
+                if name not in found]
+    if len(found) < len(series) or len(series) != 2:
+        return CheckResult("series", fraction, "partial" if fraction else "failed",
+                           "; ".join(problems) + ".", evidence)
+    means = {name: sum(v) / len(v) for name, v in series.items()}
+    (a, b) = list(series)
+    margin = float(s.get("margin", 0.01))
+    data_better = None if abs(means[a] - means[b]) < margin else (a if means[a] > means[b] else b)
+    claim = find_claim(claim_text, aliases)
+    evidence["means"] = {k: round(v, 4) for k, v in means.items()}
+    evidence["data_better"] = data_better
+    if claim is None:
+        message = ("Both curves were printed, but no sentence comparing them was found "
+                   "in your interpretation.")
+        return CheckResult("series", fraction + 0.25, "partial", message, evidence)
+    better, worse, sentence = claim
+    evidence["claim"] = {"better": better or None, "worse": worse or None, "sentence": sentence}
+    if not better:  # "they do the same"
+        if data_better is None:
+            return CheckResult("series", 1.0, "passed",
+                               "Both curves were printed, and your reading (no clear winner) "
+                               "agrees with them.", evidence)
+        return CheckResult("series", fraction + 0.25, "partial",
+                           f"You read the curves as the same, but {data_better} is ahead by "
+                           f"{abs(means[a] - means[b]):.1%} on average.", evidence)
+    if data_better is None:
+        return CheckResult("series", fraction + 0.25, "partial",
+                           f"You say {better} does better than {worse}, but the printed "
+                           f"curves are within {margin:.0%} of each other on average.", evidence)
+    if better == data_better:
+        return CheckResult("series", 1.0, "passed",
+                           f"Both curves were printed, and your comparison ({better} above "
+                           f"{worse}) agrees with them.", evidence)
+    return CheckResult("series", fraction, "partial",
+                       f"You say {better} does better than {worse}, but your printed curves "
+                       f"show the opposite ({means[data_better]:.1%} against "
+                       f"{means[better]:.1%} on average).", evidence)
