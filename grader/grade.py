@@ -32,6 +32,7 @@ from grader.checks.finetune import Context as FinetuneContext
 from grader.checks.finetune import check_finetune
 from grader.checks.finetune import info as finetune_info
 from grader.checks.finetune import plan_requests as plan_finetune
+from grader.checks.logs import check_logs
 from grader.checks.printed import cross_check
 from grader.checks.static import check_static
 from grader.checks.tamper import diff_telemetry
@@ -41,6 +42,7 @@ from grader.models.cache import cache_dir
 from grader.models.cache import require as require_models
 from grader.pack import Check, Pack, Question
 from grader.record import GradeRecord, QuestionResult, environment
+from grader.runlogs import is_log
 from grader.runner import ProbeRequest, Runner, RunResult, saved_run
 from grader.sandbox import Sandbox
 from grader.written import Reports, report_section
@@ -249,7 +251,9 @@ def _record(pack: Pack, notebook: Path | None, mode: str, plan: Plan, run: RunRe
     mismatches = []
     ft = FinetuneContext(pack=pack, run=run, mode=mode, quick=quick, executed=executed,
                          payloads=run.probes, hf_cache=hf_cache)
-    written = Reports.read(reports)
+    # files handed in beside the notebook: reports to read, training logs to check
+    logs = [Path(p) for p in reports if is_log(Path(p))]
+    written = Reports.read([p for p in reports if not is_log(Path(p))])
     answers = AnswerContext(notebook=run.executed if notebook is not None else None,
                             reports=written, mode=mode,
                             reference=None if pack.is_public else pack.reference)
@@ -269,6 +273,8 @@ def _record(pack: Pack, notebook: Path | None, mode: str, plan: Plan, run: RunRe
             elif check.kind == "answer":
                 result = check_written(check, question.id, answers,
                                        report_parts(question.checks))
+            elif check.kind == "logs":
+                result = check_logs(check, logs, _claim_text(check, question, run, written))
             elif check.kind == "series":
                 result = check_series(check, run.executed if notebook is not None else None,
                                       _claim_text(check, question, run, written))
@@ -311,7 +317,8 @@ def _record(pack: Pack, notebook: Path | None, mode: str, plan: Plan, run: RunRe
     return GradeRecord(
         assignment={"id": pack.id, "title": pack.title, "version": pack.version,
                     "fingerprint": pack.fingerprint()},
-        submission=_submission(notebook, written),
+        submission={**_submission(notebook, written),
+                    **({"logs": [p.name for p in logs]} if logs else {})},
         mode=mode, score=round(total, 6), max_score=pack.total,
         status="graded" if all(q.score is not None for q in questions) else "incomplete",
         questions=questions,

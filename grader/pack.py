@@ -24,7 +24,7 @@ from typing import Any
 from grader.limits import Limits
 
 PACK_FILE = "pack.toml"
-CHECK_KINDS = ("tensor", "static", "manual", "finetune", "answer", "series")
+CHECK_KINDS = ("tensor", "static", "manual", "finetune", "answer", "series", "logs")
 ANSWER_SOURCES = ("notebook", "printed", "report")
 ANSWER_TOLERANCE_KEYS = ("exact", "relative", "absolute", "sig_figs", "min_sig_figs",
                          "significant", "close_relative", "close_credit", "convention_credit")
@@ -195,6 +195,11 @@ def _check(raw: dict[str, Any], where: str, *, public: bool = False) -> Check:
         _answer(raw, where, public=public)
     if kind == "series":
         _series(raw, where)
+    if kind == "logs":
+        for key in ("validation", "test"):
+            names = _require(raw, key, where, list)
+            if not names or not all(isinstance(n, str) for n in names):
+                raise PackError(f"{where}.{key}", "must list scalar tags or CSV column names")
     if kind == "static":
         _require(raw, "scope", where, str)
         forbid = _require(raw, "forbid", where, list)

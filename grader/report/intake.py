@@ -30,6 +30,8 @@ from grader.report.safezip import ZipLimits, safe_extract
 
 ROSTER = "roster.json"
 REPORT_SUFFIXES = (".pdf", ".md", ".markdown", ".txt")
+LOG_NAMES = re.compile(r"(\.csv$|tfevents)", re.IGNORECASE)
+"""Training logs (CSV, TensorBoard event files) travel with the reports to the grader."""
 MOODLE = re.compile(r"^(?P<name>[^_/]+)_(?P<id>\d+)_assign(?:submission|feedback)_"
                     r"(?P<plugin>[a-z]+)_(?P<rest>.*)$")
 CANVAS = re.compile(r"^(?P<name>[a-z0-9-]+)_(?:late_)?(?P<uid>\d+)_(?P<sid>\d+)_(?P<file>.+)$",
@@ -142,10 +144,13 @@ def _lay_out(lms: str, name: str, lms_id: str, owned: list[Path], dest: Path,
     for f in owned:
         if f == nb:
             continue
-        target = dest / "files" / key / _plain_name(lms, f)
+        log = bool(LOG_NAMES.search(f.name))
+        # a log's folders name its run (runs/pretrained/seed-1/events...): keep them
+        flat = "__".join([f.parent.parent.name, f.parent.name, f.name]) if log else ""
+        target = dest / "files" / key / (flat or _plain_name(lms, f))
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(f, target)
-        (reports if f.suffix.lower() in REPORT_SUFFIXES else other).append(target)
+        (reports if f.suffix.lower() in REPORT_SUFFIXES or log else other).append(target)
     return Submission(student, copied_nb, reports, other)
 
 

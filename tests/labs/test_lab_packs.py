@@ -126,8 +126,10 @@ def test_report_b_q1_is_right(lab_b, tmp_path):
 def test_lab_b_solution_scores_full_marks_and_the_template_none(lab_b):
     for notebook, want in ((lab_b.solution, 1.0), (lab_b.template, 0.0)):
         record = grade_notebook(lab_b, notebook, seed=1, execute=False)
-        auto = [q for q in record.questions if q.status != "manual"]
+        auto = [q for q in record.questions if q.status not in ("manual", "not_graded")]
         assert auto and all(c["fraction"] == want for q in auto for c in q.checks), notebook
+        # T3/T4 figures are checked against training logs, which a notebook alone lacks
+        assert next(q for q in record.questions if q.id == "t34").status == "not_graded"
     assert record.score == 0
 
 
