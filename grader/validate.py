@@ -17,6 +17,7 @@ import torch
 from grader.cases import read_demo
 from grader.checks.answer import answer_key
 from grader.checks.finetune import PROBES as FINETUNE_PROBES
+from grader.checks.static import parse_python
 from grader.grade import grade_notebook
 from grader.pack import Check, Pack, Question
 from grader.sandbox import Sandbox
@@ -30,7 +31,7 @@ class Finding:
 
 
 def _probe_names(pack: Pack) -> set[str]:
-    tree = ast.parse(pack.probe_source)
+    tree = parse_python(pack.probe_source)
     return {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
 
 

@@ -9,12 +9,32 @@ are parsed here, never executed; IPython magics are turned into plain Python fir
 from __future__ import annotations
 
 import ast
+import gc
 from typing import Any
 
 from nbformat import NotebookNode
 
 from grader.checks import CheckResult
 from grader.pack import Check
+
+
+def parse_python(source: str) -> ast.Module:
+    """`ast.parse` with the garbage collector paused.
+
+    Why: on CPython 3.11 (before 3.11.8) building the AST objects is not reentrant
+    (gh-106905). A collection in the middle can run a finalizer that formats a
+    traceback, e.g. asyncio logging "Task exception was never retrieved" for a kernel
+    client's task, and 3.11's traceback module calls `ast.parse` to place its carets;
+    the outer parse then fails with "SystemError: AST constructor recursion depth
+    mismatch". With no collection during the parse, nothing can re-enter it.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return ast.parse(source)
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def notebook_source(nb: NotebookNode) -> list[tuple[int, ast.Module]]:
@@ -27,7 +47,7 @@ def notebook_source(nb: NotebookNode) -> list[tuple[int, ast.Module]]:
         if cell.cell_type != "code":
             continue
         try:
-            parsed.append((index, ast.parse(manager.transform_cell(cell.source))))
+            parsed.append((index, parse_python(manager.transform_cell(cell.source))))
         except (SyntaxError, ValueError):
             continue
     return parsed

@@ -98,3 +98,31 @@ def test_static_rule_takes_the_last_definition_and_reports_a_missing_one():
                   "class M:\n    def f(self):\n        return 1")
     assert check_static(RULE, nb).status == "passed"
     assert check_static(RULE, notebook("x = 1")).status == "error"
+
+
+def test_parsing_survives_a_finalizer_that_parses(monkeypatch):
+    """CPython 3.11's gh-106905: a collection during `ast.parse` may run a finalizer that
+    parses too (3.11's traceback formatting does, e.g. for asyncio's "Task exception was
+    never retrieved"); the static checks must not fail with SystemError then."""
+    import ast
+    import gc
+
+    from grader.checks.static import parse_python
+
+    class Reenter:
+        def __del__(self):
+            ast.parse("x = (1 +\n 2)")
+
+    source = "\n".join(f"v{i} = [{', '.join(map(str, range(30)))}]" for i in range(300))
+    old = gc.get_threshold()
+    gc.set_threshold(50)
+    try:
+        for _ in range(5):
+            for _ in range(500):
+                a = Reenter()
+                a.cycle = [a]
+            del a
+            assert isinstance(parse_python(source), ast.Module)
+    finally:
+        gc.set_threshold(*old)
+        gc.collect()
