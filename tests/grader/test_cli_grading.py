@@ -38,7 +38,7 @@ def test_grade_writes_one_record_per_notebook(tmp_path):
     assert on_disk["run"]["seed"] == 7 and on_disk["mode"] == "grade"
     assert on_disk["environment"]["torch"].startswith("2.13")
     assert sorted(p.name for p in out.iterdir() if p.is_file()) == [
-        "solution.json", "wrong-q1d-sin-cos-swapped.json"]
+        "events.jsonl", "manifest.json", "solution.json", "wrong-q1d-sin-cos-swapped.json"]
     # the batch ends with the same rendering as `grader report`
     assert (out / "reports" / "summary.html").is_file()
     assert (out / "reports" / "students" / "solution.html").is_file()
