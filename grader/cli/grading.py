@@ -71,31 +71,51 @@ def _sandbox(kind: str, *, student: bool, console: Console,
         raise typer.Exit(1) from None
 
 
+WIDE_TABLE = 8
+"""Up to this many questions get a column each; more would not fit a terminal."""
+
+
+def _flags(record: GradeRecord) -> str:
+    flags = []
+    if record.flags.get("tamper"):
+        flags.append("tamper")
+    if record.flags.get("printed_mismatch"):
+        flags.append("prints disagree")
+    if record.flags.get("finetune"):
+        flags.append("fine-tune: " + ",".join(f["kind"] for f in record.flags["finetune"]))
+    if record.run.get("limits_hit"):
+        flags.append("limits: " + ",".join(sorted({h["limit"] for h in record.run["limits_hit"]})))
+    return "; ".join(flags)
+
+
 def _table(records: list[GradeRecord], title: str) -> Table:
+    """Scores per question when they fit; else what each submission lost and what waits."""
     table = Table(title=title)
-    table.add_column("submission")
+    table.add_column("submission", overflow="fold")
     ids = [q.id for q in records[0].questions] if records else []
-    for qid in ids:
+    wide = len(ids) <= WIDE_TABLE
+    for qid in ids if wide else ():
         table.add_column(qid, justify="right")
     table.add_column("score", justify="right")
-    table.add_column("flags")
+    if not wide:
+        table.add_column("lost points on", overflow="fold")
+        table.add_column("for a TA / not graded", overflow="fold")
+    table.add_column("flags", overflow="fold")
     for record in records:
-        cells = []
-        for q in record.questions:
-            style = STATUS_STYLE.get(q.status, "")
-            shown = "TA" if q.score is None else f"{q.score:g}/{q.max:g}"
-            cells.append(f"[{style}]{shown}[/]")
-        flags = []
-        if record.flags.get("tamper"):
-            flags.append("tamper")
-        if record.flags.get("printed_mismatch"):
-            flags.append("prints disagree")
-        if record.flags.get("finetune"):
-            flags.append("fine-tune: " + ",".join(f["kind"] for f in record.flags["finetune"]))
-        if record.run.get("limits_hit"):
-            flags.append("limits: " + ",".join(sorted({h["limit"] for h in record.run["limits_hit"]})))
-        table.add_row(record.submission["name"], *cells,
-                      f"{record.score:g}/{record.max_score:g}", "; ".join(flags))
+        if wide:
+            cells = []
+            for q in record.questions:
+                style = STATUS_STYLE.get(q.status, "")
+                shown = "TA" if q.score is None else f"{q.score:g}/{q.max:g}"
+                cells.append(f"[{style}]{shown}[/]")
+        else:
+            lost = [q.id for q in record.questions if q.score is not None and q.score < q.max]
+            waiting = [q.id for q in record.questions if q.score is None]
+            cells = [f"[red]{' '.join(lost)}[/]" if lost else "[green]none[/]",
+                     f"[cyan]{' '.join(waiting)}[/]"]
+        score = f"{record.score:g}/{record.max_score:g}"
+        table.add_row(record.submission["name"], *(cells if wide else ()), score,
+                      *(() if wide else cells), _flags(record))
     return table
 
 

@@ -114,3 +114,19 @@ def test_check_without_a_sandbox_still_checks(tmp_path):
     # The demo case cannot tell transposed heads apart by shape or norm, but the
     # comparison with the demo expectation can.
     assert {q["id"]: q["status"] for q in record["questions"]}["q1a"] == "failed"
+
+
+def test_the_batch_table_stays_readable_with_many_questions(graded):
+    """18 question columns do not fit a terminal: the table lists what was lost instead."""
+    from rich.console import Console
+
+    from grader.cli.grading import WIDE_TABLE, _table
+
+    records = [graded[name].record for name in ("solution", "crash-pe-cell")]
+    assert len(records[0].questions) > WIDE_TABLE
+    console = Console(record=True, width=100)
+    console.print(_table(records, "batch"))
+    text = console.export_text()
+    assert "lost points on" in text and "…" not in text
+    crash_row = next(line for line in text.splitlines() if "crash-pe-cell" in line)
+    assert "q1d" in crash_row and "24/100" in crash_row
