@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,20 @@ MAX_LENGTH = 128
 
 
 def read_split(path: Path) -> tuple[list[str], list[int | None]]:
-    """Texts and labels of a JSON-lines split (`{"text", "label"}`; label may be absent)."""
+    """Texts and labels of a JSON-lines split (`{"text", "label"}`; label may be absent).
+
+    Planning the probes and every finetune check read the same splits; the file is
+    parsed once per version of it (path, size and mtime), not once per check.
+    """
+    stat = path.stat()
+    texts, labels = _read_split(str(path), stat.st_size, stat.st_mtime_ns)
+    return list(texts), list(labels)
+
+
+@lru_cache(maxsize=16)
+def _read_split(path_text: str, _size: int, _mtime: int
+                ) -> tuple[tuple[str, ...], tuple[int | None, ...]]:
+    path = Path(path_text)
     texts: list[str] = []
     labels: list[int | None] = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
@@ -53,7 +67,7 @@ def read_split(path: Path) -> tuple[list[str], list[int | None]]:
             raise ValueError(f"{path}:{number}: expected a JSON object with a \"text\"") from None
         label = row.get("label")
         labels.append(int(label) if label is not None else None)
-    return texts, labels
+    return tuple(texts), tuple(labels)
 
 
 def request_id(check: Check) -> str:
