@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 from grader.grade import grade_notebook  # noqa: E402
 from grader.models.cache import cache_dir  # noqa: E402
 from grader.pack import load_pack  # noqa: E402
-from grader.sandbox import Sandbox  # noqa: E402
+from grader.run.sandbox import Sandbox  # noqa: E402
 
 NOTEBOOK = ROOT / "submissions" / "stat8021-a3" / "solution.ipynb"
 

@@ -34,8 +34,8 @@ from nbclient import NotebookClient  # noqa: E402
 from grader.grade import grade_notebook  # noqa: E402
 from grader.models.cache import cache_dir  # noqa: E402
 from grader.pack import load_pack  # noqa: E402
-from grader.runner import Runner  # noqa: E402
-from grader.sandbox import Sandbox  # noqa: E402
+from grader.run.runner import Runner  # noqa: E402
+from grader.run.sandbox import Sandbox  # noqa: E402
 
 SOLUTION = ROOT / "submissions" / "stat8021-a3" / "solution.ipynb"
 TEMPLATE = ROOT / "reference" / "stat8021-a3" / "template" / "Transformer_practice.ipynb"

@@ -37,14 +37,15 @@ from grader.checks.printed import cross_check
 from grader.checks.static import check_static
 from grader.checks.tamper import diff_telemetry
 from grader.checks.tensor import check_tensor
-from grader.limits import Limits
+from grader.intake.runlogs import is_log
 from grader.models.cache import cache_dir
 from grader.models.cache import require as require_models
 from grader.pack import Check, Pack, Question
 from grader.record import GradeRecord, QuestionResult, environment
-from grader.runlogs import is_log
-from grader.runner import ProbeRequest, Runner, RunResult, saved_run
-from grader.sandbox import Sandbox
+from grader.run.limits import Limits
+from grader.run.result import ProbeRequest, RunResult, saved_run
+from grader.run.runner import Runner
+from grader.run.sandbox import Sandbox
 from grader.written import Reports, report_section
 
 HIDDEN_PREFIX = "hidden-"

@@ -20,7 +20,7 @@ from grader.checks.finetune import PROBES as FINETUNE_PROBES
 from grader.checks.static import parse_python
 from grader.grade import grade_notebook
 from grader.pack import Check, Pack, Question
-from grader.sandbox import Sandbox
+from grader.run.sandbox import Sandbox
 
 
 @dataclass

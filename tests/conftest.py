@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.limits import Limits
+from grader.run.limits import Limits
 
 ROOT = Path(__file__).resolve().parents[1]
 PACK_DIR = ROOT / "reference" / "stat8021-a3"
@@ -29,7 +29,7 @@ FAST = Limits(cell_timeout=5, probe_timeout=30, notebook_timeout=180, output_byt
 
 
 def needs_bwrap() -> None:
-    from grader.sandbox import bwrap_works
+    from grader.run.sandbox import bwrap_works
 
     reason = bwrap_works()
     if reason:
@@ -64,7 +64,7 @@ def graded(pack, hf_cache) -> dict[str, Graded]:
     """Every sample submission graded once, with a fixed seed, in the real sandbox."""
     needs_bwrap()
     from grader.grade import grade_notebook
-    from grader.sandbox import Sandbox
+    from grader.run.sandbox import Sandbox
 
     os.environ["GRADER_TEST_SECRET"] = SECRET
     box = Sandbox.create()

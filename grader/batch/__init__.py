@@ -7,7 +7,7 @@ the output folder.
 
 from grader.batch.driver import BatchOptions, BatchResult, Item, run_batch
 from grader.batch.engines import LocalEngine, RayEngine
-from grader.batch.sources import SourceError, collect
+from grader.intake.sources import SourceError, collect
 
 __all__ = ["BatchOptions", "BatchResult", "Item", "LocalEngine", "RayEngine", "SourceError",
            "collect", "run_batch"]

@@ -18,7 +18,7 @@ import nbformat
 from safetensors.torch import load as load_tensors
 from safetensors.torch import save as save_tensors
 
-from grader.runner import CellReport, ProbePayload, RunResult
+from grader.run.result import CellReport, ProbePayload, RunResult
 
 RUNS = ".runs"
 DONE = "run.json"

@@ -66,7 +66,7 @@ def grade_task(task: Task) -> dict[str, Any]:
     """
     from grader.batch.store import run_to_files
     from grader.grade import grade_notebook
-    from grader.sandbox import Sandbox, gpus_from_env
+    from grader.run.sandbox import Sandbox, gpus_from_env
 
     started = time.perf_counter()
     try:

@@ -31,7 +31,7 @@ from typing import Any
 from grader.checks import CheckResult
 from grader.checks.series import parse_accuracy_series
 from grader.pack import Check, Pack
-from grader.runner import ProbePayload, RunResult
+from grader.run.result import ProbePayload, RunResult
 
 PROBES = {"samples": "processed_samples", "accuracy": "predict", "external": "predict",
           "reported": "predict"}

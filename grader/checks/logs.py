@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from grader.checks import CheckResult
+from grader.intake.runlogs import SEED, RunLog, read_logs
 from grader.pack import Check
-from grader.runlogs import SEED, RunLog, read_logs
 
 NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?|\.\d+)(\s*%)?")
 

@@ -14,7 +14,7 @@ from typing import Any
 import torch
 
 from grader.pack import Printed
-from grader.runner import ProbePayload, RunResult
+from grader.run.result import ProbePayload, RunResult
 
 NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf"
 

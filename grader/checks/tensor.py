@@ -15,7 +15,7 @@ import torch
 
 from grader.checks import CheckResult
 from grader.pack import Check
-from grader.runner import ProbePayload
+from grader.run.result import ProbePayload
 
 PROBLEM_TEXT = {
     "missing": "{message}",

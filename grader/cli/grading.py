@@ -18,7 +18,7 @@ from rich.table import Table
 from grader.models.cache import ModelCacheError, cache_dir
 from grader.pack import Pack, PackError, resolve_pack
 from grader.record import GradeRecord, write_atomic
-from grader.sandbox import Sandbox, SandboxUnavailable, bwrap_works, gpus_from_env
+from grader.run.sandbox import Sandbox, SandboxUnavailable, bwrap_works, gpus_from_env
 
 STATUS_STYLE = {"passed": "green", "partial": "yellow", "failed": "red", "error": "red",
                 "manual": "cyan", "not_graded": "cyan"}
@@ -120,7 +120,7 @@ def _table(records: list[GradeRecord], title: str) -> Table:
 
 
 def _limits(items: list[str] | None) -> dict[str, float]:
-    from grader.limits import Limits
+    from grader.run.limits import Limits
 
     known = set(Limits().to_dict())
     out: dict[str, float] = {}
@@ -184,7 +184,7 @@ def grade(
     gpus: GpusOpt = None,
     limit: Annotated[list[str] | None, typer.Option(
         "--limit", help="NAME=NUMBER: override one of the pack's limits, e.g. "
-        "--limit cell_timeout=300 (names: grader/limits.py).")] = None,
+        "--limit cell_timeout=300 (names: grader/run/limits.py).")] = None,
     report: Annotated[bool, typer.Option(
         "--report/--no-report", help="Also write per-student reports and the class summary "
         "to OUT/reports (as `grader report` does).")] = True,

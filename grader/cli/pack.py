@@ -32,7 +32,7 @@ def validate(
 
     Example: grader pack validate reference/stat8021-a3
     """
-    from grader.sandbox import Sandbox
+    from grader.run.sandbox import Sandbox
     from grader.validate import validate_pack
 
     pack = load_pack(pack_dir)

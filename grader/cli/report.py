@@ -67,8 +67,9 @@ def report(
     grader report grades/ --out feedback/ --moodle-worksheet Grades-A3.csv |
     grader report grades/ --out feedback/ --manual feedback/manual-sheet.csv
     """
+    from grader.intake import IntakeError
     from grader.pack import PackError, resolve_pack
-    from grader.report import BatchError, IntakeError, SheetError, render_batch
+    from grader.report import BatchError, SheetError, render_batch
     from grader.report.lms import WorksheetError
 
     def bad(message: str) -> None:

@@ -21,11 +21,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from grader.intake.lms import ROSTER, load_roster, roster_reports
+from grader.intake.student import Student
 from grader.record import GradeRecord, read_record, write_atomic
-from grader.report.intake import ROSTER, load_roster, roster_reports
 from grader.report.lms import canvas_csv, moodle_feedback_zip, moodle_worksheet, plain_csv
 from grader.report.manual import manual_sheet, merge_sheet
-from grader.report.render import FORMATS, SUFFIX, Student, render_student, student_for
+from grader.report.render import FORMATS, SUFFIX, render_student, student_for
 from grader.report.summary import render_summary
 from grader.report.visibility import student_view
 

@@ -15,7 +15,7 @@ import zipfile
 from collections.abc import Iterable
 from typing import Any
 
-from grader.report.render import Student
+from grader.intake.student import Student
 from grader.report.templates import render
 
 MOODLE_COLUMNS = ("Identifier", "Full name", "Email address", "Status", "Grade", "Maximum Grade",

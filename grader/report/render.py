@@ -7,10 +7,10 @@ cannot show more than another. A TA copy (`audience="ta"`) keeps everything.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from grader.intake.student import Student
 from grader.report.evidence import explain
 from grader.report.templates import render
 from grader.report.visibility import student_view, ta_view
@@ -19,23 +19,6 @@ FORMATS = ("html", "md", "json", "gradescope")
 SUFFIX = {"html": ".html", "md": ".md", "json": ".json", "gradescope": ".results.json"}
 STATUS_WORD = {"passed": "passed", "partial": "partly right", "failed": "not right yet",
                "error": "could not run", "manual": "awaiting a TA"}
-
-
-@dataclass(frozen=True)
-class Student:
-    """Who a record belongs to: `key` names the files (`<key>.json` is the record)."""
-
-    key: str
-    name: str
-    id: str = ""
-    email: str = ""
-    lms: str = ""
-    """"moodle", "canvas" or "" (a plain folder)."""
-    lms_id: str = ""
-    """Moodle's participant id, Canvas's user id."""
-
-    def to_dict(self) -> dict[str, str]:
-        return dict(self.__dict__)
 
 
 def student_for(record: dict[str, Any], roster: dict[str, Student] | None = None) -> Student:

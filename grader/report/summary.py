@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from statistics import mean, median
 from typing import Any
 
+from grader.intake.student import Student
 from grader.report.lms import needs_human
-from grader.report.render import Student
 from grader.report.templates import render
 
 CASE = re.compile(r"\b(hidden|demo)-[\w.-]+")

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.pack import Pack
-from grader.sandbox import Sandbox, SandboxUnavailable
+from grader.run.sandbox import Sandbox, SandboxUnavailable
 from grader.service.errors import ApiError
 
 log = logging.getLogger("grader.service.selfcheck")

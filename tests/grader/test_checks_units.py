@@ -8,8 +8,8 @@ import torch
 
 from grader.checks.static import check_static
 from grader.checks.tensor import compare_case
-from grader.kernel_side import HARNESS_SOURCE
 from grader.pack import Check
+from grader.run.kernel_side import HARNESS_SOURCE
 
 
 def meta(t: torch.Tensor, device: str = "cpu") -> dict:

@@ -10,10 +10,10 @@ import pytest
 
 from grader.checks.finetune import credit, printed_labels, read_split
 from grader.checks.series import parse_accuracy_series
-from grader.limits import Limits
 from grader.models.cache import ModelCacheError, cached_models, install_snapshot, require
 from grader.pack import PackError, load_pack
-from grader.sandbox import HF_MOUNT, Sandbox, SandboxPaths, gpu_device_nodes, gpus_from_env
+from grader.run.limits import Limits
+from grader.run.sandbox import HF_MOUNT, Sandbox, SandboxPaths, gpu_device_nodes, gpus_from_env
 from tests.conftest import PACK_DIR
 
 LABELS = ("World", "Sports", "Business", "Sci/Tech")

@@ -8,8 +8,8 @@ import nbformat
 import torch
 from safetensors.torch import save_file
 
-from grader.limits import Limits
-from grader.runner import ProbeRequest, Runner
+from grader.run.limits import Limits
+from grader.run.runner import ProbeRequest, Runner
 from tests.grader.conftest import needs_bwrap
 
 
@@ -22,7 +22,7 @@ def write(tmp_path, *sources: str):
 
 def test_notebook_budget_skips_later_cells_and_probes_still_run(tmp_path):
     needs_bwrap()
-    from grader.sandbox import Sandbox
+    from grader.run.sandbox import Sandbox
 
     nb = write(tmp_path, "def f(x):\n    return x + 1", "import time\ntime.sleep(2)",
                "import time\ntime.sleep(2)", "print('never')")

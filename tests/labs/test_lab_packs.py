@@ -14,8 +14,8 @@ import pytest
 
 from calculators.answers import lint_arithmetic
 from grader.grade import grade_notebook
+from grader.intake.lms import intake
 from grader.pack import export_public, load_pack
-from grader.report.intake import intake
 from grader.report.manual import manual_sheet
 from grader.report.render import render_student
 from tests.calculators.answers._shared import SAMPLE_REPORTS

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from grader.cli import main
-from grader.report import UnsafeZip, ZipLimits, intake, safe_extract
+from grader.intake import UnsafeZip, ZipLimits, intake, safe_extract
 from grader.report.lms import canvas_csv
 from tests.conftest import FAST, PACK_DIR, SAMPLES, needs_bwrap
 
@@ -56,7 +56,7 @@ def moodle(tmp_path_factory, hf_cache):
     from grader.grade import grade_notebook
     from grader.pack import load_pack
     from grader.record import write_atomic
-    from grader.sandbox import Sandbox
+    from grader.run.sandbox import Sandbox
 
     root = tmp_path_factory.mktemp("moodle")
     zpath = root / "A3-download.zip"

@@ -30,7 +30,7 @@ BASE = Settings(packs_dir=PACKS, compute_workers=1, rate_per_minute=0, selfcheck
 
 
 def sandbox_reason() -> str | None:
-    from grader.sandbox import bwrap_works
+    from grader.run.sandbox import bwrap_works
 
     return bwrap_works()
 

@@ -84,7 +84,7 @@ def test_a_full_queue_refuses_with_503_and_runs_the_rest(model_cache) -> None:
 def test_without_a_sandbox_the_upload_is_refused_rather_than_run_unisolated(
         monkeypatch) -> None:
     import grader.service.selfcheck as selfcheck
-    from grader.sandbox import SandboxUnavailable
+    from grader.run.sandbox import SandboxUnavailable
 
     def unavailable(kind: str = "auto", **_kw):
         raise SandboxUnavailable("bwrap is not installed")

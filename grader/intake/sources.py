@@ -48,7 +48,7 @@ def collect(sources: Sequence[str], out: Path, notebook_name: str | None = None)
 
 def _item(notebook: Path) -> Item:
     """A notebook and the reports handed in beside it (`<stem>.md`, `<stem>-report.pdf`)."""
-    from grader.report.intake import REPORT_SUFFIXES
+    from grader.intake.lms import REPORT_SUFFIXES
 
     reports = tuple(sorted(p for p in notebook.parent.glob(f"{notebook.stem}*")
                            if p.is_file() and p.suffix.lower() in REPORT_SUFFIXES))
@@ -56,13 +56,13 @@ def _item(notebook: Path) -> Item:
 
 
 def _from_lms(path: Path, out: Path, notebook_name: str | None) -> list[Item]:
-    from grader.report.intake import IntakeError, intake
+    from grader.intake.lms import IntakeError, intake
 
     dest = out / "intake" / path.stem
     try:
         if dest.is_dir() and any(dest.glob("*.ipynb")):
             # taken in by an earlier, interrupted run of this batch: reuse it as it is
-            from grader.report.intake import load_roster, roster_reports
+            from grader.intake.lms import load_roster, roster_reports
 
             roster, reports = load_roster(dest), roster_reports(dest / "roster.json")
             notebooks = {key: dest / f"{key}.ipynb" for key in roster}

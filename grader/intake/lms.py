@@ -25,8 +25,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.report.render import Student
-from grader.report.safezip import ZipLimits, safe_extract
+from grader.intake.safezip import ZipLimits, safe_extract
+from grader.intake.student import Student
 
 ROSTER = "roster.json"
 REPORT_SUFFIXES = (".pdf", ".md", ".markdown", ".txt")

@@ -1,14 +1,14 @@
 """Run one notebook in a sandboxed kernel, then the pack's probes in the same kernel.
 
 One small client class in the manner of nbclient: explicit timeouts (per cell, per
-probe, per notebook, see `grader.limits`), and every way a notebook can misbehave
+probe, per notebook, see `grader.run.limits`), and every way a notebook can misbehave
 turned into data on the `RunResult`: a cell that errors, one that times out, a
 kernel that dies (the run restarts a fresh kernel, replays the cells that worked and
 skips the fatal one, so an `os._exit` in a demo cell does not hide the functions
 defined before it), an output flood, hooks the notebook installed.
 
 Grader cells (the telemetry snapshots and the probes) are sent with the harness of
-`grader.kernel_side`; their payloads come back as files in the run's io folder.
+`grader.run.kernel_side`; their payloads come back as files in the run's io folder.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ import shutil
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,94 +32,15 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat import NotebookNode
 
-from grader.kernel_side import HARNESS_SOURCE
-from grader.limits import Limits, describe
-from grader.sandbox import Sandbox, SandboxPaths
+from grader.run.kernel_side import HARNESS_SOURCE
+from grader.run.limits import Limits, describe
+from grader.run.result import CellReport, ProbePayload, ProbeRequest, RunResult
+from grader.run.sandbox import Sandbox, SandboxPaths
 
 MAX_PAYLOAD_BYTES = 256 << 20
 """A probe payload larger than this is refused unread (a student cannot flood the grader)."""
 MAX_RESTARTS = 3
 PING_TIMEOUT = 15.0
-
-
-@dataclass
-class ProbeRequest:
-    """One check's probe: which function of the probe source to run on which inputs."""
-
-    check_id: str
-    target: str
-    source: str
-    inputs: Path
-    """A safetensors file of cases (`<case>/in/<tensor>`, params in metadata) the grader wrote."""
-
-
-@dataclass
-class CellReport:
-    index: int
-    tags: list[str]
-    status: str  # ok | error | timeout | killed | skipped
-    seconds: float = 0.0
-    ename: str | None = None
-    evalue: str | None = None
-
-
-@dataclass
-class ProbePayload:
-    """What one probe sent back: per-case status and output metadata, and the tensors."""
-
-    check_id: str
-    status: str  # ok | missing | timeout | died
-    message: str = ""
-    cases: dict[str, dict[str, Any]] = field(default_factory=dict)
-    tensors: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class RunResult:
-    executed: NotebookNode
-    cells: list[CellReport]
-    probes: dict[str, ProbePayload]
-    telemetry: dict[str, Any]
-    limits_hit: list[dict[str, Any]]
-    seconds: float
-    restarts: int
-    sandbox: str
-
-    def printed(self, tag: str | None = None) -> list[tuple[int, str]]:
-        """(cell index, stdout text) of the executed student cells, optionally by tag."""
-        found = []
-        for index, cell in enumerate(self.executed.cells):
-            if cell.cell_type != "code":
-                continue
-            if tag is not None and tag not in cell.metadata.get("tags", []):
-                continue
-            text = "".join(o.get("text", "") for o in cell.get("outputs", [])
-                           if o.get("output_type") == "stream" and o.get("name") == "stdout")
-            found.append((index, text))
-        return found
-
-
-def saved_run(notebook: Path) -> RunResult:
-    """The outputs a notebook was handed in with, as a run that executed nothing.
-
-    For `--no-execute`: grading what an already-run notebook shows (its printed
-    accuracies, say) without a kernel. No probe ran, so checks that need one say so.
-    """
-    nb = nbformat.read(notebook, as_version=4)
-    cells = []
-    for index, cell in enumerate(nb.cells):
-        if cell.cell_type != "code":
-            cells.append(CellReport(index, list(cell.metadata.get("tags", [])), "ok"))
-            continue
-        error = next((o for o in cell.get("outputs", []) if o.get("output_type") == "error"),
-                     None)
-        ran = cell.get("execution_count") is not None or bool(cell.get("outputs"))
-        cells.append(CellReport(index, list(cell.metadata.get("tags", [])),
-                                "error" if error else ("ok" if ran else "skipped"),
-                                ename=error.get("ename") if error else None,
-                                evalue=str(error.get("evalue", ""))[:500] if error else None))
-    return RunResult(executed=nb, cells=cells, probes={}, telemetry={}, limits_hit=[],
-                     seconds=0.0, restarts=0, sandbox="not executed")
 
 
 class _OneSpec(KernelSpecManager):

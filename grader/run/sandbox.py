@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from grader.limits import Limits
+from grader.run.limits import Limits
 
 SCRATCH_MOUNT = "/home/student"
 """Where the submission's scratch copy appears inside the sandbox (also $HOME and the cwd)."""
