@@ -27,6 +27,7 @@ from calculators.answers import (
     lint_arithmetic,
     read_report,
 )
+from calculators.answers.report import section_text
 
 DEFAULT_LABEL = "Answer"
 MAX_ANSWER = 2000
@@ -158,24 +159,16 @@ def report_answer(reports: Reports, qid: str, headings: Sequence[str], part: str
     return Found(None, "none", reason="; ".join(reasons))
 
 
-NEXT_QUESTION = re.compile(r"^[#>*\s\d.]*\**\s*(?:question|q)\s*\d+\b", re.IGNORECASE)
-
-
 def report_section(reports: Reports, qid: str, headings: Sequence[str]) -> str:
-    """The text of a report's section for `headings` (for a TA to read), or "".
+    """The text of the first report's section for `headings` (for a TA to read), or "".
 
-    It runs from the section's heading to the next "Question N" heading: sub-headings
-    such as "Results of Task 7" inside an answer stay with it, as a TA reads it.
+    `calculators.answers.section_text` finds it: from the heading to the next
+    "Question N" heading, sub-headings inside an answer kept with it.
     """
-    spec = QuestionSpec(qid, tuple(headings))
     for doc in reports.docs:
-        got = extract_answers(doc.text, [spec])[qid]
-        if got.section is not None:
-            lines = doc.text.splitlines()
-            first = got.section[0]
-            last = next((i for i in range(first, len(lines)) if NEXT_QUESTION.match(lines[i])),
-                        len(lines))
-            return "\n".join(lines[first - 1:last]).strip()
+        text = section_text(doc.text, headings)
+        if text:
+            return text
     return ""
 
 

@@ -1,4 +1,6 @@
-"""Reports: read one (``read_report``) and find each question's final answer (``extract_answers``).
+"""Reports: read one (``read_report``), quote a section (``section_text``) and find each
+question's final answer (``extract_answers``). The one place the grader reads reports and
+finds their sections.
 
 Reports converted from PDF keep little structure: headings come as
 ``# 2 Question 2``, ``# **Question 3**``, ``## 1 Question 1 & Task 1`` or a plain
@@ -264,23 +266,50 @@ def _ends_section(
     return False
 
 
+def _opening(lines: list[_Line], headings: Sequence[str]) -> tuple[int, int] | None:
+    """(index of the first line opening a section for ``headings``, column of its inline answer)."""
+    for i, line in enumerate(lines):
+        col = _opens(line, headings)
+        if col is not None:
+            return i, col
+    return None
+
+
 def _section(
     lines: list[_Line], spec: QuestionSpec, all_phrases: Sequence[str]
 ) -> tuple[int, int, int] | None:
     """(index of the heading line, column where its inline answer starts, end index exclusive)."""
-    for i, line in enumerate(lines):
-        col = _opens(line, spec.headings)
-        if col is None:
-            continue
-        end = len(lines)
-        for j in range(i + 1, len(lines)):
-            if (lines[j].heading is not None or lines[j].norm) and _ends_section(
-                lines[j], line, spec.headings, all_phrases
-            ):
-                end = j
-                break
-        return i, col, end
-    return None
+    opening = _opening(lines, spec.headings)
+    if opening is None:
+        return None
+    i, col = opening
+    end = len(lines)
+    for j in range(i + 1, len(lines)):
+        if (lines[j].heading is not None or lines[j].norm) and _ends_section(
+            lines[j], lines[i], spec.headings, all_phrases
+        ):
+            end = j
+            break
+    return i, col, end
+
+
+NEXT_QUESTION = re.compile(r"^[#>*\s\d.]*\**\s*(?:question|q)\s*\d+\b", re.IGNORECASE)
+
+
+def section_text(report_text: str, headings: str | Sequence[str]) -> str:
+    """The text of the section opened by ``headings``, for a person to read, or "" if none.
+
+    It runs from the section's heading to the next "Question N" / "QN" line: sub-headings
+    such as "Results of Task 7" inside an answer stay with it, as a TA reads it.
+    """
+    phrases = (headings,) if isinstance(headings, str) else tuple(headings)
+    opening = _opening(_lines(report_text), phrases)
+    if opening is None:
+        return ""
+    first = opening[0]
+    raw = report_text.splitlines()
+    last = next((i for i in range(first + 1, len(raw)) if NEXT_QUESTION.match(raw[i])), len(raw))
+    return "\n".join(raw[first:last]).strip()
 
 
 def _part_range(

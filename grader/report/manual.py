@@ -3,10 +3,10 @@
 The sheet carries the student's answer text: the report section the grader quoted in
 the record (a manual check with `report` headings), else the notebook cells tagged
 with the question id (the template tags every answer cell), else the section of the
-student's report (Markdown or PDF) that names the question. The
-TA fills `points` and `comment`; `merge_sheet` checks every row before changing any
-record (unknown student or question, points out of range, a number that is not one)
-and names the row at fault.
+student's report (Markdown or PDF) that names the question, or why that report could
+not be read. The TA fills `points` and `comment`; `merge_sheet` checks every row
+before changing any record (unknown student or question, points out of range, a
+number that is not one) and names the row at fault.
 """
 
 from __future__ import annotations
@@ -15,9 +15,11 @@ import copy
 import csv
 import io
 import json
-import re
 from pathlib import Path
 from typing import Any
+
+from calculators.answers import ReportReadError, read_report
+from calculators.answers.report import section_text
 
 SHEET_COLUMNS = ("key", "student", "id", "question", "title", "max_points", "answer",
                  "points", "comment")
@@ -46,37 +48,25 @@ def _notebook_text(path: Path, qid: str) -> str:
     return "\n\n".join(p.strip() for p in parts if p.strip())
 
 
-def _report_text(path: Path) -> str:
-    if path.suffix.lower() == ".pdf":
-        try:
-            from pypdf import PdfReader
-
-            return "\n".join(page.extract_text() or "" for page in PdfReader(path).pages)
-        except Exception:  # noqa: BLE001 - an unreadable PDF leaves the answer to the TA
-            return ""
+def _report_section(path: Path, names: list[str]) -> str:
+    """The section naming the question in one report, or why the report cannot be read."""
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ""
-
-
-def _section(text: str, qid: str, title: str) -> str:
-    """The part of a report from the line naming the question to the next question label."""
-    label = title.split(" ")[0] if title else qid  # "Q3(a)" from "Q3(a) Parameter count"
-    names = [re.escape(n) for n in {qid, label} if n]
-    start = re.search(rf"(?im)^[#>*\s]*(?:{'|'.join(names)})\b.*$", text)
-    if not start:
-        return ""
-    rest = text[start.end():]
-    stop = re.search(r"(?im)^[#>*\s]*Q\d+\s*\(?[a-z]?\)?\b", rest)
-    return (start.group(0) + rest[: stop.start() if stop else len(rest)]).strip()
+        return section_text(read_report(path).text, names)
+    except ReportReadError as exc:
+        return f"[report not read: {exc}]"
 
 
 def answer_text(qid: str, title: str, notebook: Path | None, reports: list[Path]) -> str:
-    """What the student wrote for `qid`: tagged notebook cells, else their report's section."""
+    """What the student wrote for `qid`: tagged notebook cells, else their report's section.
+
+    The section opens at a heading naming `qid` or the title's label ("Q3(a)" of "Q3(a)
+    Parameter count"), as `calculators.answers.section_text` finds sections everywhere.
+    """
     text = _notebook_text(notebook, qid) if notebook and notebook.is_file() else ""
     if not text:
-        text = "\n\n".join(s for s in (_section(_report_text(p), qid, title) for p in reports) if s)
+        label = title.split(" ")[0] if title else qid
+        names = [n for n in dict.fromkeys((qid, label)) if n]
+        text = "\n\n".join(s for s in (_report_section(p, names) for p in reports) if s)
     return text[:ANSWER_LIMIT] + (" […]" if len(text) > ANSWER_LIMIT else "")
 
 
