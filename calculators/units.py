@@ -1,6 +1,8 @@
 """Byte units: powers of ten and powers of two are different constants, never confused.
 
 ``GB = 10**9`` and ``GiB = 2**30``; conversion happens only when a value is shown.
+These tables are the one definition of the byte units; ``calculators.answers.units``
+builds the units a student may write (bits too) from them.
 """
 
 from __future__ import annotations
@@ -11,8 +13,8 @@ DECIMAL = {"B": 1, "kB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12}
 BINARY = {"B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}
 BYTE_UNITS: dict[str, int] = {**DECIMAL, **BINARY, "bit": 1}  # "bit" handled in to()
 
-KB, MB, GB, TB = 10**3, 10**6, 10**9, 10**12
-KiB, MiB, GiB, TiB = 2**10, 2**20, 2**30, 2**40
+KB, MB, GB, TB = DECIMAL["kB"], DECIMAL["MB"], DECIMAL["GB"], DECIMAL["TB"]
+KiB, MiB, GiB, TiB = BINARY["KiB"], BINARY["MiB"], BINARY["GiB"], BINARY["TiB"]
 
 
 def to_unit(n_bytes: int | sympy.Rational, unit: str) -> sympy.Rational:

@@ -2,7 +2,8 @@
 
 Memory units follow the standard: kB/MB/GB/TB are powers of 10, KiB/MiB/GiB/TiB
 are powers of 2, and a byte is 8 bits. Prefixes are exact integers, so "24 GiB"
-and "25.77 GB" can be compared in bytes without a float in sight.
+and "25.77 GB" can be compared in bytes without a float in sight. The byte units
+themselves are ``calculators.units``' tables; this module adds bits and spellings.
 
 Scale words (``thousand``, ``million``, ``billion``, ``k``, ``M``, ``B``, ``G``)
 multiply a count; they are not units. ``GB`` is a unit, ``G`` alone is a scale.
@@ -15,47 +16,23 @@ from __future__ import annotations
 
 from sympy import Integer, Rational
 
-# canonical unit -> bytes per unit (exact)
+from calculators.units import BINARY, DECIMAL
+
+# canonical unit -> bytes per unit (exact); the byte units are those of calculators.units
 BYTES_PER_UNIT: dict[str, Rational] = {
-    "bit": Rational(1, 8),
-    "kbit": Rational(1000, 8),
-    "Mbit": Rational(10**6, 8),
-    "Gbit": Rational(10**9, 8),
-    "Tbit": Rational(10**12, 8),
-    "B": Integer(1),
-    "kB": Integer(10**3),
-    "MB": Integer(10**6),
-    "GB": Integer(10**9),
-    "TB": Integer(10**12),
-    "KiB": Integer(2**10),
-    "MiB": Integer(2**20),
-    "GiB": Integer(2**30),
-    "TiB": Integer(2**40),
+    **{("bit" if u == "B" else f"{u[0]}bit"): Rational(n, 8) for u, n in DECIMAL.items()},
+    **{u: Integer(n) for u, n in {**DECIMAL, **BINARY}.items()},
 }
 
-# how the power behind each unit is written in a message
+# how the power behind each unit is written in a message ("10^9 bytes", "2^30 bytes")
 UNIT_POWER_TEXT: dict[str, str] = {
-    "kB": "10^3 bytes",
-    "MB": "10^6 bytes",
-    "GB": "10^9 bytes",
-    "TB": "10^12 bytes",
-    "KiB": "2^10 bytes",
-    "MiB": "2^20 bytes",
-    "GiB": "2^30 bytes",
-    "TiB": "2^40 bytes",
+    **{u: f"10^{len(str(n)) - 1} bytes" for u, n in DECIMAL.items() if u != "B"},
+    **{u: f"2^{n.bit_length() - 1} bytes" for u, n in BINARY.items() if u != "B"},
 }
 
 # decimal unit <-> binary unit of the same rank (the GB/GiB confusion)
-DECIMAL_BINARY_PAIRS: dict[str, str] = {
-    "kB": "KiB",
-    "MB": "MiB",
-    "GB": "GiB",
-    "TB": "TiB",
-    "KiB": "kB",
-    "MiB": "MB",
-    "GiB": "GB",
-    "TiB": "TB",
-}
+_RANKS = list(zip(list(DECIMAL)[1:], list(BINARY)[1:], strict=True))
+DECIMAL_BINARY_PAIRS: dict[str, str] = {**dict(_RANKS), **{b: d for d, b in _RANKS}}
 
 # bit unit <-> byte unit of the same prefix (the bits/bytes confusion)
 BIT_BYTE_PAIRS: dict[str, str] = {
