@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 
 import calculators as calc
+from calculators.params.count import HEADS
 
 calc_app = typer.Typer(
     help="Exact Transformer arithmetic: parameters, LoRA, memory, cross-entropy, FLOPs.",
@@ -32,9 +33,7 @@ def params(
     model: Annotated[
         str, typer.Argument(help="Registry name (see `grader calc models`) or a config.json path.")
     ],
-    head: Annotated[
-        str, typer.Option(help="base | masked-lm | causal-lm | seq-cls | seq2seq-lm | encoder")
-    ] = "base",
+    head: Annotated[str, typer.Option(help=" | ".join(HEADS))] = "base",
     num_labels: Annotated[
         int | None, typer.Option(help="Classes of a seq-cls head (default: the config's, else 2).")
     ] = None,
@@ -101,9 +100,7 @@ def lora(
         str, typer.Option("--targets", help="Comma-separated target_modules, e.g. query,value.")
     ],
     r: Annotated[int, typer.Option(help="LoRA rank.")] = 8,
-    head: Annotated[
-        str, typer.Option(help="base | masked-lm | causal-lm | seq-cls | seq2seq-lm")
-    ] = "base",
+    head: Annotated[str, typer.Option(help=" | ".join(HEADS))] = "base",
     num_labels: Annotated[int | None, typer.Option(help="Classes of a seq-cls head.")] = None,
     bias: Annotated[str, typer.Option(help="none | all | lora_only (as LoraConfig).")] = "none",
     task_type: Annotated[

@@ -20,13 +20,13 @@ from starlette.datastructures import UploadFile
 
 import calculators as calc
 from calculators.params import registry
+from calculators.params.count import HEADS
 from grader.service import work
 from grader.service.api_answers import find_answerable, self_checkable
 from grader.service.api_calc import compute
 from grader.service.errors import ApiError
 from grader.service.settings import templates_dir
 
-HEADS = ("base", "masked-lm", "causal-lm", "seq-cls", "seq2seq-lm", "encoder")
 FORM_LIMITS = {"max_files": 1, "max_fields": 20, "max_part_size": 64 * 1024}
 
 
