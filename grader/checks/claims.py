@@ -20,9 +20,9 @@ import re
 from typing import Any
 
 from grader.checks import CheckResult
+from grader.checks.patterns import NUMBER
 from grader.pack import Check
 
-NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?|\.\d+)(\s*%)?")
 BETTER = re.compile(r"\b(better|higher|outperform\w*|superior|more accurate|beats?|exceeds?|"
                     r"greater|faster|improves? on)\b", re.IGNORECASE)
 WORSE = re.compile(r"\b(worse|lower|underperform\w*|inferior|less accurate|slower)\b",

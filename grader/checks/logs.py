@@ -22,10 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from grader.checks import CheckResult
+from grader.checks.patterns import NUMBER
 from grader.intake.runlogs import SEED, RunLog, read_logs
 from grader.pack import Check
-
-NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?|\.\d+)(\s*%)?")
 
 
 def _tag(scalars: dict[str, dict[int, float]], wanted: list[str]) -> dict[int, float] | None:

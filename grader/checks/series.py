@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 
-NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?|\.\d+)(\s*%)?")
+from grader.checks.patterns import NUMBER
+
 TRAIN = re.compile(r"train", re.IGNORECASE)
 TEST = re.compile(r"test|val|eval|dev\b", re.IGNORECASE)
 ACCURACY = re.compile(r"acc", re.IGNORECASE)
