@@ -51,9 +51,6 @@ def test_lint_own_report(capsys, tmp_path):
     assert [(s["line"], s["true_value"]) for s in slips] == [(1, "1044800")]
 
 
-@pytest.mark.skipif(
-    not SAMPLE_REPORTS.is_dir(), reason=f"sample reports not found at {SAMPLE_REPORTS}"
-)
 def test_lint_sample_reports(capsys):
     code, out, _ = run(
         capsys, "answers", "lint", str(SAMPLE_REPORTS / "lab-lm-report-a.md"), "--json"

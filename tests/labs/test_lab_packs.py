@@ -18,7 +18,7 @@ from grader.intake.lms import intake
 from grader.pack import export_public, load_pack
 from grader.report.manual import manual_sheet
 from grader.report.render import render_student
-from tests.calculators.answers._shared import SAMPLE_REPORTS
+from tests.calculators.answers._shared import SAMPLE_REPORTS, SHARED_SAMPLE_REPORTS
 from tests.conftest import ROOT, needs_bwrap
 
 LAB_A = ROOT / "reference" / "transfer-lab-a"
@@ -168,14 +168,19 @@ def test_lab_public_part_has_no_key(pack_dir, tmp_path):
     assert public.is_public
 
 
-def test_sample_reports_are_the_shared_originals():
-    for name, lab in (("lab-lm-report-a.md", "transfer-lab-a"),
-                      ("lab-roberta-report-a.md", "transfer-lab-b")):
-        original = SAMPLE_REPORTS / name
-        if not original.is_file():
-            pytest.skip("../shared is not beside the repository")
-        copy = SUBMISSIONS / lab / "student-report-a" / name
-        assert copy.read_bytes() == original.read_bytes()
+@pytest.mark.parametrize(("name", "lab"), [("lab-lm-report-a.md", "transfer-lab-a"),
+                                         ("lab-roberta-report-a.md", "transfer-lab-b")])
+def test_sample_reports_are_the_fixtures(name, lab):
+    copy = SUBMISSIONS / lab / "student-report-a" / name
+    assert copy.read_bytes() == (SAMPLE_REPORTS / name).read_bytes()
+
+
+@pytest.mark.parametrize("name", ["lab-lm-report-a.md", "lab-roberta-report-a.md"])
+def test_sample_report_fixtures_are_the_shared_originals(name):
+    original = SHARED_SAMPLE_REPORTS / name
+    if not original.is_file():
+        pytest.skip("../shared is not beside the repository")
+    assert (SAMPLE_REPORTS / name).read_bytes() == original.read_bytes()
 
 
 def test_grader_grade_takes_a_folder_of_student_folders_with_reports_only(tmp_path):

@@ -1,10 +1,13 @@
-"""Where the shared fixtures live: ``../shared`` beside the repository (never copied in)."""
+"""Where the sample-report fixtures live: ``tests/fixtures/sample-reports`` in the repository.
+
+They are copies of ``../shared/sample-reports`` (the course's originals), so a clean
+clone runs the tests that read them; ``SHARED_SAMPLE_REPORTS`` is the originals' folder,
+present only where ``../shared`` is beside the repository.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-
-import pytest
 
 
 def repo_root() -> Path:
@@ -15,11 +18,9 @@ def repo_root() -> Path:
     raise RuntimeError("cannot find the repository root above " + str(here))
 
 
-SAMPLE_REPORTS = (repo_root() / ".." / "shared" / "sample-reports").resolve()
+SAMPLE_REPORTS = repo_root() / "tests" / "fixtures" / "sample-reports"
+SHARED_SAMPLE_REPORTS = (repo_root() / ".." / "shared" / "sample-reports").resolve()
 
 
 def sample_report(name: str) -> str:
-    path = SAMPLE_REPORTS / name
-    if not path.is_file():
-        pytest.skip(f"sample report {name} not found: the folder {SAMPLE_REPORTS} is missing")
-    return path.read_text(encoding="utf-8")
+    return (SAMPLE_REPORTS / name).read_text(encoding="utf-8")

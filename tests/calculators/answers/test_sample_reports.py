@@ -1,4 +1,4 @@
-"""The two real reports (shared fixtures): answers a careful TA would pick, and every slip."""
+"""The two real reports (tests/fixtures/sample-reports): answers a careful TA would pick, and every slip."""
 
 from __future__ import annotations
 
