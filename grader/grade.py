@@ -21,74 +21,41 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
-import torch
 
-from grader.cases import Case, read_demo, write_inputs
+from grader.cases import write_inputs
 from grader.checks import CheckResult
-from grader.checks.answer import Context as AnswerContext
-from grader.checks.answer import check_written, report_parts
-from grader.checks.claims import check_series
-from grader.checks.finetune import Context as FinetuneContext
-from grader.checks.finetune import check_finetune
 from grader.checks.finetune import info as finetune_info
-from grader.checks.finetune import plan_requests as plan_finetune
-from grader.checks.logs import check_logs
+from grader.checks.kind import Context, Probe
 from grader.checks.printed import cross_check
-from grader.checks.static import check_static
+from grader.checks.registry import kind
 from grader.checks.tamper import diff_telemetry
-from grader.checks.tensor import check_tensor
+from grader.checks.tensor import check_id, demo
 from grader.intake.runlogs import is_log
 from grader.models.cache import cache_dir
 from grader.models.cache import require as require_models
-from grader.pack import Check, Pack, Question
+from grader.pack import Pack, Question
 from grader.record import GradeRecord, QuestionResult, environment
 from grader.run.limits import Limits
 from grader.run.result import ProbeRequest, RunResult, saved_run
 from grader.run.runner import Runner
 from grader.run.sandbox import Sandbox
-from grader.written import Reports, report_section
+from grader.written import Reports
 
-HIDDEN_PREFIX = "hidden-"
 QUICK_ENV = "GRADER_QUICK"
 """Set to "1" in the kernel in quick mode; the template trains briefly when it sees it."""
 
 
-def check_id(question: Question, check: Check) -> str:
-    return f"{question.id}-{check.target}"
-
-
-class Plan:
-    """The cases each tensor check runs, and the outputs they are held against."""
-
-    def __init__(self, pack: Pack, mode: str, seed: int | None) -> None:
-        self.pack, self.mode = pack, mode
-        self.seed = seed if seed is not None else secrets.randbits(63)
-        demo_file = pack.root / str(pack.raw["assignment"].get("demo", ""))
-        if not demo_file.is_file():
-            self.demo, self.demo_expected = {}, {}
-        else:
-            self.demo, self.demo_expected = read_demo(demo_file)
-        self._hidden: dict[str, tuple[list[Case], dict[str, dict[str, torch.Tensor]]]] = {}
-
-    def cases(self, target: str) -> tuple[list[Case], dict[str, dict[str, torch.Tensor]], list[str]]:
-        """(all cases sent to the kernel, expected outputs by case, names of scored cases)."""
-        demo = self.demo.get(target, [])
-        expected = dict(self.demo_expected.get(target, {}))
-        if self.mode == "check":
-            return demo, expected, [c["name"] for c in demo]
-        if target not in self._hidden:
-            ref = self.pack.reference()
-            gen = torch.Generator().manual_seed(
-                int.from_bytes(hashlib.sha256(f"{self.seed}:{target}".encode()).digest()[:7]))
-            hidden = []
-            for case in ref.hidden_cases(target, gen):
-                hidden.append({**case, "name": HIDDEN_PREFIX + case["name"]})
-            run = getattr(ref, f"run_{target}")
-            outs = {c["name"]: {k: v.detach() for k, v in run(c).items()} for c in hidden}
-            self._hidden[target] = (hidden, outs)
-        hidden, outs = self._hidden[target]
-        expected.update(outs)
-        return demo + hidden, expected, [c["name"] for c in hidden]
+def plan_probes(ctx: Context) -> list[Probe]:
+    """Every check's requests to the kernel; requests sharing an id are merged, each case
+    once (the accuracy and the reported-accuracy checks of one model share its predictions)."""
+    merged: dict[str, Probe] = {}
+    for question in ctx.pack.questions:
+        for check in question.checks:
+            for probe in kind(check.kind).probes(check, question, ctx):
+                have = merged.setdefault(probe.id, Probe(probe.id, probe.function, []))
+                names = {c["name"] for c in have.cases}
+                have.cases.extend(c for c in probe.cases if c["name"] not in names)
+    return list(merged.values())
 
 
 def _score_question(question: Question, results: list[CheckResult]) -> tuple[float, str, str]:
@@ -138,50 +105,39 @@ def grade_notebook(pack: Pack, notebook: Path | None, *, mode: str = "grade",
         raise ValueError(f"{pack.root} is a public pack: it can self-check, not grade")
     quick = (mode == "check") if quick is None else quick
     emit = on_event or (lambda _msg: None)
-    plan = Plan(pack, mode, seed)
+    seed = seed if seed is not None else secrets.randbits(63)
     cache = cache_dir(hf_cache)
-    tensor_checks: dict[str, tuple[Check, dict[str, Any], list[str]]] = {}
     if notebook is None:
         if not reports:
             raise ValueError("nothing to grade: no notebook and no report")
         emit(f"reading the report {Path(reports[0]).name}")
-        return _record(pack, None, mode, plan, empty_run(), tensor_checks, quick=quick,
-                       executed=False, hf_cache=cache, reports=reports)
+        return score_run(pack, None, empty_run(), mode=mode, seed=seed, quick=quick,
+                         executed=False, hf_cache=cache, reports=reports)
     if not execute:
         emit(f"reading the saved outputs of {notebook.name}")
-        run = saved_run(notebook)
-        return _record(pack, notebook, mode, plan, run, tensor_checks,
-                       quick=quick, executed=False, hf_cache=cache, reports=reports)
-    if pack.models and any(c.kind == "finetune" for q in pack.questions for c in q.checks):
+        return score_run(pack, notebook, saved_run(notebook), mode=mode, seed=seed, quick=quick,
+                         executed=False, hf_cache=cache, reports=reports)
+    if pack.models and pack.checks("finetune"):
         require_models(cache, list(pack.models))
     box = sandbox or Sandbox.create()
     box = replace(box, hf_cache=str(cache) if cache.is_dir() else None,
                   env={**box.env, **({QUICK_ENV: "1"} if quick else {})})
     runner = Runner(box, limits or pack.limits)
-    requests = []
     probe_source = pack.probe_source
+    requests = []
     with tempfile.TemporaryDirectory(prefix="grader-plan-") as tmp:
-        for question in pack.questions:
-            for check in question.checks:
-                if check.kind != "tensor":
-                    continue
-                cases, expected, scored = plan.cases(check.target)
-                cid = check_id(question, check)
-                inputs = Path(tmp) / f"{cid}.safetensors"
-                write_inputs(inputs, cases)
-                requests.append(ProbeRequest(cid, check.target, probe_source, inputs))
-                tensor_checks[cid] = (check, expected, scored)
-        for rid, (target, cases) in plan_finetune(pack, mode).items():
-            inputs = Path(tmp) / f"{rid}.safetensors"
-            write_inputs(inputs, cases)
-            requests.append(ProbeRequest(rid, target, probe_source, inputs))
+        ctx = Context(pack=pack, mode=mode, seed=seed)
+        for probe in plan_probes(ctx):
+            inputs = Path(tmp) / f"{probe.id}.safetensors"
+            write_inputs(inputs, probe.cases)
+            requests.append(ProbeRequest(probe.id, probe.function, probe_source, inputs))
         emit(f"running {notebook.name}" + (" (quick)" if quick else ""))
         run = runner.run(notebook, files=pack.notebook_files(), probes=requests)
     if on_run is not None:
         on_run(run)  # the executed notebook and raw payloads, for tests and debugging
     emit(f"checking {notebook.name}")
-    return _record(pack, notebook, mode, plan, run, tensor_checks,
-                   quick=quick, executed=True, hf_cache=cache, reports=reports)
+    return score_run(pack, notebook, run, mode=mode, seed=seed, quick=quick, hf_cache=cache,
+                     reports=reports, context=ctx)
 
 
 def empty_run() -> RunResult:
@@ -191,119 +147,19 @@ def empty_run() -> RunResult:
 
 
 def score_run(pack: Pack, notebook: Path | None, run: RunResult, *, mode: str, seed: int | None,
-              quick: bool, executed: bool = True,
-              hf_cache: str | Path | None = None, reports: Sequence[Path] = ()) -> GradeRecord:
-    """Score a run again, without executing anything: after a rubric change (points,
-    tolerances, credit tables), from a run stored by a batch. The hidden cases come back
-    from the same seed, so the expected outputs are the ones the probes saw."""
-    plan = Plan(pack, mode, seed)
-    tensor_checks: dict[str, tuple[Check, dict[str, Any], list[str]]] = {}
-    if executed:
-        for question in pack.questions:
-            for check in question.checks:
-                if check.kind == "tensor":
-                    _cases, expected, scored = plan.cases(check.target)
-                    tensor_checks[check_id(question, check)] = (check, expected, scored)
-    return _record(pack, notebook, mode, plan, run, tensor_checks, quick=quick,
-                   executed=executed, hf_cache=cache_dir(hf_cache), reports=reports)
-
-
-NOT_EXECUTED = "Not executed (--no-execute): this check calls your code, so it needs a run."
-
-
-def _submission(notebook: Path | None, reports: Reports) -> dict[str, Any]:
-    """Which files were handed in: the notebook (if any) and the reports beside it."""
-    first = Path(reports.docs[0].path) if reports.docs else None
-    shown = notebook or first
-    out: dict[str, Any] = {
-        "name": shown.name if shown else "submission", "path": str(notebook) if notebook else None,
-        "sha256": hashlib.sha256(notebook.read_bytes()).hexdigest() if notebook else None,
-        "evidence": "+".join(k for k, has in (("notebook", notebook is not None),
-                                              ("report", bool(reports.docs))) if has)}
-    if reports.docs or reports.errors:
-        out["reports"] = reports.describe()
-    return out
-
-
-def _claim_text(check: Check, question: Question, run: RunResult, reports: Reports) -> str:
-    """Where a student interprets curves: markdown cells tagged with the question, and the
-    report's section under the rubric's `claim_from` headings."""
-    tag = str(check.settings.get("claim_tag", question.id))
-    cells = [c.source for c in run.executed.cells
-             if c.cell_type == "markdown" and tag in c.metadata.get("tags", [])]
-    headings = check.settings.get("claim_from") or []
-    text = report_section(reports, question.id, headings) if headings and reports.docs else ""
-    return "\n\n".join([*cells, text])
-
-
-def _manual(check: Check, question: Question, reports: Reports) -> CheckResult:
-    """A manual check; with `report` headings, the student's section is quoted for the TA."""
-    headings = check.settings.get("report")
-    text = report_section(reports, question.id, headings) if headings and reports.docs else ""
-    evidence: dict[str, Any] = {"answer_text": text[:4000], "source": "report"} if text else {}
-    return CheckResult("manual", 0.0, "manual", "Graded by a TA.", evidence)
-
-
-def _record(pack: Pack, notebook: Path | None, mode: str, plan: Plan, run: RunResult,
-            tensor_checks: dict[str, tuple[Check, dict[str, Any], list[str]]], *,
-            quick: bool, executed: bool, hf_cache: Path | None,
-            reports: Sequence[Path] = ()) -> GradeRecord:
-    questions = []
-    mismatches = []
-    ft = FinetuneContext(pack=pack, run=run, mode=mode, quick=quick, executed=executed,
-                         payloads=run.probes, hf_cache=hf_cache)
-    # files handed in beside the notebook: reports to read, training logs to check
+              quick: bool, executed: bool = True, hf_cache: str | Path | None = None,
+              reports: Sequence[Path] = (), context: Context | None = None) -> GradeRecord:
+    """Score a run: right after it, or again without executing anything (after a rubric
+    change, from a run stored by a batch). The hidden cases come back from the same seed,
+    so the expected outputs are the ones the probes saw; `context` reuses what planning
+    computed."""
     logs = [Path(p) for p in reports if is_log(Path(p))]
     written = Reports.read([p for p in reports if not is_log(Path(p))])
-    answers = AnswerContext(notebook=run.executed if notebook is not None else None,
-                            reports=written, mode=mode,
-                            reference=None if pack.is_public else pack.reference)
-    for question in pack.questions:
-        results = []
-        for check in question.checks:
-            if check.kind == "tensor" and not executed:
-                result = CheckResult("tensor", 0.0, "not_graded", NOT_EXECUTED)
-            elif check.kind == "tensor":
-                _check, expected, scored = tensor_checks[check_id(question, check)]
-                result = check_tensor(check, run.probes.get(check_id(question, check)), expected,
-                                      scored, hidden=mode == "grade")
-            elif check.kind == "static":
-                result = check_static(check, run.executed)
-            elif check.kind == "finetune":
-                result = check_finetune(check, question.id, ft)
-            elif check.kind == "answer":
-                result = check_written(check, question.id, answers,
-                                       report_parts(question.checks))
-            elif check.kind == "logs":
-                result = check_logs(check, logs, _claim_text(check, question, run, written))
-            elif check.kind == "series":
-                result = check_series(check, run.executed if notebook is not None else None,
-                                      _claim_text(check, question, run, written))
-            else:
-                result = _manual(check, question, written)
-            result.gate = check.gate
-            results.append(result)
-        printed = []
-        for item in question.printed:
-            owner = next((c for c in question.checks if c.kind == "tensor"), None)
-            payload = run.probes.get(check_id(question, owner)) if owner else None
-            expected = plan.demo_expected.get(owner.target, {}) if owner else {}
-            row = cross_check(item, run, payload, expected)
-            printed.append(row)
-            if row.get("status") == "disagrees":
-                mismatches.append({"question": question.id, **row})
-        pending = next((r for r in results if r.status == "not_graded"), None)
-        if all(c.kind == "manual" for c in question.checks):
-            score, status, message = None, "manual", "Awaiting a TA."
-        elif pending is not None:
-            score, status, message = None, "not_graded", pending.message
-        else:
-            score, status, message = _score_question(question, results)
-        questions.append(QuestionResult(
-            id=question.id, title=question.title, score=score, max=question.points,
-            status=status, message=message,
-            hint=question.hint if status not in ("passed", "not_graded") else "",
-            checks=[r.to_dict() for r in results], printed=printed))
+    ctx = context or Context(pack=pack, mode=mode, seed=seed if seed is not None else 0)
+    ctx.run, ctx.executed, ctx.quick = run, executed, quick
+    ctx.notebook = run.executed if notebook is not None else None
+    ctx.reports, ctx.logs, ctx.hf_cache = written, logs, cache_dir(hf_cache)
+    questions = [_question(question, ctx) for question in pack.questions]
     total = sum(q.score or 0.0 for q in questions)
     errors = [{"cell": c.index, "status": c.status, "ename": c.ename, "evalue": c.evalue,
                "tags": c.tags} for c in run.cells if c.status not in ("ok", "skipped")]
@@ -327,10 +183,55 @@ def _record(pack: Pack, notebook: Path | None, mode: str, plan: Plan, run: RunRe
              "executed": executed, "quick": quick, "device": device,
              "models": models,  # the fine-tuned models side by side (Q2(d) asks to compare)
              "limits_hit": run.limits_hit, "cell_errors": errors,
-             "seed": plan.seed if mode == "grade" and executed else None,
+             "seed": ctx.seed if mode == "grade" and executed else None,
              "cells_executed": sum(1 for c in run.cells if c.status != "skipped")},
         # no kernel ran (saved outputs, a report alone): there is no telemetry to compare
         flags={"tamper": diff_telemetry(run.telemetry) if executed and run.cells else [],
-               "printed_mismatch": mismatches,
-               "finetune": ft.flags},
+               "printed_mismatch": ctx.flags.get("printed_mismatch", []),
+               "finetune": ctx.flags.get("finetune", [])},
         environment=environment())
+
+
+def _submission(notebook: Path | None, reports: Reports) -> dict[str, Any]:
+    """Which files were handed in: the notebook (if any) and the reports beside it."""
+    first = Path(reports.docs[0].path) if reports.docs else None
+    shown = notebook or first
+    out: dict[str, Any] = {
+        "name": shown.name if shown else "submission", "path": str(notebook) if notebook else None,
+        "sha256": hashlib.sha256(notebook.read_bytes()).hexdigest() if notebook else None,
+        "evidence": "+".join(k for k, has in (("notebook", notebook is not None),
+                                              ("report", bool(reports.docs))) if has)}
+    if reports.docs or reports.errors:
+        out["reports"] = reports.describe()
+    return out
+
+
+def _question(question: Question, ctx: Context) -> QuestionResult:
+    """Every check of one question through its kind, the printed cross-checks, the score."""
+    assert ctx.run is not None
+    results = []
+    for check in question.checks:
+        result = kind(check.kind).score(check, question, ctx)
+        result.gate = check.gate
+        results.append(result)
+    printed = []
+    owner = next((c for c in question.checks if c.kind == "tensor"), None)
+    for item in question.printed:
+        payload = ctx.run.probes.get(check_id(question, owner)) if owner else None
+        expected = demo(ctx)[1].get(owner.target, {}) if owner else {}
+        row = cross_check(item, ctx.run, payload, expected)
+        printed.append(row)
+        if row.get("status") == "disagrees":
+            ctx.flags.setdefault("printed_mismatch", []).append({"question": question.id, **row})
+    pending = next((r for r in results if r.status == "not_graded"), None)
+    if all(c.kind == "manual" for c in question.checks):
+        score, status, message = None, "manual", "Awaiting a TA."
+    elif pending is not None:
+        score, status, message = None, "not_graded", pending.message
+    else:
+        score, status, message = _score_question(question, results)
+    return QuestionResult(
+        id=question.id, title=question.title, score=score, max=question.points,
+        status=status, message=message,
+        hint=question.hint if status not in ("passed", "not_graded") else "",
+        checks=[r.to_dict() for r in results], printed=printed)

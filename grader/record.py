@@ -1,8 +1,13 @@
 """GradeRecord: the one JSON document a graded submission leaves behind.
 
-Versioned (`schema`), self-describing, and written atomically (temp file + rename)
-so a killed batch never leaves half a record. Reports, gradebooks and regrades read
-this and nothing else. Fields are documented in `docs/records.md`.
+Versioned (`schema`), typed (pydantic: a field the grader misspells is an error, not a
+silent new key), self-describing, and written atomically (temp file + rename) so a
+killed batch never leaves half a record. Reports, gradebooks and regrades read this
+and nothing else. `docs/records.md` and `docs/record.schema.json` are generated from
+these models (`python -m grader.record`); a test fails when they drift.
+
+Each part reads like the JSON it becomes (`record.run["seed"]`, `.get(...)`), so code
+that handles stored records as dicts and code that holds a `GradeRecord` agree.
 """
 
 from __future__ import annotations
@@ -12,69 +17,190 @@ import os
 import platform
 import sys
 import tempfile
-from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from grader import __version__
 
 SCHEMA = "transformer-grader/record/1"
 
 
-@dataclass
-class QuestionResult:
+def _absent(value: Any) -> bool:
+    return value is None
+
+
+class Part(BaseModel):
+    """A section of a record: typed, and readable like the JSON it is."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in type(self).model_fields:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        setattr(self, key, value)
+
+    def __contains__(self, key: str) -> bool:
+        return key in type(self).model_fields and getattr(self, key) is not None
+
+    def get(self, key: str, default: Any = None) -> Any:
+        value = getattr(self, key, None) if key in type(self).model_fields else None
+        return default if value is None else value
+
+
+class Assignment(Part):
+    """Which pack graded it."""
+
     id: str
     title: str
-    score: float | None
-    """None for a manual question awaiting a TA."""
-    max: float
-    status: str  # passed | partial | failed | error | manual
-    message: str
-    hint: str = ""
-    checks: list[dict[str, Any]] = field(default_factory=list)
-    printed: list[dict[str, Any]] = field(default_factory=list)
+    version: str
+    fingerprint: str = Field(description="sha256 prefix of probes, public files and reference")
+    rubric: str | None = Field(None, exclude_if=_absent,
+                               description="digest of the pack.toml it was scored under (batches)")
 
 
-@dataclass
-class GradeRecord:
-    assignment: dict[str, Any]
-    submission: dict[str, Any]
-    mode: str  # grade | check
-    score: float
+class Submission(Part):
+    name: str = Field(description="the notebook's (or first report's) file name")
+    path: str | None = Field(description="where the notebook was read: for TAs only")
+    sha256: str | None
+    evidence: str = Field(description="what was handed in: notebook, report, notebook+report")
+    reports: list[dict[str, Any]] | None = Field(
+        None, exclude_if=_absent,
+        description="each report read: name, path, format, notes, sha256; or an error")
+    logs: list[str] | None = Field(None, exclude_if=_absent,
+                                   description="training logs handed in (file names)")
+
+
+class CheckOutcome(Part):
+    kind: str = Field(description="the check kind (grader/checks/<kind>.py)")
+    fraction: float = Field(ge=0, le=1, description="of the question's credit, 0 to 1")
+    status: Literal["passed", "partial", "failed", "error", "manual", "not_graded"]
+    message: str = Field(description="one sentence a student understands")
+    gate: bool = Field(False, description="a rule the question must keep: failing it zeroes "
+                                          "the question")
+    evidence: Any = Field(default_factory=list,
+                          description="the kind's evidence: shapes, errors, verdicts; never "
+                                      "hidden inputs or reference values")
+
+
+class QuestionResult(Part):
+    id: str
+    title: str
+    score: float | None = Field(description="None while a TA has to grade it")
+    max: float = Field(description="the question's points in the rubric")
+    status: Literal["passed", "partial", "failed", "error", "manual", "not_graded"]
+    message: str = Field(description="what went wrong first, or that all passed")
+    hint: str = Field("", description="the rubric's hint, only when not passed")
+    checks: list[CheckOutcome] = []
+    printed: list[dict[str, Any]] = Field(
+        default_factory=list, description="printed values held against the student's own code")
+
+
+class Run(Part):
+    seconds: float = Field(description="wall time of the run")
+    restarts: int = Field(description="kernels restarted after one died")
+    sandbox: str = Field(description="bwrap, none, not executed, no notebook")
+    executed: bool = Field(description="false under --no-execute or for a report alone")
+    quick: bool = Field(description="quick mode (GRADER_QUICK=1): brief fine-tuning")
+    device: str | None = Field(description="where the fine-tuned models were")
+    models: list[dict[str, Any]] = Field(default_factory=list,
+                                         description="the fine-tuned models side by side")
+    limits_hit: list[dict[str, Any]] = Field(
+        default_factory=list, description="limit (a field of grader.run.limits.Limits, or "
+                                          "kernel_died), cell, message")
+    cell_errors: list[dict[str, Any]] = Field(
+        default_factory=list, description="cell (0-based), status, ename, evalue, tags")
+    seed: int | None = Field(description="hidden-input seed (null in check mode): TA only")
+    cells_executed: int = Field(description="cells that ran (not skipped)")
+    cache_key: str | None = Field(None, exclude_if=_absent,
+                                  description="the stored run under OUT/.runs/ (batches)")
+    retries: int | None = Field(None, exclude_if=_absent,
+                                description="automatic retries after a grader failure")
+
+
+class Flags(Part):
+    """What marks a record for a TA; flags never change a score by themselves."""
+
+    tamper: list[str] = Field(default_factory=list,
+                              description="what the notebook changed in torch or the kernel")
+    printed_mismatch: list[dict[str, Any]] = Field(
+        default_factory=list, description="a printed value its own code does not compute")
+    finetune: list[dict[str, Any]] = Field(
+        default_factory=list, description="test_split_fit or reported_accuracy, per question")
+
+
+class Environment(Part):
+    """Versions that can change a grade."""
+
+    python: str
+    platform: str
+    grader: str
+    torch: str | None = None
+    cuda: str | None = None
+
+
+class GradeRecord(Part):
+    schema_: str = Field(SCHEMA, alias="schema", serialization_alias="schema",
+                         description=f"always {SCHEMA!r} for this version")
+    assignment: Assignment
+    submission: Submission
+    mode: Literal["grade", "check"] = Field(
+        description="grade (hidden inputs) or check (a self-check on the demo inputs only)")
+    score: float = Field(description="points earned, manual questions counting 0 until graded")
     max_score: float
-    status: str  # graded | incomplete
+    status: Literal["graded", "incomplete"] = Field(
+        description="incomplete while a question awaits a TA or was not graded")
     questions: list[QuestionResult]
-    run: dict[str, Any]
-    flags: dict[str, list[Any]]
-    environment: dict[str, Any]
-    graded_at: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
-    schema: str = SCHEMA
+    run: Run
+    flags: Flags
+    environment: Environment
+    graded_at: str = Field(
+        description="ISO 8601, UTC", default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, populate_by_name=True)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return self.model_dump(mode="json", by_alias=True)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GradeRecord:
-        """A record read back (a batch's stored JSON); unknown keys are ignored."""
-        names = {f.name for f in fields(cls)}
-        qnames = {f.name for f in fields(QuestionResult)}
-        questions = [QuestionResult(**{k: v for k, v in q.items() if k in qnames})
-                     for q in data.get("questions", [])]
-        return cls(**{k: v for k, v in data.items() if k in names and k != "questions"},
-                   questions=questions)
+        """A record read back (a batch's stored JSON); an unknown key is an error."""
+        return cls.model_validate(data)
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2, sort_keys=False)
 
     @property
     def needs_human(self) -> bool:
-        """A TA should look: tampering, a disagreeing print, a model that fits the test
-        split suspiciously well, a limit hit, a manual question."""
-        return bool(self.flags.get("tamper") or self.flags.get("printed_mismatch")
-                    or self.flags.get("finetune")
-                    or self.run.get("limits_hit")
-                    or any(q.status == "manual" for q in self.questions))
+        return bool(needs_a_ta(self.to_dict()))
+
+
+def needs_a_ta(record: dict[str, Any]) -> list[str]:
+    """Why a TA should open this record (empty when nothing calls for it): the one rule
+    the CLI table, the class summary and the gradebooks share."""
+    why = []
+    flags, run = record.get("flags") or {}, record.get("run") or {}
+    if flags.get("tamper"):
+        why.append("tamper flags")
+    if flags.get("printed_mismatch"):
+        why.append("printed values disagree")
+    if flags.get("finetune"):
+        why.append("fine-tune: " + ", ".join(sorted({str(f.get("kind", "?"))
+                                                     for f in flags["finetune"]})))
+    if run.get("limits_hit"):
+        why.append("limits hit: " + ", ".join(sorted({str(h.get("limit", "?"))
+                                                      for h in run["limits_hit"]})))
+    questions = record.get("questions") or []
+    if any(q.get("status") == "error" for q in questions):
+        why.append("a question could not run")
+    if any(q.get("status") == "manual" for q in questions):
+        why.append("manual questions")
+    return why
 
 
 def environment() -> dict[str, Any]:

@@ -2,40 +2,66 @@
 
 A run depends on the submission's bytes, on what the pack makes the kernel do (probes,
 the files beside the notebook, the reference's hidden cases, the data, limits, the
-models in the cache), on the hidden-input seed, the mode, and the grader's version.
-It does not depend on points, tolerances or credit tables: changing those re-scores
-the stored runs (`rubric_digest` tells a record is stale) without executing anything.
+models in the cache, each check kind's `execution()` settings), on the hidden-input
+seed, the mode, and the grader's own code that shapes a run: the kernel-side harness,
+the runner and sandbox, and the check kinds (`code_digest`). So a fix to any of those
+re-runs what it must. It does not depend on points, tolerances or credit tables:
+changing those re-scores the stored runs (`rubric_digest` tells a record is stale)
+without executing anything. docs/batch.md has the table of what invalidates what.
 """
 
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import grader
 from grader import __version__
+from grader.checks.kind import Kind
+from grader.checks.registry import kind, kinds
 from grader.models.cache import cached_models
 from grader.pack import PACK_FILE, Pack
 
-PROBE_SETTINGS = ("target", "evaluate", "model", "tokenizer", "family", "family_not",
-                  "dataset", "count", "max_length")
-"""Check settings that change what a probe is asked; the rest only change scoring."""
+CODE_PARTS = ("run", "cases.py")
+"""The grader's code whose change can change a run: the sandbox, limits, runner and
+kernel-side harness, and how probe inputs are written. The modules of the check kinds
+that ask the kernel something (`Kind.probes` overridden) count too; kinds that only
+score (static, answer, logs, ...) do not, so a fix there re-scores without a kernel."""
 
 
 def _file_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    """A hash of the grader's source files that shape a run (`CODE_PARTS`)."""
+    root = Path(grader.__file__).parent
+    digest = hashlib.sha256()
+    asking = {Path(inspect.getfile(type(k))) for k in kinds().values()
+              if type(k).probes is not Kind.probes}
+    files = [f for part in CODE_PARTS for f in (
+        sorted((root / part).rglob("*.py")) if (root / part).is_dir() else [root / part])]
+    for path in [*files, *sorted(asking)]:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def execution_digest(pack: Pack, hf_cache: Path | None) -> str:
     """Everything of the pack and environment that changes a run, as one hash."""
     spec: dict[str, Any] = {
-        "grader": __version__, "pack": pack.id, "fingerprint": pack.fingerprint(),
+        "grader": __version__, "code": code_digest(), "pack": pack.id,
+        "fingerprint": pack.fingerprint(),
         "data": {role: _file_digest(path) for role, path in sorted(pack.data.items())},
         "limits": pack.limits.to_dict(),
-        "probes": [[q.id, c.kind, {k: c.settings.get(k) for k in PROBE_SETTINGS}]
-                   for q in pack.questions for c in q.checks if c.kind in ("tensor", "finetune")],
+        "probes": [[q.id, c.kind, kind(c.kind).execution(c)] for q, c in pack.checks()
+                   if kind(c.kind).execution(c)],
     }
     if pack.models and hf_cache is not None:
         have = cached_models(hf_cache)

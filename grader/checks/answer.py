@@ -28,15 +28,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 from sympy import Rational
 
 import calculators
 from calculators.answers import Alternative, Tolerance, Verdict, check_answer, parse_answer
 from calculators.answers.units import BYTES_PER_UNIT, is_memory_unit
 from grader.checks import CheckResult
-from grader.pack import Check, PackError
+from grader.checks.kind import Context as Submission
+from grader.checks.kind import Finding, Kind, Settings, generic_rows
+from grader.pack import Check, Pack, PackError, Question
 from grader.written import (
     DEFAULT_LABEL,
     Found,
@@ -255,3 +258,127 @@ def check_written(check: Check, qid: str, ctx: Context,
                     message=verdict.message, credit=str(verdict.credit))
     status = "passed" if fraction >= 1 else ("failed" if fraction <= 0 else "partial")
     return CheckResult("answer", fraction, status, message, evidence)
+
+
+# ----------------------------------------------------------------------------------------
+# the kind
+
+Fraction = Annotated[float, Field(ge=0, le=1)]
+
+
+class Expected(BaseModel):
+    """An answer key computed at grade time: a calculators call or a reference function."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    calc: str | None = None
+    reference: str | None = None
+    args: dict[str, Any] = {}
+    field: str | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> Expected:
+        if (self.calc is None) == (self.reference is None):
+            raise ValueError("needs exactly one of calc or reference")
+        return self
+
+
+KeyValue = Expected | int | float | str
+
+
+class ToleranceSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    exact: bool = False
+    relative: float | None = None
+    absolute: float | None = None
+    sig_figs: int | None = None
+    min_sig_figs: int | None = None
+    significant: int | None = None
+    close_relative: float | None = None
+    close_credit: Fraction | None = None
+    convention_credit: Fraction | None = None
+
+
+class Convention(BaseModel):
+    """A recognised way of answering (no biases, per head, ...) and the credit it earns."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str
+    credit: Fraction
+    message: str = ""
+    expected: KeyValue | None = None
+
+
+def _require_key(value: Any, info: ValidationInfo) -> None:
+    if value is None and not (info.context or {}).get("public"):
+        raise ValueError("expected: missing: a {calc = ...} or {reference = ...} table "
+                         "(the answer key, computed)")
+
+
+class AnswerSettings(Settings):
+    expected: KeyValue | None = None
+    """The key; only a public pack (which never holds it) may leave it out."""
+    label: str = DEFAULT_LABEL
+    tag: str | None = None
+    printed: str | None = None
+    printed_tag: str | None = None
+    report: list[Annotated[str, Field(min_length=1)]] = []
+    report_part: str | None = None
+    prefer: list[Literal["notebook", "printed", "report"]] = Field(
+        default_factory=lambda: list(SOURCES), min_length=1)
+    unit: str | None = None
+    symbols: dict[str, int | float] | None = None
+    tolerance: ToleranceSettings | None = None
+    slip_cost: Fraction = 0.0
+    self_check: bool = False
+    conventions: list[Convention] = []
+
+    @model_validator(mode="after")
+    def _sources(self, info: ValidationInfo) -> AnswerSettings:
+        _require_key(self.expected, info)
+        for conv in self.conventions:
+            _require_key(conv.expected, info)
+        for source in ("printed", "report"):
+            if "prefer" in self.model_fields_set and source in self.prefer \
+                    and not getattr(self, source):
+                raise ValueError(f"{source}: missing: prefer lists {source}")
+        return self
+
+
+class Answer(Kind):
+    name = "answer"
+    Settings = AnswerSettings
+    private = ("expected",)
+
+    def score(self, check: Check, question: Question, ctx: Submission) -> CheckResult:
+        assert ctx.reports is not None
+        pack = ctx.pack
+        answers = ctx.once("answer", lambda: Context(
+            notebook=ctx.notebook, reports=ctx.reports, mode=ctx.mode,  # type: ignore[arg-type]
+            reference=None if pack.is_public else pack.reference))
+        return check_written(check, question.id, answers, report_parts(question.checks))
+
+    def explain(self, check: dict[str, Any]) -> dict[str, Any]:
+        ev = check.get("evidence") or {}
+        if not isinstance(ev, dict):
+            return {"answer": None, "slips": [], "extra": generic_rows(ev)}
+        slips = [s for s in (ev.get("slips") or check.get("slips") or []) if isinstance(s, dict)]
+        known = ("answer", "verdict", "convention", "message", "slips", "expected_display")
+        return {"answer": ev.get("answer"), "verdict": ev.get("verdict"),
+                "convention": ev.get("convention"), "note": ev.get("message"), "slips": slips,
+                "extra": generic_rows(ev, known)}
+
+    def validate(self, pack: Pack, checks: list[tuple[Question, Check]]) -> list[Finding]:
+        """Every key computes (a bad calculator call would fail every student)."""
+        if pack.is_public:
+            return []
+        problems = []
+        for question, check in checks:
+            try:
+                answer_key(check, question.id, pack.reference)
+            except Exception as exc:  # noqa: BLE001 - any failure is a finding, named
+                problems.append(f"{question.id}: {exc}")
+        return [Finding("answer keys", not problems, "; ".join(problems) or
+                        f"the key of each of {len(checks)} answer checks computes")]
+
+
+KIND = Answer()

@@ -19,9 +19,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pydantic import Field
+
 from grader.checks import CheckResult
+from grader.checks.kind import Context, Kind, Settings
 from grader.checks.patterns import NUMBER
-from grader.pack import Check
+from grader.pack import Check, Question
+from grader.written import report_section
 
 BETTER = re.compile(r"\b(better|higher|outperform\w*|superior|more accurate|beats?|exceeds?|"
                     r"greater|faster|improves? on)\b", re.IGNORECASE)
@@ -153,3 +157,45 @@ def check_series(check: Check, notebook: Any, claim_text: str) -> CheckResult:
                        f"You say {better} does better than {worse}, but your printed curves "
                        f"show the opposite ({means[data_better]:.1%} against "
                        f"{means[better]:.1%} on average).", evidence)
+
+
+def claim_text(check: Check, question: Question, ctx: Context) -> str:
+    """Where a student interprets curves or figures: markdown cells tagged with the
+    question (`claim_tag`), and the report's section under the `claim_from` headings."""
+    tag = str(check.settings.get("claim_tag", question.id))
+    cells = [c.source for c in (ctx.notebook.cells if ctx.notebook is not None else [])
+             if c.cell_type == "markdown" and tag in c.metadata.get("tags", [])]
+    headings = check.settings.get("claim_from") or []
+    reports = ctx.reports
+    text = (report_section(reports, question.id, headings)
+            if headings and reports is not None and reports.docs else "")
+    return "\n\n".join([*cells, text])
+
+
+class SeriesSettings(Settings):
+    series: dict[str, list[str]] = Field(min_length=1)
+    """Series name -> the words that name it in printed lines and prose."""
+    cell_tag: str | None = None
+    metric: str = ""
+    min_points: int = Field(2, ge=1)
+    margin: float = Field(0.01, ge=0)
+    title: str = "per epoch"
+    claim_tag: str | None = None
+    claim_from: list[str] = []
+
+
+class Series(Kind):
+    name = "series"
+    Settings = SeriesSettings
+    template = "finetune"  # printed curves are charted like fine-tuning's
+
+    def score(self, check: Check, question: Question, ctx: Context) -> CheckResult:
+        return check_series(check, ctx.notebook, claim_text(check, question, ctx))
+
+    def explain(self, check: dict[str, Any]) -> dict[str, Any]:
+        from grader.checks.registry import kind
+
+        return kind("finetune").explain(check)
+
+
+KIND = Series()

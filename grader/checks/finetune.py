@@ -26,11 +26,15 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, model_validator
 
 from grader.checks import CheckResult
+from grader.checks.kind import Context as Submission
+from grader.checks.kind import Kind, Probe, Settings, generic_rows
 from grader.checks.series import parse_accuracy_series
-from grader.pack import Check, Pack
+from grader.pack import Check, Pack, Question
 from grader.run.result import ProbePayload, RunResult
 
 PROBES = {"samples": "processed_samples", "accuracy": "predict", "external": "predict",
@@ -78,46 +82,27 @@ def request_id(check: Check) -> str:
     return f"ft-predict-{s['model']}"
 
 
-@dataclass
-class PredictPlan:
-    """The cases one `predict` request sends: which texts, and which model to find."""
-
-    check_id: str
-    settings: dict[str, Any]
-    cases: list[dict[str, Any]] = field(default_factory=list)
-
-
-def plan_requests(pack: Pack, mode: str) -> dict[str, tuple[str, list[dict[str, Any]]]]:
-    """request id -> (probe function, cases), for every finetune check of the pack.
+def request(check: Check, pack: Pack, mode: str) -> Probe:
+    """The probe request of one finetune check (checks of one model share its id).
 
     The public test split always goes in (to compare with what was printed); the hidden
     split only when grading; the external set when a question asks about it.
     """
-    plans: dict[str, tuple[str, list[dict[str, Any]]]] = {}
-    for question in pack.questions:
-        for check in question.checks:
-            if check.kind != "finetune":
-                continue
-            s, rid = check.settings, request_id(check)
-            if s["evaluate"] == "samples":
-                plans[rid] = (PROBES["samples"], [{"name": "head", "tensors": {}, "params": {
-                    "dataset": s["dataset"], "count": int(s.get("count", 3))}}])
-                continue
-            probe, cases = plans.setdefault(rid, (PROBES[s["evaluate"]], []))
-            base = {"model": s["model"], "tokenizer": s.get("tokenizer", ""),
-                    "family": s.get("family", ""), "family_not": s.get("family_not", ""),
-                    "num_labels": len(pack.labels) or 2, "batch_size": PREDICT_BATCH,
-                    "max_length": int(s.get("max_length", MAX_LENGTH))}
-            roles = ["external"] if s["evaluate"] == "external" else ["test"]
-            if s["evaluate"] == "accuracy" and mode == "grade":
-                roles.append("hidden")
-            for role in roles:
-                name = "public-test" if role == "test" else role
-                if role not in pack.data or any(c["name"] == name for c in cases):
-                    continue
-                texts, _ = read_split(pack.data[role])
-                cases.append({"name": name, "tensors": {}, "params": {**base, "texts": texts}})
-    return plans
+    s, rid = check.settings, request_id(check)
+    if s["evaluate"] == "samples":
+        return Probe(rid, PROBES["samples"], [{"name": "head", "tensors": {}, "params": {
+            "dataset": s["dataset"], "count": int(s.get("count", 3))}}])
+    base = {"model": s["model"], "tokenizer": s.get("tokenizer", ""),
+            "family": s.get("family", ""), "family_not": s.get("family_not", ""),
+            "num_labels": len(pack.labels) or 2, "batch_size": PREDICT_BATCH,
+            "max_length": int(s.get("max_length", MAX_LENGTH))}
+    roles = ["external"] if s["evaluate"] == "external" else ["test"]
+    if s["evaluate"] == "accuracy" and mode == "grade":
+        roles.append("hidden")
+    cases = [{"name": "public-test" if role == "test" else role, "tensors": {},
+              "params": {**base, "texts": read_split(pack.data[role])[0]}}
+             for role in roles if role in pack.data]
+    return Probe(rid, PROBES[s["evaluate"]], cases)
 
 
 # ----------------------------------------------------------------------------------------
@@ -451,3 +436,97 @@ def _external(check: Check, payload: ProbePayload | None, ctx: Context) -> Check
     else:
         message = f"A prediction was printed for each of the {n} items, as your model makes them."
     return CheckResult("finetune", fraction, _status(fraction), message, evidence)
+
+
+# ----------------------------------------------------------------------------------------
+# the kind
+
+Fraction = Annotated[float, Field(ge=0, le=1)]
+
+
+class FinetuneSettings(Settings):
+    evaluate: Literal["samples", "accuracy", "external", "reported"]
+    model: str | None = None
+    """The notebook's name of the fine-tuned model (found by family and labels otherwise)."""
+    tokenizer: str = ""
+    tokenizer_model: str | None = None
+    family: str = ""
+    family_not: str = ""
+    dataset: str | None = None
+    count: int = Field(3, ge=1)
+    max_length: int = Field(MAX_LENGTH, ge=1)
+    threshold: Fraction | None = None
+    credit: list[tuple[Fraction, Fraction]] = []
+    """[accuracy, fraction of credit] rows; the highest row reached gives the credit."""
+    reported_tolerance: Fraction | None = None
+    gap_tolerance: Fraction | None = None
+    test_fit_credit: Fraction | None = None
+    cell_tag: str | None = None
+
+    @model_validator(mode="after")
+    def _needs(self) -> FinetuneSettings:
+        if self.evaluate == "samples" and not self.dataset:
+            raise ValueError("dataset: missing (evaluate = \"samples\" reads a dataset)")
+        if self.evaluate != "samples" and not self.model:
+            raise ValueError(f"model: missing (evaluate = \"{self.evaluate}\" needs the model)")
+        return self
+
+
+class Finetune(Kind):
+    name = "finetune"
+    Settings = FinetuneSettings
+    execution_keys = ("evaluate", "model", "tokenizer", "family", "family_not", "dataset",
+                      "count", "max_length")
+
+    def probes(self, check: Check, question: Question, ctx: Submission) -> list[Probe]:
+        return [request(check, ctx.pack, ctx.mode)]
+
+    def score(self, check: Check, question: Question, ctx: Submission) -> CheckResult:
+        assert ctx.run is not None
+        flags = ctx.flags.setdefault("finetune", [])
+        ft = ctx.once("finetune", lambda: Context(
+            pack=ctx.pack, run=ctx.run, mode=ctx.mode, quick=ctx.quick,  # type: ignore[arg-type]
+            executed=ctx.executed, payloads=ctx.run.probes, hf_cache=ctx.hf_cache, flags=flags))
+        return check_finetune(check, question.id, ft)
+
+    def explain(self, check: dict[str, Any]) -> dict[str, Any]:
+        from grader.report.plots import line_chart
+
+        ev = check.get("evidence") or {}
+        models = []
+        for m in ev.get("models") or [] if isinstance(ev, dict) else []:
+            if not isinstance(m, dict):
+                continue
+            reported = m.get("reported") or {}
+            curves = {k.replace("_", " "): v for k, v in reported.items()
+                      if isinstance(v, list) and all(isinstance(x, int | float) for x in v)}
+            threshold = m.get("threshold")
+            reeval = m.get("reevaluated_accuracy")
+            n = max((len(v) for v in curves.values()), default=1)
+            chart = line_chart(
+                curves, title=f"{m.get('name', 'model')}: accuracy per epoch",
+                hlines={"threshold": threshold} if isinstance(threshold, int | float) else None,
+                markers={"re-evaluated": (n, reeval)} if isinstance(reeval, int | float) else None,
+            ) if curves else None
+            numbers = isinstance(reeval, int | float) and isinstance(threshold, int | float)
+            memory = m.get("peak_memory_bytes")
+            models.append({
+                "name": m.get("name", "model"), "architecture": m.get("architecture", ""),
+                "chart": chart, "reevaluated": reeval, "threshold": threshold,
+                "meets": (reeval >= threshold) if numbers else None,
+                "train_seconds": m.get("train_seconds"), "device": m.get("device"),
+                "peak_memory_mib": memory / 2**20 if isinstance(memory, int | float) else None,
+                "extra": generic_rows(m, ("name", "architecture", "reported",
+                                          "reevaluated_accuracy", "threshold", "train_seconds",
+                                          "peak_memory_bytes", "device")),
+            })
+        extra = generic_rows(ev, ("models",)) if isinstance(ev, dict) else generic_rows(ev)
+        return {"models": models,
+                "quick": bool(ev.get("quick")) if isinstance(ev, dict) else False,
+                "extra": [r for r in extra if r[0] != "quick"]}
+
+    def probe_functions(self, check: Check) -> list[str]:
+        return [PROBES[check.settings["evaluate"]]]
+
+
+KIND = Finetune()

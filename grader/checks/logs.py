@@ -21,10 +21,14 @@ import re
 from pathlib import Path
 from typing import Any
 
+from pydantic import Field
+
 from grader.checks import CheckResult
+from grader.checks.claims import claim_text
+from grader.checks.kind import Context, Kind, Settings, generic_rows
 from grader.checks.patterns import NUMBER
 from grader.intake.runlogs import SEED, RunLog, read_logs
-from grader.pack import Check
+from grader.pack import Check, Question
 
 
 def _tag(scalars: dict[str, dict[int, float]], wanted: list[str]) -> dict[int, float] | None:
@@ -161,3 +165,35 @@ def check_logs(check: Check, logs: list[Path], claim_text: str) -> CheckResult:
                f"{checked - confirmed} of {checked} figures disagree with the logs: "
                + "; ".join(contradictions[:4]) + ".")
     return CheckResult("logs", fraction, status, message, evidence)
+
+
+class LogsSettings(Settings):
+    validation: list[str] = Field(min_length=1)
+    """Scalar tags or CSV columns of the validation accuracy, first match wins."""
+    test: list[str] = Field(min_length=1)
+    families: dict[str, list[str]] = {}
+    tolerance: float = Field(0.005, ge=0)
+    claim_tag: str | None = None
+    claim_from: list[str] = []
+
+
+class Logs(Kind):
+    name = "logs"
+    Settings = LogsSettings
+
+    def score(self, check: Check, question: Question, ctx: Context) -> CheckResult:
+        return check_logs(check, ctx.logs, claim_text(check, question, ctx))
+
+    def explain(self, check: dict[str, Any]) -> dict[str, Any]:
+        ev = check.get("evidence")
+        if not isinstance(ev, dict):
+            return {"rows": generic_rows(ev)}
+        rows = [(f"seed {c.get('seed')}" + (f" ({c['family']})" if c.get("family") else ""),
+                 ", ".join(f"{k.replace('_', ' ')} {c[k]:g}" for k in
+                           ("best_validation", "step", "test") if isinstance(c.get(k), int | float)))
+                for c in ev.get("claims") or [] if isinstance(c, dict)]
+        rows += [("disagrees", text) for text in ev.get("contradictions") or []]
+        return {"rows": rows + generic_rows(ev, ("claims", "contradictions", "runs"))}
+
+
+KIND = Logs()

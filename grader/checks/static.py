@@ -13,9 +13,11 @@ import gc
 from typing import Any
 
 from nbformat import NotebookNode
+from pydantic import Field
 
 from grader.checks import CheckResult
-from grader.pack import Check
+from grader.checks.kind import Context, Kind, Settings, generic_rows
+from grader.pack import Check, Question
 
 
 def parse_python(source: str) -> ast.Module:
@@ -126,3 +128,27 @@ def check_static(check: Check, nb: NotebookNode) -> CheckResult:
     return CheckResult("static", 0.0, "failed",
                        f"{message}; found at line {first['line']} of cell {first['cell']}{written}.",
                        hits, gate=check.gate)
+
+
+class StaticSettings(Settings):
+    scope: str
+    """`class:Name` or `function:name`: the definition the rule reads."""
+    forbid: list[str] = Field(min_length=1)
+    message: str = "{scope} must not use `{name}`"
+
+
+class Static(Kind):
+    name = "static"
+    Settings = StaticSettings
+
+    def score(self, check: Check, question: Question, ctx: Context) -> CheckResult:
+        assert ctx.run is not None
+        return check_static(check, ctx.run.executed)
+
+    def explain(self, check: dict[str, Any]) -> dict[str, Any]:
+        ev = check.get("evidence")
+        findings = ev if isinstance(ev, list) else [ev] if ev else []
+        return {"rows": [row for f in findings for row in generic_rows(f)]}
+
+
+KIND = Static()

@@ -9,12 +9,15 @@ so the message names the first thing that is wrong, the way a TA would.
 
 from __future__ import annotations
 
-from typing import Any
+import hashlib
+from typing import Any, Literal
 
 import torch
 
+from grader.cases import Case, read_demo
 from grader.checks import CheckResult
-from grader.pack import Check
+from grader.checks.kind import NOT_EXECUTED, Context, Finding, Kind, Probe, Settings, generic_rows
+from grader.pack import Check, Pack, Question
 from grader.run.result import ProbePayload
 
 PROBLEM_TEXT = {
@@ -127,3 +130,121 @@ def check_tensor(check: Check, payload: ProbePayload | None, expected: dict[str,
     if kinds & {"missing", "signature"} and passed == 0:
         status = "error"
     return CheckResult("tensor", fraction, status, message, evidence)
+
+
+# ----------------------------------------------------------------------------------------
+# the kind: settings, hidden cases, probes, scoring, evidence, validation
+
+HIDDEN_PREFIX = "hidden-"
+
+
+class TensorSettings(Settings):
+    target: str
+    """The probe function (and reference `run_<target>`) of this check."""
+    atol: float = 1e-3
+    rtol: float = 0.0
+    credit: Literal["all", "per-case"] = "all"
+
+
+def demo(ctx: Context) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(demo cases by target, their expected outputs) from the pack's public demo file."""
+    def read() -> tuple[dict[str, Any], dict[str, Any]]:
+        path = ctx.pack.demo_file
+        return read_demo(path) if path is not None and path.is_file() else ({}, {})
+    return ctx.once("tensor-demo", read)
+
+
+def cases(ctx: Context, target: str) -> tuple[list[Case], dict[str, dict[str, torch.Tensor]],
+                                              list[str]]:
+    """(all cases sent to the kernel, expected outputs by case, names of scored cases).
+
+    Grading sends the demo cases and hidden cases drawn from the submission's seed and
+    scores the hidden ones, their outputs computed by the reference here; a self-check
+    sends and scores the demo cases alone, against the demo file.
+    """
+    demo_cases, demo_expected = demo(ctx)
+    sent = demo_cases.get(target, [])
+    expected = dict(demo_expected.get(target, {}))
+    if ctx.mode == "check":
+        return sent, expected, [c["name"] for c in sent]
+
+    def draw() -> tuple[list[Case], dict[str, dict[str, torch.Tensor]]]:
+        ref = ctx.pack.reference()
+        gen = torch.Generator().manual_seed(
+            int.from_bytes(hashlib.sha256(f"{ctx.seed}:{target}".encode()).digest()[:7]))
+        hidden = [{**case, "name": HIDDEN_PREFIX + case["name"]}
+                  for case in ref.hidden_cases(target, gen)]
+        run = getattr(ref, f"run_{target}")
+        return hidden, {c["name"]: {k: v.detach() for k, v in run(c).items()} for c in hidden}
+
+    hidden, outs = ctx.once(("tensor-hidden", target), draw)
+    expected.update(outs)
+    return sent + hidden, expected, [c["name"] for c in hidden]
+
+
+def check_id(question: Question, check: Check) -> str:
+    return f"{question.id}-{check.target}"
+
+
+class Tensor(Kind):
+    name = "tensor"
+    Settings = TensorSettings
+    execution_keys = ("target",)
+
+    def probes(self, check: Check, question: Question, ctx: Context) -> list[Probe]:
+        sent, _expected, _scored = cases(ctx, check.target)
+        return [Probe(check_id(question, check), check.target, sent)]
+
+    def probe_functions(self, check: Check) -> list[str]:
+        return [check.target]
+
+    def score(self, check: Check, question: Question, ctx: Context) -> CheckResult:
+        if not ctx.executed or ctx.run is None:
+            return CheckResult("tensor", 0.0, "not_graded", NOT_EXECUTED)
+        _sent, expected, scored = cases(ctx, check.target)
+        return check_tensor(check, ctx.run.probes.get(check_id(question, check)), expected,
+                            scored, hidden=ctx.mode == "grade")
+
+    def explain(self, check: dict[str, Any]) -> dict[str, Any]:
+        rows = []
+        for case in check.get("evidence") or []:
+            if not isinstance(case, dict):
+                continue
+            outputs = [o for o in case.get("outputs") or [] if isinstance(o, dict)]
+            rows.append({"case": case.get("case", "?"), "passed": bool(case.get("passed")),
+                         "problem": case.get("problem") or "", "outputs": outputs,
+                         "extra": generic_rows(case, ("case", "passed", "problem", "outputs",
+                                                      "kind"))})
+        failing = [c for c in rows if not c["passed"]]
+        return {"cases": rows, "n_passed": len(rows) - len(failing), "n_cases": len(rows)}
+
+    def validate(self, pack: Pack, checks: list[tuple[Question, Check]]) -> list[Finding]:
+        targets = sorted({c.target for _, c in checks})
+        ctx = Context(pack=pack, mode="check", seed=0)
+        demo_cases, demo_expected = demo(ctx)
+        no_demo = [t for t in targets if t not in demo_cases]
+        name = pack.demo_file.name if pack.demo_file else "(no demo file)"
+        findings = [Finding("demo cases", not no_demo, f"no demo case for {no_demo}" if no_demo
+                            else f"demo cases for every target in {name}")]
+        if pack.is_public:
+            return findings
+        ref, problems = pack.reference(), []
+        for target in targets:
+            run = getattr(ref, f"run_{target}", None)
+            if run is None:
+                problems.append(f"no run_{target}")
+                continue
+            if not ref.hidden_cases(target, torch.Generator().manual_seed(0)):
+                problems.append(f"no hidden cases for {target}")
+            for case in demo_cases.get(target, []):
+                for key, want in run(case).items():
+                    got = demo_expected[target][case["name"]].get(key)
+                    if got is None or got.shape != want.shape or not torch.allclose(
+                            got, want, atol=1e-6):
+                        problems.append(f"demo file out of date: {target}/{case['name']}/{key}")
+        findings.append(Finding("reference", not problems, "; ".join(problems) or
+                                "reference runs every target; the demo file agrees with it"))
+        return findings
+
+
+KIND = Tensor()

@@ -17,7 +17,7 @@ from rich.table import Table
 
 from grader.models.cache import ModelCacheError, cache_dir
 from grader.pack import Pack, PackError, resolve_pack
-from grader.record import GradeRecord, write_atomic
+from grader.record import GradeRecord, needs_a_ta, write_atomic
 from grader.run.sandbox import Sandbox, SandboxUnavailable, bwrap_works, gpus_from_env
 
 STATUS_STYLE = {"passed": "green", "partial": "yellow", "failed": "red", "error": "red",
@@ -76,16 +76,8 @@ WIDE_TABLE = 8
 
 
 def _flags(record: GradeRecord) -> str:
-    flags = []
-    if record.flags.get("tamper"):
-        flags.append("tamper")
-    if record.flags.get("printed_mismatch"):
-        flags.append("prints disagree")
-    if record.flags.get("finetune"):
-        flags.append("fine-tune: " + ",".join(f["kind"] for f in record.flags["finetune"]))
-    if record.run.get("limits_hit"):
-        flags.append("limits: " + ",".join(sorted({h["limit"] for h in record.run["limits_hit"]})))
-    return "; ".join(flags)
+    # what waits for a TA has its own column
+    return "; ".join(w for w in needs_a_ta(record.to_dict()) if w != "manual questions")
 
 
 def _table(records: list[GradeRecord], title: str) -> Table:

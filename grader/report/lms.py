@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from grader.intake.student import Student
+from grader.record import needs_a_ta as needs_human
 from grader.report.templates import render
 
 MOODLE_COLUMNS = ("Identifier", "Full name", "Email address", "Status", "Grade", "Maximum Grade",
@@ -166,21 +167,3 @@ def plain_csv(graded: list[Graded]) -> str:
                      _grade(r.get("score")), str(r.get("status", "")),
                      "yes" if needs_human(r) else ""])
     return _csv(rows)
-
-
-def needs_human(record: dict[str, Any]) -> list[str]:
-    """Why a TA should open this record (empty when nothing calls for it)."""
-    why = []
-    flags, run = record.get("flags", {}), record.get("run", {})
-    if flags.get("tamper"):
-        why.append("tamper flags")
-    if flags.get("printed_mismatch"):
-        why.append("printed values disagree")
-    if run.get("limits_hit"):
-        why.append("limits hit: " + ", ".join(sorted({h.get("limit", "?")
-                                                      for h in run["limits_hit"]})))
-    if any(q.get("status") == "error" for q in record.get("questions", [])):
-        why.append("a question could not run")
-    if any(q.get("status") == "manual" for q in record.get("questions", [])):
-        why.append("manual questions")
-    return why

@@ -54,7 +54,7 @@ def broken(tmp_path: Path, old: str, new: str) -> Path:
     ('unit = "GB"', "unit = 5", "questions[11].checks[0].unit"),
     ("expected = {calc = \"attention_scores_memory\", args = {seq_len = 16384, n_heads = 48,",
      "expectd = {calc = \"attention_scores_memory\", args = {seq_len = 16384, n_heads = 48,",
-     "questions[11].checks[0].expected"),
+     "questions[11].checks[0].expectd"),
     ("credit = 0.25", "credit = 2", "questions[11].checks[0].conventions[0].credit"),
     ("tolerance = {relative = 0.01}", "tolerance = {relativ = 0.01}",
      "questions[15].checks[0].tolerance.relativ"),
@@ -63,6 +63,26 @@ def test_schema_errors_name_the_key(tmp_path, old, new, field):
     with pytest.raises(PackError) as err:
         load_pack(broken(tmp_path, old, new))
     assert err.value.field == field
+
+
+@pytest.mark.parametrize(("old", "new", "field", "meant"), [
+    ("gap_tolerance = 0.06", "gap_tolerence = 0.06", "questions[5].checks[0].gap_tolerence",
+     "gap_tolerance"),
+    ("test_fit_credit = 0.5", "test_fit_credt = 0.5", "questions[5].checks[0].test_fit_credt",
+     "test_fit_credit"),
+    ("atol = 1e-3", "atoll = 1e-3", "questions[0].checks[0].atoll", "atol"),
+    ('hint = "Project', 'hnit = "Project', "questions[0].hnit", "hint"),
+    ('notebook = "Transformer', 'notbook = "Transformer', "assignment.notbook", "notebook"),
+    ("tolerance = {relative = 0.01}", "tolerance = {relativ = 0.01}",
+     "questions[15].checks[0].tolerance.relativ", "relative"),
+])
+def test_a_misspelled_key_is_refused_with_the_key_meant(tmp_path, old, new, field, meant):
+    """A typo must not load: the check would run on its defaults (a model trained on the
+    test split would keep full credit)."""
+    with pytest.raises(PackError) as err:
+        load_pack(broken(tmp_path, old, new))
+    assert err.value.field == field
+    assert f"did you mean {meant!r}" in str(err.value)
 
 
 def test_export_public_leaves_the_private_part_behind(pack, tmp_path):

@@ -1,0 +1,150 @@
+"""The check-kind protocol: one kind, one module, one object the rest of the grader asks.
+
+Why: a kind used to be spread over the pack loader (its keys), the grading loop (an
+if-chain and the probe planning), the cache key, `pack validate` and the report
+explainers, and a new kind had to touch all six. Now each module of `grader.checks`
+that defines `KIND` (a `Kind`) is the whole of its kind; `grader.checks.registry`
+finds them, and those places iterate over it. `docs/architecture.md` walks through a
+small example kind.
+
+A kind says:
+- `Settings`: a pydantic model of its rubric keys (`extra="forbid"`: a misspelled key
+  is an error naming the key and the nearest known one);
+- `private`: settings that hold the answer key, dropped from a public pack;
+- `probes()`: what it asks of the student's kernel (grade.py writes the inputs);
+- `execution()`: the settings that change a run (they enter the cache key; the rest
+  only change scoring, so a stored run is re-scored instead of re-executed);
+- `score()`: the `CheckResult` of one submission;
+- `explain()`: its evidence laid out for the report templates;
+- `validate()`: what `grader pack validate` checks for its checks.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+from grader.checks import CheckResult
+
+if TYPE_CHECKING:
+    from grader.pack import Check, Pack, Question
+    from grader.run.result import RunResult
+    from grader.written import Reports
+
+
+class Settings(BaseModel):
+    """A check's settings as the rubric writes them (`kind`, `gate`, `weight` aside)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One request to the kernel: run probe function `function` on `cases`.
+
+    Requests with the same `id` are sent once (several checks can share a model's
+    predictions); the payload comes back under that id.
+    """
+
+    id: str
+    function: str
+    cases: list[dict[str, Any]]
+
+
+@dataclass
+class Finding:
+    """One line of `grader pack validate`."""
+
+    name: str
+    ok: bool
+    detail: str
+
+
+@dataclass
+class Context:
+    """What the checks of one submission share, while planning and while scoring.
+
+    `run` is None while planning. `cache` holds what a kind computes once per
+    submission (hidden cases and their expected outputs, a parsed notebook); `flags`
+    collects what kinds mark for a TA (`record.flags[name]`).
+    """
+
+    pack: Pack
+    mode: str  # grade | check
+    seed: int
+    run: RunResult | None = None
+    notebook: Any = None
+    """The executed (or saved) notebook, or None when a report alone was handed in."""
+    executed: bool = True
+    quick: bool = False
+    reports: Reports | None = None
+    logs: list[Path] = field(default_factory=list)
+    hf_cache: Path | None = None
+    cache: dict[Any, Any] = field(default_factory=dict)
+    flags: dict[str, list[Any]] = field(default_factory=dict)
+
+    def once(self, key: Any, make: Callable[[], Any]) -> Any:
+        if key not in self.cache:
+            self.cache[key] = make()
+        return self.cache[key]
+
+
+NOT_EXECUTED = "Not executed (--no-execute): this check calls your code, so it needs a run."
+
+
+class Kind:
+    """Base of every check kind; override what the kind has, keep the defaults elsewhere."""
+
+    name: ClassVar[str]
+    Settings: ClassVar[type[Settings]]
+    private: ClassVar[tuple[str, ...]] = ()
+    execution_keys: ClassVar[tuple[str, ...]] = ()
+    """Settings that change what the kernel is asked; `execution()` returns them."""
+    template: ClassVar[str | None] = None
+    """The report template block its evidence uses (default: the kind's own name)."""
+
+    def probes(self, check: Check, question: Question, ctx: Context) -> list[Probe]:
+        return []
+
+    def probe_functions(self, check: Check) -> list[str]:
+        """Names the pack's probe source must define for this check."""
+        return []
+
+    def execution(self, check: Check) -> dict[str, Any]:
+        return {k: check.settings.get(k) for k in self.execution_keys}
+
+    def score(self, check: Check, question: Question, ctx: Context) -> CheckResult:
+        raise NotImplementedError(f"check kind {self.name!r} does not score")
+
+    def explain(self, check: dict[str, Any]) -> dict[str, Any]:
+        return {"rows": generic_rows(check.get("evidence"))}
+
+    def validate(self, pack: Pack, checks: list[tuple[Question, Check]]) -> list[Finding]:
+        return []
+
+
+def short(value: Any, limit: int = 160) -> str:
+    """A one-line rendering of any JSON value, cut to `limit` characters."""
+    if isinstance(value, float):
+        text = f"{value:.4g}"
+    elif isinstance(value, str):
+        text = value
+    elif isinstance(value, list) and all(isinstance(v, int) for v in value):
+        text = "(" + ", ".join(map(str, value)) + ")"
+    else:
+        text = json.dumps(value, default=str, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def generic_rows(data: Any, skip: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    """(key, value) rows of a dict's unknown keys; a non-dict is one row."""
+    if isinstance(data, dict):
+        return [(str(k), short(v)) for k, v in data.items() if k not in skip]
+    if data in (None, [], {}):
+        return []
+    return [("evidence", short(data))]

@@ -1,0 +1,44 @@
+"""The check kinds this grader knows: every module of `grader.checks` that defines `KIND`.
+
+Adding a kind is adding such a module; `register` adds one from elsewhere (a course's
+own kind, or a test's example).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import grader.checks
+from grader.checks.kind import Kind
+
+_KINDS: dict[str, Kind] = {}
+
+
+def _discover() -> None:
+    for info in pkgutil.iter_modules(grader.checks.__path__):
+        module = importlib.import_module(f"grader.checks.{info.name}")
+        kind = getattr(module, "KIND", None)
+        if isinstance(kind, Kind):
+            _KINDS.setdefault(kind.name, kind)
+
+
+def kinds() -> dict[str, Kind]:
+    """Every known kind by name (discovered on first use)."""
+    if not _KINDS:
+        _discover()
+    return _KINDS
+
+
+def kind(name: str) -> Kind:
+    return kinds()[name]
+
+
+def register(new: Kind) -> Kind:
+    """Make `new` known (replacing a kind of the same name); returns it."""
+    kinds()[new.name] = new
+    return new
+
+
+def unregister(name: str) -> None:
+    kinds().pop(name, None)

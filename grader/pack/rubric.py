@@ -1,0 +1,146 @@
+"""The rubric file (`pack.toml`) as typed models: what a pack author may write.
+
+Why typed: a misspelled key (`gap_tolerence = 0.06`) used to load without a word, and
+the check then ran on its defaults. Every table here forbids unknown keys, and
+`PackError` names the key's path with the nearest known key. A check's own keys are
+its kind's `Settings` model (`grader.checks.<kind>`), validated in `parse_check`.
+"""
+
+from __future__ import annotations
+
+import difflib
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+PositiveSeconds = Annotated[float, Field(gt=0)]
+
+
+class Table(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class AssignmentTable(Table):
+    id: str
+    title: str
+    notebook: str
+    """The notebook's file name as students hand it in."""
+    total: float = Field(ge=0)
+    template: str
+    probes: str | list[str]
+    version: str = "0"
+    demo: str | None = None
+    public_files: list[str] = []
+    reference: str | None = None
+    """Private: the reference implementation (absent from a public part)."""
+    solution: str | None = None
+    """Private: the solution notebook."""
+    deadline: datetime | str | None = None
+    """When `visibility = "after_deadline"` questions show their details."""
+
+
+class PrintedTable(Table):
+    label: str
+    case: str
+    output: str
+    stat: Literal["shape", "norm", "error"]
+    cell_tag: str | None = None
+    rtol: float = 1e-3
+
+
+class QuestionTable(Table):
+    id: str
+    title: str
+    points: float = Field(ge=0)
+    checks: list[dict[str, Any]] = Field(min_length=1)
+    """Each a `kind` plus that kind's settings, `gate` and `weight`."""
+    hint: str = ""
+    printed: list[PrintedTable] = []
+    time_budget: PositiveSeconds | None = None
+    visibility: Literal["visible", "score", "hidden", "after_deadline"] = "visible"
+
+
+class DataTable(Table):
+    train: str | None = None
+    test: str | None = None
+    external: str | None = None
+    hidden: str | None = None
+    """Private: the held-out split only the grader reads."""
+    labels: list[str] = []
+
+
+class ModelsTable(Table):
+    required: list[str] = []
+
+
+class LmsTable(Table):
+    canvas_assignment_id: str = ""
+
+
+class Rubric(Table):
+    """The whole `pack.toml`."""
+
+    assignment: AssignmentTable
+    questions: list[QuestionTable] = Field(min_length=1)
+    data: DataTable = DataTable()
+    models: ModelsTable = ModelsTable()
+    limits: dict[str, Any] = {}
+    """Checked against `grader.run.limits.Limits` (unknown limits refused there)."""
+    lms: LmsTable = LmsTable()
+
+
+class CheckHead(Table):
+    """What every check has, whatever its kind."""
+
+    kind: str
+    gate: bool = False
+    """A gate scores nothing itself; failing it zeroes the whole question."""
+    weight: float = Field(1.0, ge=0)
+
+
+def explain_error(exc: ValidationError, where: str, model: type[BaseModel]) -> tuple[str, str]:
+    """(path of the key at fault, message) of the first error, with a "did you mean"."""
+    errors = exc.errors()
+    # a misspelled key shows up twice, as unknown and as the missing key it meant:
+    # name the unknown one, it is what the author wrote
+    error = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
+    loc = [str(p) if isinstance(p, str) else f"[{p}]" for p in error["loc"]]
+    path = where
+    for part in loc:
+        path = f"{path}{part}" if part.startswith("[") or not path else f"{path}.{part}"
+    if error["type"] == "extra_forbidden":
+        known = _fields_at(model, [p for p in error["loc"][:-1]])
+        near = difflib.get_close_matches(str(error["loc"][-1]), known, n=1, cutoff=0.6)
+        hint = f"; did you mean {near[0]!r}?" if near else f"; known: {', '.join(known)}"
+        return path, "unknown key" + hint
+    message = str(error["msg"])
+    message = message.removeprefix("Value error, ")
+    if error["type"] == "missing":
+        message = "missing"
+    return path, message
+
+
+def _fields_at(model: type[BaseModel], loc: list[Any]) -> list[str]:
+    """The keys known at `loc` below `model` (for the "did you mean" of a nested table)."""
+    current: Any = model
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        info = getattr(current, "model_fields", {}).get(part)
+        if info is None:
+            return []
+        current = _model_in(info.annotation)
+        if current is None:
+            return []
+    return sorted(getattr(current, "model_fields", {}))
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()) or ():
+        found = _model_in(arg)
+        if found is not None:
+            return found
+    return None
