@@ -20,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import calculators
 import grader
 from grader import __version__
 from grader.checks.kind import Kind
@@ -32,6 +33,10 @@ CODE_PARTS = ("run", "cases.py")
 kernel-side harness, and how probe inputs are written. The modules of the check kinds
 that ask the kernel something (`Kind.probes` overridden) count too; kinds that only
 score (static, answer, logs, ...) do not, so a fix there re-scores without a kernel."""
+SCORING_PARTS = ((grader, ("checks", "grade.py", "written.py", "record.py", "cases.py")),
+                 (calculators, (".",)))
+"""The code that turns a run into a record: check kinds, the scoring loop, answer reading,
+the record, and the calculators that compute answer keys."""
 
 
 def _file_digest(path: Path) -> str:
@@ -42,15 +47,11 @@ def _file_digest(path: Path) -> str:
 def code_digest() -> str:
     """A hash of the grader's source files that shape a run (`CODE_PARTS`)."""
     root = Path(grader.__file__).parent
-    digest = hashlib.sha256()
     asking = {Path(inspect.getfile(type(k))) for k in kinds().values()
               if type(k).probes is not Kind.probes}
     files = [f for part in CODE_PARTS for f in (
         sorted((root / part).rglob("*.py")) if (root / part).is_dir() else [root / part])]
-    for path in [*files, *sorted(asking)]:
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    return _tree_digest([*files, *sorted(asking)])
 
 
 def execution_digest(pack: Pack, hf_cache: Path | None) -> str:
@@ -69,9 +70,33 @@ def execution_digest(pack: Pack, hf_cache: Path | None) -> str:
     return hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()).hexdigest()
 
 
+def _tree_digest(files: list[Path]) -> str:
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@lru_cache(maxsize=1)
+def scoring_digest() -> str:
+    """A hash of the code that turns a run into a record (`SCORING_PARTS`): a fix there
+    re-scores stored runs, without a kernel."""
+    files = []
+    for package, parts in SCORING_PARTS:
+        root = Path(package.__file__).parent
+        for part in parts:
+            base = root / part
+            files += sorted(base.rglob("*.py")) if base.is_dir() else [base]
+    return _tree_digest(files)
+
+
 def rubric_digest(pack: Pack) -> str:
-    """The rubric as written: a record scored under another one is re-scored."""
-    return hashlib.sha256((pack.root / PACK_FILE).read_bytes()).hexdigest()[:16]
+    """The rubric as written, and the scoring code: a record scored under another one is
+    re-scored."""
+    digest = hashlib.sha256((pack.root / PACK_FILE).read_bytes())
+    digest.update(scoring_digest().encode())
+    return digest.hexdigest()[:16]
 
 
 def submission_key(execution: str, notebook: Path | None, reports: Sequence[Path], *, mode: str,
