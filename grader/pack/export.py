@@ -1,11 +1,85 @@
-"""`grader pack export-public`: the part of a pack a student may have."""
+"""`grader pack export-public`: the part of a pack a student may have.
+
+The rubric is filtered as TOML, not as text: `pack.toml` is parsed with tomlkit, the
+private fields are deleted from the document wherever and however they are written
+(`key = ...`, dotted keys `expected.calc = ...`, an inline table whose arrays span
+lines, a `[questions.checks.expected]` sub-table, an inline `checks = [{...}]` array),
+and the document is written back with its comments and layout. The result is parsed
+again and refused if any private field survived.
+
+Private fields (`PRIVATE_PATHS`, the structural form of `grader.pack.PRIVATE_KEYS`):
+`[assignment] reference` and `solution`, `[data] hidden`, and `expected` of every
+check and of every `conventions[]` entry of a check. A comment on the line of a
+private field goes with it; other comments are kept as written, so a rubric must not
+spell its answer key in a comment.
+"""
 
 from __future__ import annotations
 
 import shutil
+import tomllib
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
-from grader.pack import PACK_FILE, PRIVATE_KEYS, Pack, PackError
+import tomlkit
+
+from grader.pack import PACK_FILE, Pack, PackError
+
+ANY = "*"
+"""A path step matching every element of an array of tables."""
+PRIVATE_PATHS: tuple[tuple[str, ...], ...] = (
+    ("assignment", "reference"),
+    ("assignment", "solution"),
+    ("data", "hidden"),
+    ("questions", ANY, "checks", ANY, "expected"),
+    ("questions", ANY, "checks", ANY, "conventions", ANY, "expected"),
+)
+"""Where the private fields sit in a rubric; the last step is the key dropped."""
+HEADER = "# Public part of the pack, written by `grader pack export-public`.\n"
+
+
+def _parents(node: Any, steps: tuple[str, ...]) -> Iterator[Any]:
+    """The tables that hold the last step of a path (arrays expanded at `ANY`)."""
+    if not steps:
+        yield node
+        return
+    step, rest = steps[0], steps[1:]
+    if step == ANY:
+        if isinstance(node, list):
+            for item in node:
+                yield from _parents(item, rest)
+        return
+    if isinstance(node, dict) and step in node:
+        yield from _parents(node[step], rest)
+
+
+def private_fields(raw: Any) -> list[str]:
+    """Dotted names of the private fields still present in a parsed rubric."""
+    found = []
+    for path in PRIVATE_PATHS:
+        for parent in _parents(raw, path[:-1]):
+            if isinstance(parent, dict) and path[-1] in parent:
+                found.append(".".join(path))
+    return found
+
+
+def public_rubric(text: str) -> str:
+    """`pack.toml` text without its private fields, comments and layout kept."""
+    try:
+        doc = tomlkit.parse(text)
+    except tomlkit.exceptions.ParseError as exc:
+        raise PackError(PACK_FILE, str(exc)) from None
+    for path in PRIVATE_PATHS:
+        for parent in list(_parents(doc, path[:-1])):
+            if isinstance(parent, dict) and path[-1] in parent:
+                del parent[path[-1]]
+    out = tomlkit.dumps(doc)
+    left = private_fields(tomllib.loads(out))
+    if left:  # a layout tomlkit could not edit: refuse rather than leak
+        raise PackError(left[0], "could not be removed from the public rubric; "
+                        "write it as a plain `key = value` line")
+    return out
 
 
 def export_public(pack: Pack, dest: Path) -> list[Path]:
@@ -14,8 +88,10 @@ def export_public(pack: Pack, dest: Path) -> list[Path]:
         raise PackError("pack", f"{pack.root} is already a public part")
     if dest.exists() and any(dest.iterdir()):
         raise PackError("dest", f"{dest} exists and is not empty")
+    rubric = public_rubric((pack.root / PACK_FILE).read_text(encoding="utf-8"))
     private = {p.resolve() for p in (pack.reference_path, pack.solution) if p is not None}
     private_dirs = {p.parent for p in private if p.parent != pack.root.resolve()}
+    private |= {p.resolve() for role, p in pack.data.items() if role == "hidden"}
     wanted = [pack.template, *pack.probes, *pack.public_files]
     written = []
     for src in wanted:
@@ -29,11 +105,6 @@ def export_public(pack: Pack, dest: Path) -> list[Path]:
         else:
             shutil.copy2(src, target)
         written.append(target)
-    text = (pack.root / PACK_FILE).read_text(encoding="utf-8")
-    kept = [line for line in text.splitlines()
-            if not any(line.strip().startswith(f"{key} ") or line.strip().startswith(f"{key}=")
-                       for key in PRIVATE_KEYS)]
-    header = "# Public part of the pack, written by `grader pack export-public`.\n"
-    (dest / PACK_FILE).write_text(header + "\n".join(kept) + "\n", encoding="utf-8")
+    (dest / PACK_FILE).write_text(HEADER + rubric, encoding="utf-8")
     written.append(dest / PACK_FILE)
     return written
