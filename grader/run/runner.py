@@ -1,14 +1,26 @@
 """Run one notebook in a sandboxed kernel, then the pack's probes in the same kernel.
 
-One small client class in the manner of nbclient: explicit timeouts (per cell, per
-probe, per notebook, see `grader.run.limits`), and every way a notebook can misbehave
-turned into data on the `RunResult`: a cell that errors, one that times out, a
-kernel that dies (the run restarts a fresh kernel, replays the cells that worked and
-skips the fatal one, so an `os._exit` in a demo cell does not hide the functions
-defined before it), an output flood, hooks the notebook installed.
+Built on nbclient's public API: `setup_kernel` starts and stops each kernel, the
+student's cells run with `execute_cell` in place in their own notebook, and every
+way a notebook can misbehave is turned into data on the `RunResult`:
+
+- explicit timeouts (per cell, per probe, per notebook, see `grader.run.limits`): a
+  cell past its time is interrupted (nbclient's `interrupt_on_timeout`, with an
+  `error_on_timeout` reply carrying a secret marker so a timeout cannot be faked);
+- a kernel that dies, or one that does not answer after the interrupt, is replaced
+  (at most `MAX_RESTARTS` times): a fresh kernel replays the cells that worked and skips
+  the fatal one, so an `os._exit` in a demo cell does not hide the functions defined
+  before it;
+- an output flood is cut at the notebook's output budget, recorded, and its cell
+  interrupted;
+- hooks the notebook installed are recorded and removed before the probes;
+- the kernel's own stdout/stderr (not the cells') go to a log file beside the run.
 
 Grader cells (the telemetry snapshots and the probes) are sent with the harness of
-`grader.run.kernel_side`; their payloads come back as files in the run's io folder.
+`grader.run.kernel_side` through a second client that shares the kernel and has a
+throwaway notebook of its own, so the student's `nb.cells` never changes. Their
+payloads come back as files: snapshots in the telemetry folder, probe payloads in the
+io folder, which is created only when the probes start (see `grader.run.sandbox`).
 """
 
 from __future__ import annotations
@@ -17,19 +29,21 @@ import asyncio
 import contextlib
 import json
 import math
+import secrets
 import shutil
 import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from queue import Empty
 from typing import Any
 
 import nbformat
 from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import AsyncKernelManager
-from jupyter_core.utils import run_sync
+from jupyter_core.utils import ensure_async
 from nbclient import NotebookClient
-from nbclient.exceptions import CellTimeoutError, DeadKernelError
+from nbclient.exceptions import DeadKernelError
 from nbformat import NotebookNode
 
 from grader.run.kernel_side import HARNESS_SOURCE
@@ -41,6 +55,19 @@ MAX_PAYLOAD_BYTES = 256 << 20
 """A probe payload larger than this is refused unread (a student cannot flood the grader)."""
 MAX_RESTARTS = 3
 PING_TIMEOUT = 15.0
+"""Seconds an interrupted kernel has to run `pass` before it counts as stuck."""
+IOPUB_TIMEOUT = 10
+"""Seconds to wait, after a cell's reply (or its interrupt), for its last outputs."""
+SIDE_IOPUB_TIMEOUT = 2
+"""The same for grader cells, whose payloads are files, not outputs."""
+INTERRUPT_WAIT = 5.0
+"""Seconds to wait for the kernel to acknowledge the interrupt of a flood."""
+FLOOD_GRACE = 0.5
+"""Seconds a cell that went over the output budget has to finish before it is interrupted."""
+TIMEOUT_ENAME = "CellTimeoutError"
+OUTPUT_MESSAGES = frozenset(
+    {"stream", "display_data", "execute_result", "update_display_data", "error"})
+FLOOD_NOTE = "\n[grader: output limit reached; the rest was dropped]\n"
 
 
 class _OneSpec(KernelSpecManager):
@@ -54,33 +81,120 @@ class _OneSpec(KernelSpecManager):
         return self._spec
 
 
-class _GuardedClient(NotebookClient):
-    """nbclient with an output budget: a flood is cut, recorded, and its cell interrupted."""
+def _output_size(content: dict[str, Any]) -> int:
+    return len(content.get("text", "")) + sum(
+        len(str(v)) for v in content.get("data", {}).values()) + sum(
+        len(line) for line in content.get("traceback", []))
 
-    def __init__(self, nb: NotebookNode, km: AsyncKernelManager, budget: int) -> None:
-        super().__init__(nb, km=km, allow_errors=True, interrupt_on_timeout=False,
-                         shutdown_kernel="immediate", iopub_timeout=10,
-                         raise_on_iopub_timeout=False, record_timing=False)
+
+class _GuardedClient(NotebookClient):
+    """nbclient with a per-cell time limit and an output budget.
+
+    The budget is the one override: nbclient has no hook on output messages (its
+    `on_cell_*` hooks fire once per cell, after the outputs are stored), so this class
+    overrides `process_message`, the public, documented method nbclient calls for each
+    iopub message of a cell, and hands every message it keeps to nbclient's own. A flood
+    is cut and noted in the cell; if the cell is still running `FLOOD_GRACE` seconds
+    later (its idle status has not come), the kernel is interrupted. The grace matters:
+    an interrupt that lands while the kernel finishes a cell that printed too much once
+    (flushing its output, sending its reply) breaks ipykernel's own handler and loses the
+    reply, while one that lands in an idle kernel is ignored. `on_cell_executed` waits
+    for the kernel to acknowledge an interrupt, so that it cannot land in the next cell.
+    """
+
+    def __init__(self, nb: NotebookNode, km: AsyncKernelManager, *, budget: int,
+                 iopub_timeout: int, marker: str, startup_timeout: int) -> None:
+        super().__init__(
+            nb, km=km, allow_errors=True, interrupt_on_timeout=True,
+            error_on_timeout={"ename": TIMEOUT_ENAME, "evalue": marker, "traceback": []},
+            shutdown_kernel="immediate", iopub_timeout=iopub_timeout,
+            raise_on_iopub_timeout=False, record_timing=False,
+            startup_timeout=startup_timeout)
+        self.timeout_func = self._cell_limit
+        self.on_cell_executed = self._cell_executed
+        self.marker = marker
         self.budget = budget
         self.used = 0
         self.flooded_cell: int | None = None
+        self.limit: float | None = None
+        self.reply: dict[str, Any] | None = None
+        self.idle = False
+        self._interrupt_id: str | None = None
+        self._flood_timer: asyncio.TimerHandle | None = None
 
-    def output(self, outs: list[NotebookNode], msg: dict[str, Any], display_id: str | None,
-               cell_index: int) -> NotebookNode | None:
-        content = msg.get("content", {})
-        size = len(content.get("text", "")) + sum(
-            len(str(v)) for v in content.get("data", {}).values()) + sum(
-            len(line) for line in content.get("traceback", []))
-        if self.budget and self.used + size > self.budget and msg["msg_type"] != "error":
-            if self.flooded_cell is None:
-                self.flooded_cell = cell_index
-                outs.append(nbformat.v4.new_output(
-                    "stream", name="stderr",
-                    text="\n[grader: output limit reached; the rest was dropped]\n"))
-                asyncio.ensure_future(self.km.interrupt_kernel())  # type: ignore[union-attr]
-            return None
-        self.used += size
-        return super().output(outs, msg, display_id, cell_index)
+    def _cell_limit(self, _cell: NotebookNode) -> float | None:
+        return self.limit
+
+    async def _cell_executed(self, cell: NotebookNode, cell_index: int,
+                             execute_reply: dict[str, Any]) -> None:
+        self.reply = execute_reply
+        self._cancel_flood_timer()
+        if self._interrupt_id is not None:
+            msg_id, self._interrupt_id = self._interrupt_id, None
+            with contextlib.suppress(Exception):  # a kernel that died is seen by the next cell
+                await self._acknowledged(msg_id)
+
+    def process_message(self, msg: dict[str, Any], cell: NotebookNode,
+                        cell_index: int) -> NotebookNode | None:
+        msg_type, content = msg["msg_type"], msg.get("content", {})
+        if msg_type == "status" and content.get("execution_state") == "idle":
+            self.idle = True
+        elif msg_type in OUTPUT_MESSAGES:
+            size = _output_size(content)
+            if self.budget and self.used + size > self.budget and msg_type != "error":
+                if self.flooded_cell is None:
+                    self.flooded_cell = cell_index
+                    cell.outputs.append(
+                        nbformat.v4.new_output("stream", name="stderr", text=FLOOD_NOTE))
+                    self._flood_timer = asyncio.get_running_loop().call_later(
+                        FLOOD_GRACE, self._interrupt_if_running)
+                return None
+            self.used += size
+        return super().process_message(msg, cell, cell_index)
+
+    def _interrupt_if_running(self) -> None:
+        """Send the kernel an interrupt request, unless the flooding cell is done."""
+        self._flood_timer = None
+        if self.idle or self.kc is None:
+            return
+        request = self.kc.session.msg("interrupt_request", content={})
+        self.kc.control_channel.send(request)
+        self._interrupt_id = request["header"]["msg_id"]
+
+    def _cancel_flood_timer(self) -> None:
+        if self._flood_timer is not None:
+            self._flood_timer.cancel()
+            self._flood_timer = None
+
+    async def _acknowledged(self, msg_id: str) -> None:
+        """Wait for the kernel's reply to the interrupt: by then its SIGINT is delivered (a
+        kernel ignores one that arrives between cells)."""
+        assert self.kc is not None
+        deadline = time.monotonic() + INTERRUPT_WAIT
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                reply = await ensure_async(self.kc.control_channel.get_msg(timeout=left))
+            except Empty:
+                return
+            if reply.get("parent_header", {}).get("msg_id") == msg_id:
+                return
+
+    def run_cell(self, cell: NotebookNode, index: int, limit: float | None, *,
+                 store_history: bool) -> str:
+        """Execute one cell; returns ok | error | timeout | died."""
+        self.limit, self.reply, self.idle = limit or None, None, False
+        try:
+            self.execute_cell(cell, index, store_history=store_history)
+        except DeadKernelError:
+            self._cancel_flood_timer()
+            self._interrupt_id = None
+            return "died"
+        content = (self.reply or {}).get("content", {})
+        if content.get("status") != "error":
+            return "ok"
+        if content.get("ename") == TIMEOUT_ENAME and content.get("evalue") == self.marker:
+            return "timeout"
+        return "error"
 
 
 class Runner:
@@ -97,7 +211,7 @@ class Runner:
         """Execute `notebook` (with `files` beside it, each a path or (path, name to give it)),
         then `probes`; never raises for the student's behaviour, only for the grader's own
         failures (no sandbox, unreadable pack)."""
-        root = Path(tempfile.mkdtemp(prefix="g-", dir=self.work_dir))
+        root = Path(tempfile.mkdtemp(prefix="run-", dir=self.work_dir))
         try:
             return _Run(self, root, notebook, files, probes).execute()
         finally:
@@ -130,7 +244,13 @@ class _Run:
         self.limits_hit: list[dict[str, Any]] = []
         self.fatal: set[int] = set()
         self.restarts = 0
+        self.marker = secrets.token_hex(16)
+        """The evalue of nbclient's timeout reply: no student cell can raise the same."""
         self.client: _GuardedClient | None = None
+        """Runs the student's cells, in place in `self.nb`."""
+        self.side: _GuardedClient | None = None
+        """Runs grader cells on the same kernel, in a notebook of its own."""
+        self.kernel: contextlib.ExitStack | None = None
         self.baseline: dict[str, Any] | None = None
         self.telemetry: dict[str, Any] = {}
         self.side_errors: list[str] = []
@@ -149,22 +269,33 @@ class _Run:
                                 connection_file=str(self.paths.runtime / "kernel.json"))
         km.write_connection_file()
         self.box.hand_over(self.paths)
-        client = _GuardedClient(self.nb, km, self.limits.output_bytes)
-        client.startup_timeout = int(math.ceil(self.limits.startup_timeout))
-        if self.client is not None:
+        startup = int(math.ceil(self.limits.startup_timeout))
+        client = _GuardedClient(self.nb, km, budget=self.limits.output_bytes,
+                                iopub_timeout=IOPUB_TIMEOUT, marker=self.marker,
+                                startup_timeout=startup)
+        if self.client is not None:  # the budget is the notebook's, across restarts
             client.used = self.client.used
             client.flooded_cell = self.client.flooded_cell
+        kernel = contextlib.ExitStack()
         # The kernel's own stdout/stderr (not the cells', which go to the notebook) land in
-        # a file, never on the grader's terminal.
+        # a file, never on the grader's terminal. We passed the kernel manager in, so
+        # nbclient shuts the kernel down on exit only when asked (`cleanup_kc`).
         with open(self.paths.runtime.parent / "kernel.log", "ab") as log:
-            client.start_new_kernel(stdout=log, stderr=log)
-        client.start_new_kernel_client()
+            kernel.enter_context(client.setup_kernel(stdout=log, stderr=log, cleanup_kc=True))
+        self.kernel = kernel
         self.client = client
+        side = _GuardedClient(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("")]),
+                              km, budget=self.limits.output_bytes,
+                              iopub_timeout=SIDE_IOPUB_TIMEOUT, marker=self.marker,
+                              startup_timeout=startup)
+        side.kc = client.kc
+        self.side = side
 
     def _stop(self) -> None:
-        if self.client is not None:
+        if self.kernel is not None:
             with contextlib.suppress(Exception):  # a dead kernel is already stopped
-                self.client._cleanup_kernel()
+                self.kernel.close()
+            self.kernel = None
         self.box.kill_leftovers()
 
     def _restart(self, upto: int) -> None:
@@ -172,7 +303,7 @@ class _Run:
         self._stop()
         self.restarts += 1
         self._start()
-        self._grader_cell(f"snapshot({self.paths.io_mount!r}, 'baseline')", PING_TIMEOUT)
+        self._snapshot("baseline")
         for report in self.cells[:upto]:
             if report.index in self.fatal or report.status == "skipped":
                 continue
@@ -181,71 +312,52 @@ class _Run:
     # -- execution -----------------------------------------------------------------------
 
     def _exec(self, cell: NotebookNode, index: int, timeout: float) -> str:
-        """Run one cell; returns ok | error | timeout | stuck | died."""
+        """Run one student cell; returns ok | error | timeout | stuck | died."""
         assert self.client is not None
-        self.client.timeout_func = lambda _cell: timeout
         start = time.perf_counter()
-        try:
-            self.client.execute_cell(cell, index, store_history=True)
-        except CellTimeoutError:
-            outcome = "timeout" if self._ping() else "stuck"
-        except DeadKernelError:
-            outcome = "died"
-        else:
-            errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
-            outcome = "error" if errors else "ok"
+        outcome = self.client.run_cell(cell, index, timeout, store_history=True)
+        if outcome == "timeout" and not self.client.idle and not self._ping():
+            outcome = "stuck"
         report = self.cells[index]
         report.seconds = round(time.perf_counter() - start, 3)
         report.status = {"stuck": "timeout", "died": "killed"}.get(outcome, outcome)
         errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+        content = (self.client.reply or {}).get("content", {})
         if errors:
             report.ename, report.evalue = errors[-1].get("ename"), str(errors[-1].get("evalue"))[:300]
+        elif outcome == "error":
+            report.ename, report.evalue = content.get("ename"), str(content.get("evalue"))[:300]
         return outcome
 
     def _ping(self) -> bool:
-        """Interrupt the kernel and check it answers again (a loop may ignore SIGINT)."""
-        assert self.client is not None and self.client.km is not None
-        try:
-            run_sync(self.client.km.interrupt_kernel)()
-            # The timed-out cell's output task may still hold the iopub socket: reconnect,
-            # so later cells' outputs are not swallowed by it.
-            self.client.kc.stop_channels()  # type: ignore[union-attr]
-            self.client.kc = None
-            self.client.start_new_kernel_client()
-            self.nb.cells.append(nbformat.v4.new_code_cell("pass"))
-            self.client.timeout_func = lambda _cell: PING_TIMEOUT
-            self.client.execute_cell(self.nb.cells[-1], len(self.nb.cells) - 1,
-                                     store_history=False)
-            return True
-        except (CellTimeoutError, DeadKernelError, RuntimeError):
-            return False
-        finally:
-            self.nb.cells.pop()
+        """After an interrupt the cell's kernel did not go idle: does it answer `pass`?
+        (a loop may catch KeyboardInterrupt, or sit in C code that never checks signals)"""
+        assert self.side is not None
+        ping = nbformat.v4.new_code_cell("pass")
+        return self.side.run_cell(ping, 0, PING_TIMEOUT, store_history=False) in ("ok", "error")
 
     def _grader_cell(self, call: str, timeout: float) -> str:
-        cell = nbformat.v4.new_code_cell(HARNESS_SOURCE + "\n" + call + "\n")
-        source = f"exec({cell.source!r}, {{'__name__': 'grader_harness'}})"
-        cell.source = source
-        return self._side_cell(cell, timeout)
+        source = HARNESS_SOURCE + "\n" + call + "\n"
+        return self._side_cell(
+            nbformat.v4.new_code_cell(f"exec({source!r}, {{'__name__': 'grader_harness'}})"),
+            timeout)
 
     def _side_cell(self, cell: NotebookNode, timeout: float) -> str:
-        """Run a cell that is not the student's: appended for the call, then removed, since
-        nbclient writes each executed cell back into the notebook at its index."""
-        assert self.client is not None
-        self.client.timeout_func = lambda _cell: timeout
-        self.nb.cells.append(cell)
-        try:
-            self.client.execute_cell(cell, len(self.nb.cells) - 1, store_history=False)
-        except CellTimeoutError:
-            return "timeout" if self._ping() else "stuck"
-        except DeadKernelError:
-            return "died"
-        finally:
-            self.nb.cells.pop()
-            for out in cell.get("outputs", []):
-                if out.get("output_type") == "error":
-                    self.side_errors.append(f"{out.get('ename')}: {str(out.get('evalue'))[:300]}")
-        return "ok"
+        """Run a cell that is not the student's, in the side client's own notebook (nbclient
+        writes each executed cell back into its client's notebook at its index)."""
+        assert self.side is not None
+        self.side.used, self.side.flooded_cell = 0, None  # a budget per grader cell
+        outcome = self.side.run_cell(cell, 0, timeout, store_history=False)
+        if outcome == "timeout":
+            return "timeout" if self.side.idle or self._ping() else "stuck"
+        if outcome == "error":
+            content = (self.side.reply or {}).get("content", {})
+            self.side_errors.append(f"{content.get('ename')}: {str(content.get('evalue'))[:300]}")
+            return "ok"
+        return outcome
+
+    def _snapshot(self, name: str) -> None:
+        self._grader_cell(f"snapshot({self.paths.telemetry_mount!r}, {name!r})", PING_TIMEOUT)
 
     def _hit(self, limit: str, cell: int | None = None, detail: str = "") -> None:
         if limit == "notebook_timeout" and any(h["limit"] == limit for h in self.limits_hit):
@@ -256,9 +368,13 @@ class _Run:
         if entry not in self.limits_hit:
             self.limits_hit.append(entry)
 
-    def _read_json(self, name: str) -> Any:
-        path = self.paths.io / "out" / name
-        if not path.is_file() or path.is_symlink() or path.stat().st_size > MAX_PAYLOAD_BYTES:
+    @staticmethod
+    def _payload(path: Path) -> bool:
+        return path.is_file() and not path.is_symlink() and path.stat().st_size <= MAX_PAYLOAD_BYTES
+
+    def _read_json(self, folder: Path | None, name: str) -> Any:
+        path = (folder or self.paths.io) / "out" / name
+        if not self._payload(path):
             return None
         try:
             return json.loads(path.read_text(encoding="utf-8"))
@@ -269,10 +385,12 @@ class _Run:
         started = time.perf_counter()
         self._start()
         try:
-            self._grader_cell(f"snapshot({self.paths.io_mount!r}, 'baseline')", PING_TIMEOUT)
-            self.baseline = self._read_json("baseline.json")
+            self._snapshot("baseline")
+            self.baseline = self._read_json(self.paths.telemetry, "baseline.json")
             self._student_cells()
             self._after_cells()
+            if self.probes:
+                self.box.open_io(self.paths)
             probes = {p.check_id: self._probe(p) for p in self.probes}
         finally:
             self._stop()
@@ -316,16 +434,19 @@ class _Run:
 
     def _after_cells(self) -> None:
         """Snapshot what the notebook patched, then remove its hooks before the probes."""
-        io = self.paths.io_mount
-        self._grader_cell(f"snapshot({io!r}, 'after')", PING_TIMEOUT)
-        after = self._read_json("after.json")
+        self._snapshot("after")
+        after = self._read_json(self.paths.telemetry, "after.json")
         hooks = (self.baseline or {}).get("hooks", {})
-        self._grader_cell(f"neutralise({io!r}, json.loads({json.dumps(hooks)!r}))", PING_TIMEOUT)
-        removed = self._read_json("neutralised.json")
+        self._grader_cell(f"neutralise({self.paths.telemetry_mount!r}, "
+                          f"json.loads({json.dumps(hooks)!r}))", PING_TIMEOUT)
+        removed = self._read_json(self.paths.telemetry, "neutralised.json")
         self.telemetry = {"baseline": self.baseline, "after": after,
                           "removed": (removed or {}).get("removed")}
 
     def _probe(self, request: ProbeRequest) -> ProbePayload:
+        out = self.paths.io / "out"
+        for stale in (f"{request.check_id}.json", f"{request.check_id}.safetensors"):
+            (out / stale).unlink(missing_ok=True)  # only this probe's own writes count
         inputs = self.paths.io / "in" / f"{request.check_id}.safetensors"
         shutil.copyfile(request.inputs, inputs)
         inputs.chmod(0o644)  # safetensors writes 0600; the kernel's user must read it
@@ -336,7 +457,7 @@ class _Run:
             self._hit("kernel_died", None, f"while probing {request.check_id}")
         elif outcome != "ok":
             self._hit("probe_timeout", None, request.check_id)
-        data = self._read_json(f"{request.check_id}.json")
+        data = self._read_json(self.paths.io, f"{request.check_id}.json")
         if outcome in ("died", "stuck"):
             self._restart(len(self.cells))
         if not isinstance(data, dict) or not isinstance(data.get("cases"), dict):
@@ -350,7 +471,7 @@ class _Run:
         from safetensors.torch import load_file
 
         path = self.paths.io / "out" / f"{check_id}.safetensors"
-        if not path.is_file() or path.is_symlink() or path.stat().st_size > MAX_PAYLOAD_BYTES:
+        if not self._payload(path):
             return {}
         try:
             return load_file(str(path))

@@ -12,6 +12,10 @@ What the kernel sees (recipe measured in ../shared/FIELD-NOTES.md):
 - the system (`/usr`, a few files of `/etc`) and the Python environment, read-only;
 - one writable scratch folder at `/home/student` holding a copy of the submission;
 - a private `/tmp` in memory, and the runtime folder with its connection file;
+- `/run`, the run's hidden folder: mode 0711 and owned by root, so the kernel's user can
+  enter a folder in it by name but cannot list it. It holds the telemetry folder and,
+  once the probes start, the probes' io folder `g-<random>`; neither is a mount point, so
+  the mount table names only `/run`;
 - nothing else: not `reference/`, not hidden data, not other submissions.
 
 Limits: rlimits are set by `prlimit` before `bwrap` starts, so they hold for every
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import posixpath
 import secrets
 import shutil
 import signal
@@ -72,6 +77,9 @@ def bwrap_works() -> str | None:
     return None
 
 
+HIDDEN_MOUNT = "/run"
+"""Where the run's hidden folder (the parent of the io and telemetry folders) appears inside."""
+
 HF_MOUNT = "/opt/hf-cache"
 """Where the Hugging Face cache appears inside the sandbox."""
 
@@ -112,9 +120,17 @@ class SandboxPaths:
     runtime: Path
     """Connection file and ipc sockets; visible at the same path inside."""
     io: Path
-    """Probe inputs (`io/in`, written by the grader) and payloads (`io/out`)."""
+    """Probe inputs (`io/in`, written by the grader) and payloads (`io/out`). It lives in the
+    hidden folder `io.parent`, which the sandbox binds (not `io` itself, so that the mount
+    table does not name it), and it is created only when the probes start (`open_io`)."""
     io_mount: str
     """Where `io` appears inside the sandbox: a random name, so cells cannot know it ahead."""
+    telemetry: Path | None = None
+    """Snapshot payloads (`telemetry/out`), beside `io` in the hidden folder. Not secret: the
+    baseline snapshot names it before the student's first cell (IPython keeps every cell's
+    source, the grader's too, in `linecache`), which is why probes have a folder of their own."""
+    telemetry_mount: str = ""
+    """Where `telemetry` appears inside the sandbox."""
 
 
 @dataclass
@@ -154,23 +170,42 @@ class Sandbox:
     # -- paths ------------------------------------------------------------------
 
     def prepare(self, root: Path) -> SandboxPaths:
-        """Make the run's folders under `root` (a fresh temporary folder) with owners set."""
-        token = secrets.token_hex(8)
+        """Make the run's folders under `root` (a fresh temporary folder) with owners set.
+
+        The probes' io folder is only named here; `open_io` creates it when the probes start.
+        """
+        hidden = root / "hidden"
+        mount = HIDDEN_MOUNT if self.kind == "bwrap" else str(hidden)
+        io = hidden / f"g-{secrets.token_hex(8)}"
+        telemetry = hidden / f"t-{secrets.token_hex(4)}"
         paths = SandboxPaths(
-            scratch=root / "scratch", runtime=root / "rt", io=root / "io",
-            io_mount=f"/run/g-{token}" if self.kind == "bwrap" else str(root / "io"))
-        for folder in (paths.scratch, paths.runtime, paths.io / "in", paths.io / "out"):
+            scratch=root / "scratch", runtime=root / "rt", io=io,
+            io_mount=f"{mount}/{io.name}", telemetry=telemetry,
+            telemetry_mount=f"{mount}/{telemetry.name}")
+        for folder in (paths.scratch, paths.runtime, telemetry / "out"):
             folder.mkdir(parents=True, exist_ok=True)
         os.chmod(root, 0o755)
-        os.chmod(paths.io, 0o755)
-        os.chmod(paths.io / "in", 0o755)
+        os.chmod(telemetry, 0o755)
+        # Traversable, not listable, for the kernel's user (when it is not the grader's own
+        # user: without root the kernel runs as the grader's user, who owns the folder).
+        os.chmod(hidden, 0o711)
         return paths
 
+    def open_io(self, paths: SandboxPaths) -> None:
+        """Create the probes' io folder, just before the first probe: inputs read-only for
+        the kernel's user (owned by the grader), payloads written by it."""
+        (paths.io / "in").mkdir(parents=True, exist_ok=True)
+        (paths.io / "out").mkdir(exist_ok=True)
+        os.chmod(paths.io, 0o755)
+        os.chmod(paths.io / "in", 0o755)
+        self.hand_over(paths)
+
     def hand_over(self, paths: SandboxPaths) -> None:
-        """Give the kernel's user the folders it writes: scratch, runtime, probe output."""
+        """Give the kernel's user the folders it writes: scratch, runtime, payload folders."""
         if self.uid is None:
             return
-        for folder in (paths.scratch, paths.runtime, paths.io / "out"):
+        outs = [f / "out" for f in (paths.telemetry, paths.io) if f is not None]
+        for folder in (paths.scratch, paths.runtime, *outs):
             for dirpath, _dirs, files in os.walk(folder):
                 os.chown(dirpath, self.uid, self.uid)
                 for name in files:
@@ -292,9 +327,11 @@ class Sandbox:
         argv.extend(["--bind", str(paths.runtime), str(paths.runtime)])
         parents(SCRATCH_MOUNT)
         argv.extend(["--bind", str(paths.scratch), SCRATCH_MOUNT])
-        parents(paths.io_mount)
-        argv.extend(["--bind", str(paths.io), paths.io_mount])
-        argv.extend(["--ro-bind", str(paths.io / "in"), f"{paths.io_mount}/in"])
+        # The hidden folder, not the io folder: a bind of the io folder would put its name in
+        # /proc/self/mountinfo, and a folder created at bwrap's start could be listed.
+        hidden = posixpath.dirname(paths.io_mount)
+        parents(hidden)
+        argv.extend(["--bind", str(paths.io.parent), hidden])
         argv.extend(["--chdir", SCRATCH_MOUNT, "--clearenv"])
         for key, value in self.kernel_env(paths, limits).items():
             argv.extend(["--setenv", key, value])

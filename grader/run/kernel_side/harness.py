@@ -2,9 +2,10 @@
 
 The runner sends this file's text plus one call (`snapshot(...)`, `neutralise(...)`
 or `probe(...)`) as a cell, executed in a fresh dictionary: no name is left in the
-student's namespace and no state survives to the next cell. Outputs leave as data
-(JSON and safetensors files in the run's io folder, whose path the student's cells
-never see in advance); nothing is compared here. Comparison with the reference
+student's namespace and no state survives to the next cell. Outputs leave as data:
+JSON snapshots in the run's telemetry folder, and probe payloads (JSON and safetensors)
+in its io folder, which is created, and first named in a cell, only after the student's
+cells have run. Nothing is compared here. Comparison with the reference
 happens in the grader process, so patching torch or builtins from the notebook can
 only spoil the student's own outputs, never earn points.
 """
