@@ -198,9 +198,14 @@ INFINITE_LOOP = """
     """
 
 MEMORY_BOMB = """
-    hoard = []
-    while True:
-        hoard.append(bytearray(1 << 30))  # 1 GiB, zero-filled, so every page is touched
+    import resource
+
+    # One allocation 1 GiB larger than all the address space this process may have: it
+    # fails at once, however loaded the machine, instead of racing the cell timeout.
+    # Without a limit, 4 EiB: more than any machine can map.
+    limit, _hard = resource.getrlimit(resource.RLIMIT_AS)
+    size = limit + (1 << 30) if limit != resource.RLIM_INFINITY else 1 << 62
+    hoard = bytearray(size)
     """
 
 FORK_BOMB = """
@@ -303,6 +308,9 @@ OS_EXIT = """
     """
 
 OUTPUT_FLOOD = """
+    # One print of 16 MiB, more than any output budget (2 MiB by default): the very first
+    # message is over the limit, so it trips before any cell timeout could.
+    print("x" * (16 << 20))
     while True:
         print("x" * 100000)
     """
@@ -451,7 +459,8 @@ SAMPLES = (
     Sample("hostile-infinite-loop", "template", "Template plus a cell that never ends.",
            (attack(INFINITE_LOOP),), ALL),
     Sample("hostile-memory-bomb", "template",
-           "Template plus a cell that allocates 1 GiB bytearrays until it is stopped.",
+           "Template plus a cell that asks for one bytearray 1 GiB larger than the kernel's "
+           "whole address-space limit (RLIMIT_AS).",
            (attack(MEMORY_BOMB),), ALL),
     Sample("hostile-fork-bomb", "template",
            "Template plus `os.fork()` in an endless loop, in every child too.",
@@ -471,7 +480,7 @@ SAMPLES = (
     Sample("hostile-os-exit", "template", "Template plus `os._exit(0)`: the kernel dies.",
            (attack(OS_EXIT),), ALL),
     Sample("hostile-output-flood", "template",
-           "Template plus an endless loop printing 100 kB lines.",
+           "Template plus one 16 MiB print, then an endless loop printing 100 kB lines.",
            (attack(OUTPUT_FLOOD),), ALL),
     Sample("hostile-monkeypatch", "wrong-q1c-missing-scale",
            "The missing-scale sample plus a cell patching `torch.allclose`, `torch.isclose`, "

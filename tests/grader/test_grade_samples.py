@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from tests.grader.conftest import SAMPLES, SECRET
@@ -50,7 +51,8 @@ def test_solution_scores_full_marks(graded, pack):
     assert record.score == pack.total - manual and record.status == "incomplete"
     assert all(q.status == ("manual" if q.id in MANUAL else "passed") for q in record.questions)
     assert all(q.score is None for q in record.questions if q.id in MANUAL)
-    assert record.flags == {"tamper": [], "printed_mismatch": [], "finetune": []}
+    flags = record.flags
+    assert (flags.tamper, flags.printed_mismatch, flags.finetune) == ([], [], [])
     assert record.run["limits_hit"] == [] and record.run["cell_errors"] == []
 
 
@@ -158,7 +160,17 @@ def test_writes_outside_scratch_fail(graded, tmp_path):
     assert not Path("/work/pwned").exists()
     assert not Path("/pwned").exists()
     assert "pwned" not in os.listdir(SAMPLES.parents[1])
-    assert run.cells  # the notebook ran
+    # The notebook ran to the end: every cell, the attack cell without an error (each
+    # write failed with an OSError it caught and printed), none skipped or stopped.
+    cells = nbformat.read(SAMPLES / "hostile-write-outside.ipynb", as_version=4).cells
+    assert len(run.cells) == len(cells)
+    attack = next(i for i, cell in enumerate(cells) if cell.get("id") == "attack")
+    assert run.cells[attack].status == "ok"
+    assert {c.status for c in run.cells} <= {"ok", "error"}
+    printed = outputs_text(run).splitlines()
+    assert "blocked /etc/pwned: PermissionError" in printed
+    wrote = {line.split()[1] for line in printed if line.startswith("WROTE ")}
+    assert wrote <= {"/home/student/pwned", "/tmp/pwned"}  # its own scratch and private /tmp
 
 
 def test_pickle_payloads_are_never_loaded(graded):
@@ -182,11 +194,12 @@ def test_no_process_survives_a_run(graded):
 
 
 def test_hidden_seed_is_recorded_and_changes_cases(graded, pack):
-    from grader.grade import Plan
+    from grader.checks.kind import Context
+    from grader.checks.tensor import cases
 
     assert graded["solution"].record.run["seed"] == 1234
-    a = Plan(pack, "grade", 1).cases("get_multihead_qkv")[0]
-    b = Plan(pack, "grade", 2).cases("get_multihead_qkv")[0]
+    a = cases(Context(pack=pack, mode="grade", seed=1), "get_multihead_qkv")[0]
+    b = cases(Context(pack=pack, mode="grade", seed=2), "get_multihead_qkv")[0]
     hidden = [i for i, c in enumerate(a) if c["name"].startswith("hidden-")]
     assert hidden and not any(
         a[i]["tensors"]["x"].equal(b[i]["tensors"]["x"]) for i in hidden)
