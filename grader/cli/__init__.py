@@ -13,7 +13,8 @@ import typer
 from calculators.errors import CalculatorError
 from grader.cli.answers import answers_app
 from grader.cli.calc import calc_app
-from grader.cli.grading import check, grade
+from grader.cli.check import check
+from grader.cli.grading import grade
 from grader.cli.models import models_app
 from grader.cli.pack import pack_app
 from grader.cli.report import report

@@ -15,61 +15,21 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from grader.cli.options import (
+    STATUS_STYLE,
+    AssignmentOpt,
+    DataOpt,
+    GpusOpt,
+    HfCacheOpt,
+    PacksDirOpt,
+    SandboxOpt,
+    _gpus,
+    _with_data,
+)
 from grader.models.cache import ModelCacheError, cache_dir
-from grader.pack import Pack, PackError, resolve_pack
+from grader.pack import Pack, resolve_pack
 from grader.record import GradeRecord, needs_a_ta, write_atomic
-from grader.run.sandbox import Sandbox, SandboxUnavailable, bwrap_works, gpus_from_env
-
-STATUS_STYLE = {"passed": "green", "partial": "yellow", "failed": "red", "error": "red",
-                "manual": "cyan", "not_graded": "cyan"}
-
-AssignmentOpt = Annotated[str, typer.Option(
-    "--assignment", "-a", help="Pack id (looked up under --packs-dir) or a pack folder.")]
-PacksDirOpt = Annotated[Path, typer.Option(help="Where packs live.")]
-SandboxOpt = Annotated[str, typer.Option(
-    help="auto (bubblewrap, required for grading), bwrap, or none (no isolation).")]
-HfCacheOpt = Annotated[str | None, typer.Option(
-    "--hf-cache", help="Hugging Face model cache mounted read-only in the sandbox "
-    "(default: $GRADER_HF_CACHE, else ~/.cache/transformer-grader/hub).")]
-DataOpt = Annotated[list[str] | None, typer.Option(
-    "--data", help="ROLE=PATH: read a data file from PATH instead of the pack's (roles: "
-    "train, test, external, hidden), e.g. --data hidden=/srv/ag_news_hidden.jsonl.")]
-GpusOpt = Annotated[str | None, typer.Option(
-    "--gpus", help="GPU indices the kernel may use, e.g. 0 or 0,1 (default: "
-    "$CUDA_VISIBLE_DEVICES; none when unset).")]
-
-
-def _with_data(pack: Pack, data: list[str] | None) -> Pack:
-    overrides = {}
-    for item in data or []:
-        role, sep, path = item.partition("=")
-        if not sep or not path:
-            raise typer.BadParameter(f"expected ROLE=PATH, got {item!r}", param_hint="--data")
-        overrides[role.strip()] = Path(path)
-    try:
-        return pack.with_data(overrides) if overrides else pack
-    except PackError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--data") from None
-
-
-def _gpus(value: str | None) -> tuple[str, ...]:
-    if value is None:
-        return gpus_from_env()
-    return tuple(g.strip() for g in value.split(",") if g.strip())
-
-
-def _sandbox(kind: str, *, student: bool, console: Console,
-             gpus: tuple[str, ...] = ()) -> Sandbox:
-    if student and kind == "auto" and bwrap_works() is not None:
-        console.print("[yellow]bubblewrap is not available: running your notebook without "
-                      "isolation (fine for your own code).[/]")
-        kind = "none"
-    try:
-        return Sandbox.create(kind, gpus=gpus)
-    except SandboxUnavailable as exc:
-        console.print(f"[red]error:[/] {exc}")
-        raise typer.Exit(1) from None
-
+from grader.run.sandbox import bwrap_works
 
 WIDE_TABLE = 8
 """Up to this many questions get a column each; more would not fit a terminal."""
@@ -314,57 +274,3 @@ class _Progress:
         self.progress.console.print(f"{key}: {label}" + (
             f" {score:g}/{info.get('max_score', 0):g}" if isinstance(score, int | float) else ""))
         self.progress.update(self.task, advance=1, failed=self.failed, rate=rate)
-
-
-def check(
-    notebook: Annotated[Path, typer.Argument(help="Your notebook.", exists=True, dir_okay=False,
-                                             readable=True)],
-    assignment: AssignmentOpt,
-    packs_dir: PacksDirOpt = Path("reference"),
-    sandbox: SandboxOpt = "auto",
-    full: Annotated[bool, typer.Option(
-        "--full", help="Fine-tune as long as the notebook says (default: quick mode, a short "
-        "run on a subset, GRADER_QUICK=1).")] = False,
-    hf_cache: HfCacheOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the record as JSON.")] = False,
-) -> None:
-    """Self-check a notebook on the public demo inputs (works from a public pack).
-
-    This is not your grade: grading uses hidden inputs. It tells you whether the grader
-    can call your code and whether it agrees with the demo expectations.
-
-    Example: grader check Transformer_practice.ipynb -a ./stat8021-a3-public
-    """
-    from grader.grade import grade_notebook
-
-    console = Console(stderr=True)
-    pack = resolve_pack(assignment, packs_dir)
-    box = _sandbox(sandbox, student=True, console=console)
-    with console.status(f"running {notebook.name}"):
-        try:
-            record = grade_notebook(pack, notebook, mode="check", sandbox=box, quick=not full,
-                                    hf_cache=cache_dir(hf_cache))
-        except ModelCacheError as exc:
-            raise typer.BadParameter(str(exc), param_hint="--hf-cache") from None
-    if as_json:
-        typer.echo(record.to_json())
-        return
-    out = Console()
-    table = Table(title=f"{pack.id}: self-check of {notebook.name} on the public demo inputs")
-    for col in ("question", "result", "what the grader saw"):
-        table.add_column(col)
-    for q in record.questions:
-        style = STATUS_STYLE.get(q.status, "")
-        text = q.message + (f"\nHint: {q.hint}" if q.hint else "")
-        table.add_row(f"{q.id} ({q.max:g} pts)", f"[{style}]{q.status}[/]", text)
-    out.print(table)
-    for row in record.flags.get("printed_mismatch", []):
-        out.print(f"[yellow]note:[/] you printed {row['label']}: {row['printed']}, but your "
-                  f"code computes {row['computed']}")
-    for hit in record.run.get("limits_hit", []):
-        out.print(f"[yellow]limit:[/] {hit['message']}" +
-                  (f" (cell {hit['cell']})" if hit.get("cell") is not None else ""))
-    for flag in record.flags.get("finetune", []):
-        out.print(f"[yellow]note:[/] {flag['question']}: {flag['message']}")
-    out.print("Demo inputs only: your grade comes from hidden inputs"
-              + (" and a full fine-tuning run." if not full else "."))
