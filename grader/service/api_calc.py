@@ -39,8 +39,9 @@ class Strict(BaseModel):
 
 
 class ModelRequest(Strict):
-    model: Name | None = Field(None, description="Registry name (GET /v1/calc/models).",
-                               examples=["distilbert-base-uncased"])
+    model: Name | None = Field(
+        None, description="Registry name (GET /v1/calc/models); never a file path: the "
+        "service reads no file named in a request.", examples=["distilbert-base-uncased"])
     config: dict[str, Any] | None = Field(
         None, description="A config.json object (with model_type), instead of model.")
     head: Annotated[str, Field(max_length=40)] = Field(
@@ -70,8 +71,8 @@ class AttentionRequest(Strict):
 
 
 class KvRequest(Strict):
-    model: Name | None = None
-    config: dict[str, Any] | None = None
+    model: Name | None = Field(None, description="Registry name (GET /v1/calc/models).")
+    config: dict[str, Any] | None = Field(None, description="A config.json object, instead of model.")
     seq_len: SeqLen
     batch_size: Small = 1
     bytes_per_element: BytesPer = 2

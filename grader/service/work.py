@@ -19,6 +19,7 @@ import calculators as calc
 from calculators import _render
 from calculators.answers import check_answer, lint_arithmetic, parse_answer
 from calculators.errors import CalculatorError, ConfigError
+from calculators.params import registry
 
 MATHML_NS = "http://www.w3.org/1998/Math/MathML"
 
@@ -50,11 +51,29 @@ def payload(result: Any) -> dict[str, Any]:
 
 
 def _config(args: dict[str, Any]) -> Any:
+    """A registry name (resolved here) or an inline config dict, never a file on the server.
+
+    The library also reads a ``config.json`` path; over HTTP that would read a server
+    file and tell whether a path exists, so a model that is not a registry name is
+    refused with the same message whatever it names, without touching the disk.
+    """
     model, config = args.pop("model", None), args.pop("config", None)
     if (model is None) == (config is None):
         raise ConfigError("give exactly one of model (a registry name) or config (a JSON object)",
                           field="model")
-    return model if model is not None else config
+    if config is not None:
+        if not isinstance(config, dict):
+            raise ConfigError("must be a JSON object (a config.json's contents)", field="config")
+        return config
+    if not isinstance(model, str):
+        raise ConfigError("must be a registry name", field="model")
+    try:
+        return registry.resolve_name(model)
+    except ConfigError:
+        raise ConfigError(
+            f"{model[:80]!r} is not a model of the registry (GET /v1/calc/models lists them: "
+            f"{', '.join(registry.names())}); for another model, send its config.json's "
+            "contents as config", field="model") from None
 
 
 def _params(a: dict[str, Any]) -> Any:

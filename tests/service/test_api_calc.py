@@ -148,3 +148,22 @@ def test_an_input_the_calculators_trip_on_is_a_4xx_not_a_500(client: httpx.Clien
     assert r.status_code < 500, r.text
     if r.status_code != 200:
         assert_error(r, 422, "body", "unsupported_input")
+
+
+@pytest.mark.parametrize("path", ["/v1/calc/params", "/v1/calc/lora", "/v1/calc/memory/kv"])
+def test_a_model_is_never_a_file_on_the_server(client: httpx.Client, tmp_path, path: str) -> None:
+    # a real, readable config.json on the server: the library would count it from the path
+    from calculators.params import registry
+
+    real = tmp_path / "gpt2.json"
+    real.write_text(json.dumps(registry.load("gpt2")))
+    extra = {"seq_len": 8} if path.endswith("/kv") else {}
+    messages = []
+    for model in (str(real), str(tmp_path / "missing.json"), "/etc/passwd"):
+        error = assert_error(client.post(path, json={"model": model, **extra}), 422, "model",
+                             "invalid_input")
+        messages.append(error["message"].replace(repr(model), "MODEL"))
+        assert "no such file" not in error["message"] and "readable" not in error["message"]
+    # the same answer whether the path exists or not: nothing is read, nothing is told
+    assert len(set(messages)) == 1, messages
+    assert "registry" in messages[0] and "config" in messages[0]
