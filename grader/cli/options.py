@@ -16,7 +16,22 @@ STATUS_STYLE = {"passed": "green", "partial": "yellow", "failed": "red", "error"
 
 AssignmentOpt = Annotated[str, typer.Option(
     "--assignment", "-a", help="Pack id (looked up under --packs-dir) or a pack folder.")]
-PacksDirOpt = Annotated[Path, typer.Option(help="Where packs live.")]
+
+
+def _packs_dir_given(ctx: typer.Context, param: typer.CallbackParam,
+                     value: Path | None) -> Path | None:
+    """The folder only when the user gave one: otherwise None, and `resolve_pack` walks
+    the whole search path (grader.pack.pack_search_path) instead of a fixed ./reference."""
+    source = ctx.get_parameter_source(param.name) if param.name else None
+    if source is not None and source.name == "DEFAULT":  # typer may vendor its own click
+        return None
+    return value
+
+
+PacksDirOpt = Annotated[Path | None, typer.Option(
+    "--packs-dir", "--packs", callback=_packs_dir_given, show_default=False,
+    help="Look pack ids up here first; then in $GRADER_PACKS (folders separated by ':'), "
+    "./reference, and the example packs installed with the grader.")]
 SandboxOpt = Annotated[str, typer.Option(
     help="auto (bubblewrap, required for grading), bwrap, or none (no isolation).")]
 HfCacheOpt = Annotated[str | None, typer.Option(

@@ -264,16 +264,87 @@ def load_pack(path: str | Path) -> Pack:
         demo_file=root / head.demo if head.demo else None)
 
 
+PACKS_ENV = "GRADER_PACKS"
+"""Folders of packs searched after --packs-dir, separated like PATH (`:` on Linux)."""
+
+
+def bundled_packs_dir() -> Path | None:
+    """The example packs that come with the grader: the copy a wheel installs
+    (`grader/_packs`, mapped from `reference/` in pyproject.toml), else the checkout's
+    `reference/` (an editable install); None when neither exists."""
+    grader_dir = Path(__file__).resolve().parents[1]
+    for folder in (grader_dir / "_packs", grader_dir.parent / "reference"):
+        if folder.is_dir():
+            return folder
+    return None
+
+
+def pack_search_path(packs_dir: Path | None = None) -> list[tuple[str, Path]]:
+    """Where a pack id is looked up, first match wins: (what put it there, folder).
+
+    `--packs-dir DIR` (when given), each folder of `$GRADER_PACKS`, `./reference` in the
+    working folder, then the installed examples. A folder already listed is not repeated.
+    """
+    import os
+
+    path: list[tuple[str, Path]] = []
+    if packs_dir is not None:
+        path.append(("--packs-dir", Path(packs_dir)))
+    for entry in os.environ.get(PACKS_ENV, "").split(os.pathsep):
+        if entry.strip():
+            path.append((f"${PACKS_ENV}", Path(entry.strip()).expanduser()))
+    path.append(("./reference", Path("reference")))
+    bundled = bundled_packs_dir()
+    if bundled is not None:
+        path.append(("installed examples", bundled))
+    seen: set[Path] = set()
+    unique = []
+    for label, folder in path:
+        key = folder.resolve()
+        if key not in seen:
+            seen.add(key)
+            unique.append((label, folder))
+    return unique
+
+
+def available_packs(packs_dir: Path | None = None) -> dict[str, Path]:
+    """Every pack id along the search path and the folder it resolves to (first wins)."""
+    found: dict[str, Path] = {}
+    for _, base in pack_search_path(packs_dir):
+        for pack_file in sorted(base.glob(f"*/{PACK_FILE}")):
+            found.setdefault(pack_file.parent.name, pack_file.parent)
+    return found
+
+
 def resolve_pack(assignment: str, packs_dir: Path | None = None) -> Pack:
-    """`assignment` is a pack folder, or an id looked up under `packs_dir` (default ./reference)."""
+    """`assignment` is a pack folder, or an id looked up along `pack_search_path(packs_dir)`.
+
+    An id not found is a PackError naming the folders searched, with a "did you mean"
+    for a near id.
+    """
+    import difflib
+
     candidate = Path(assignment)
     if (candidate / PACK_FILE).is_file():
         return load_pack(candidate)
-    base = packs_dir or Path("reference")
-    if (base / assignment / PACK_FILE).is_file():
-        return load_pack(base / assignment)
-    raise PackError("assignment", f"no pack {assignment!r}: neither a folder with {PACK_FILE} "
-                    f"nor {base / assignment}")
+    searched = pack_search_path(packs_dir)
+    if candidate.name == assignment and assignment not in ("", ".", ".."):
+        for _, base in searched:
+            if (base / assignment / PACK_FILE).is_file():
+                return load_pack(base / assignment)
+    known = available_packs(packs_dir)
+    near = difflib.get_close_matches(assignment, list(known), n=1, cutoff=0.6)
+    if near:
+        hint = f"; did you mean {near[0]!r}?"
+    elif known:
+        hint = f"; known: {', '.join(sorted(known))}"
+    else:
+        hint = ""
+    where = ", ".join(label if label == "./reference" else f"{label} {folder}"
+                      for label, folder in searched)
+    if candidate.is_dir() and candidate.name != assignment:
+        raise PackError("assignment", f"no pack {assignment!r}: the folder has no {PACK_FILE}")
+    raise PackError("assignment", f"no pack {assignment!r}{hint} (looked in: {where})")
 
 
 from grader.pack.export import export_public as export_public  # noqa: E402  (re-exported)

@@ -1,8 +1,9 @@
 """The Jinja2 environment for every report: templates on disk, autoescape on by default.
 
-Templates live in the repository's `templates/report/` (override the folder with
-the `GRADER_TEMPLATES` environment variable), so changing how a report reads never
-means changing Python. Autoescape is on for every template but plain text (`*.txt.j2`), Markdown
+Templates live in the repository's `templates/report/` (a wheel carries a copy as
+`grader/_templates/`, used when the checkout's folder is absent; the `GRADER_TEMPLATES`
+environment variable overrides both), so changing how a report reads never means
+changing Python. Autoescape is on for every template but plain text (`*.txt.j2`), Markdown
 and CSV comment text included: a student's error message can hold `<script>`, and LMS comment boxes
 render HTML.
 """
@@ -18,10 +19,15 @@ import jinja2
 
 from grader.report.evidence import short
 
-DEFAULT_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+CHECKOUT_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+"""`templates/` of a checkout (or an editable install)."""
+PACKAGED_TEMPLATES = Path(__file__).resolve().parents[1] / "_templates"
+"""The copy a wheel installs (pyproject.toml maps `templates/` there)."""
+DEFAULT_TEMPLATES = CHECKOUT_TEMPLATES if CHECKOUT_TEMPLATES.is_dir() else PACKAGED_TEMPLATES
 
 
 def templates_dir() -> Path:
+    """`$GRADER_TEMPLATES`, else the checkout's `templates/`, else the installed copy."""
     return Path(os.environ.get("GRADER_TEMPLATES") or DEFAULT_TEMPLATES)
 
 

@@ -17,8 +17,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def templates_dir() -> Path:
-    """Where the page templates live: ``$GRADER_TEMPLATES`` or the repo's ``templates/``."""
-    return Path(os.environ.get("GRADER_TEMPLATES") or ROOT / "templates")
+    """Where the page templates live: ``$GRADER_TEMPLATES``, else the checkout's
+    ``templates/``, else the copy a wheel installs (``grader/_templates``)."""
+    if env := os.environ.get("GRADER_TEMPLATES"):
+        return Path(env)
+    checkout = ROOT / "templates"
+    return checkout if checkout.is_dir() else Path(__file__).resolve().parents[1] / "_templates"
 
 
 @dataclass(frozen=True)
