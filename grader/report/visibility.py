@@ -10,7 +10,7 @@ can leak what the view does not hold. The rules (documented in docs/reports.md):
   `run.cell_errors[]`, each question, each check, each printed value, `flags`,
   `environment`), the fields a student may read. Only those are copied; any other
   field, including one added to records later, stays out until it is listed here. So
-  `run.seed`, `run.cache_key`, `run.retries`, `run.sandbox`, `submission.path`,
+  `run.seed`, `run.cache_key`, `run.retries`, `submission.path`,
   `submission.reports[].path`, `assignment.fingerprint`, `assignment.rubric`,
   `environment.platform` and a batch's `_key` never reach a student. A field whose
   value is not of the listed shape (a table where a number was listed) is dropped too.
@@ -83,6 +83,7 @@ STUDENT_FIELDS: dict[str, Any] = {
                                 "sha256": VALUE, "error": VALUE}]},
     "questions": [QUESTION],
     "run": {"seconds": VALUE, "restarts": VALUE, "executed": VALUE, "quick": VALUE,
+            "sandbox": VALUE,  # bwrap or none: a self-check says whether it was isolated
             "device": VALUE, "cells_executed": VALUE,
             "models": [{"question": VALUE, "architecture": VALUE, "reevaluated_accuracy": VALUE,
                         "train_seconds": VALUE, "peak_memory_bytes": VALUE,
