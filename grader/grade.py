@@ -77,7 +77,9 @@ def _score_question(question: Question, results: list[CheckResult]) -> tuple[flo
     else:
         status = "partial" if 0 < fraction < 1 else ("passed" if fraction == 1 else "failed")
     problems = [r.message for _, r in scored if r.status != "passed"]
-    message = " ".join(problems) if problems else " ".join(r.message for _, r in scored)
+    parts = [m.strip() for m in (problems or [r.message for _, r in scored]) if m.strip()]
+    # one sentence each: a message without a full stop must not run into the next one
+    message = " ".join(m if m[-1] in ".!?" else m + "." for m in parts)
     return score, status, message
 
 

@@ -85,7 +85,9 @@ class CheckOutcome(Part):
                                           "the question")
     evidence: Any = Field(default_factory=list,
                           description="the kind's evidence: shapes, errors, verdicts; never "
-                                      "hidden inputs or reference values")
+                                      "hidden inputs or reference values. Cell numbers in "
+                                      "evidence are 0-based indices; messages and reports "
+                                      "count cells from 1, as notebook editors do")
 
 
 class QuestionResult(Part):
@@ -98,7 +100,8 @@ class QuestionResult(Part):
     hint: str = Field("", description="the rubric's hint, only when not passed")
     checks: list[CheckOutcome] = []
     printed: list[dict[str, Any]] = Field(
-        default_factory=list, description="printed values held against the student's own code")
+        default_factory=list, description="printed values held against the student's own code "
+                                  "(label, stat, cell: 0-based, printed, computed)")
 
 
 class Run(Part):
@@ -112,9 +115,12 @@ class Run(Part):
                                          description="the fine-tuned models side by side")
     limits_hit: list[dict[str, Any]] = Field(
         default_factory=list, description="limit (a field of grader.run.limits.Limits, or "
-                                          "kernel_died), cell, message")
+                                          "kernel_died), cell (0-based index in the notebook, "
+                                          "markdown cells included; null outside a cell), "
+                                          "message")
     cell_errors: list[dict[str, Any]] = Field(
-        default_factory=list, description="cell (0-based), status, ename, evalue, tags")
+        default_factory=list, description="cell (0-based index in the notebook, markdown cells "
+                                  "included), status, ename, evalue, tags")
     seed: int | None = Field(description="hidden-input seed (null in check mode): TA only")
     cells_executed: int = Field(description="cells that ran (not skipped)")
     cache_key: str | None = Field(None, exclude_if=_absent,

@@ -126,7 +126,7 @@ def check_static(check: Check, nb: NotebookNode) -> CheckResult:
     message = template.format(scope=scope, name=first["name"])
     written = f" (written `{first['written']}`)" if first["written"] != first["name"] else ""
     return CheckResult("static", 0.0, "failed",
-                       f"{message}; found at line {first['line']} of cell {first['cell']}{written}.",
+                       f"{message}; found at line {first['line']} of cell {first['cell'] + 1}{written}.",
                        hits, gate=check.gate)
 
 

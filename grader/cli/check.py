@@ -1,12 +1,22 @@
-"""`grader check`: a student's self-check of one notebook on the public demo inputs."""
+"""`grader check`: a student's self-check of one notebook on the public demo inputs.
+
+Exit status, as ruff and pytest do it: 0 when every question passed, awaits a TA or
+is not graded in a self-check; 1 when a question failed, is partly right or could
+not run; 2 for bad usage or when the check itself could not run (an unknown pack, a
+missing model cache, no sandbox, a grader failure).
+
+Everything a student reads counts notebook cells from 1, as notebook editors do
+(records keep the 0-based index).
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from grader.cli.options import (
@@ -17,15 +27,23 @@ from grader.cli.options import (
     SandboxOpt,
     _sandbox,
 )
-from grader.models.cache import ModelCacheError, cache_dir
-from grader.pack import resolve_pack
+from grader.models.cache import ModelCacheError, cache_dir, cached_models
+from grader.pack import Pack, resolve_pack
+
+FAILING = ("failed", "partial", "error")
+"""Question statuses that make `grader check` exit 1."""
+
+
+def exit_code(record: Any) -> int:
+    """1 when a question failed, is partly right or could not run; else 0."""
+    return 1 if any(q.status in FAILING for q in record.questions) else 0
 
 
 def check(
     notebook: Annotated[Path, typer.Argument(help="Your notebook.", exists=True, dir_okay=False,
                                              readable=True)],
     assignment: AssignmentOpt,
-    packs_dir: PacksDirOpt = Path("reference"),
+    packs_dir: PacksDirOpt = None,
     sandbox: SandboxOpt = "auto",
     full: Annotated[bool, typer.Option(
         "--full", help="Fine-tune as long as the notebook says (default: quick mode, a short "
@@ -38,38 +56,99 @@ def check(
     This is not your grade: grading uses hidden inputs. It tells you whether the grader
     can call your code and whether it agrees with the demo expectations.
 
+    Exit status: 0 when every question passed (or awaits a TA, or is not graded in a
+    self-check), 1 when a question failed, 2 for bad usage or when the check could
+    not run.
+
     Example: grader check Transformer_practice.ipynb -a ./stat8021-a3-public
     """
     from grader.grade import grade_notebook
 
     console = Console(stderr=True)
     pack = resolve_pack(assignment, packs_dir)
-    box = _sandbox(sandbox, student=True, console=console)
-    with console.status(f"running {notebook.name}"):
+    try:
+        box = _sandbox(sandbox, student=True, console=console)
+    except typer.Exit:
+        raise typer.Exit(2) from None  # the check could not run: not a failing question
+    cache = cache_dir(hf_cache)
+    with console.status(f"running {escape(notebook.name)}"):
         try:
             record = grade_notebook(pack, notebook, mode="check", sandbox=box, quick=not full,
-                                    hf_cache=cache_dir(hf_cache))
+                                    hf_cache=cache)
         except ModelCacheError as exc:
             raise typer.BadParameter(str(exc), param_hint="--hf-cache") from None
+        except Exception as exc:  # noqa: BLE001 - a grader failure is not a failing question
+            console.print(f"[red]error:[/] the grader itself failed on {escape(notebook.name)}: "
+                          f"{escape(type(exc).__name__)}: {escape(str(exc))[:500]}")
+            raise typer.Exit(2) from None
     if as_json:
         typer.echo(record.to_json())
-        return
-    out = Console()
-    table = Table(title=f"{pack.id}: self-check of {notebook.name} on the public demo inputs")
+        raise typer.Exit(exit_code(record))
+    print_check(record, pack, notebook.name, full=full, cache=cache, out=Console())
+    raise typer.Exit(exit_code(record))
+
+
+def print_check(record: Any, pack: Pack, name: str, *, full: bool, cache: Path | None,
+                out: Console) -> None:
+    """The self-check's table and notes, every student-written text escaped for rich."""
+    table = Table(title=escape(f"{pack.id}: self-check of {name} on the public demo inputs"))
     for col in ("question", "result", "what the grader saw"):
         table.add_column(col)
+    tiny = tiny_models_note(record, pack, cache) if not full else ""
     for q in record.questions:
         style = STATUS_STYLE.get(q.status, "")
-        text = q.message + (f"\nHint: {q.hint}" if q.hint else "")
-        table.add_row(f"{q.id} ({q.max:g} pts)", f"[{style}]{q.status}[/]", text)
+        text = escape(q.message) + (f"\nHint: {escape(q.hint)}" if q.hint else "")
+        if tiny and q.status == "not_graded" and any(c.kind == "finetune" for c in q.checks):
+            text += f"\n{escape(tiny)}"
+        status = escape(q.status.replace("_", " "))
+        table.add_row(escape(f"{q.id} ({q.max:g} pts)"),
+                      f"[{style}]{status}[/]" if style else status, text)
     out.print(table)
     for row in record.flags.get("printed_mismatch", []):
-        out.print(f"[yellow]note:[/] you printed {row['label']}: {row['printed']}, but your "
-                  f"code computes {row['computed']}")
+        out.print(f"[yellow]note:[/] you printed {escape(str(row['label']))}: "
+                  f"{escape(str(row['printed']))}, but your code computes "
+                  f"{escape(str(row['computed']))}")
     for hit in record.run.get("limits_hit", []):
-        out.print(f"[yellow]limit:[/] {hit['message']}" +
-                  (f" (cell {hit['cell']})" if hit.get("cell") is not None else ""))
+        out.print(f"[yellow]limit:[/] {escape(str(hit['message']))}" +
+                  (f" (cell {hit['cell'] + 1})" if isinstance(hit.get("cell"), int) else ""))
     for flag in record.flags.get("finetune", []):
-        out.print(f"[yellow]note:[/] {flag['question']}: {flag['message']}")
+        out.print(f"[yellow]note:[/] {escape(str(flag['question']))}: "
+                  f"{escape(str(flag['message']))}")
+    failing = [q.id for q in record.questions if q.status in FAILING]
+    if failing:
+        out.print(f"[red]{len(failing)} question(s) to fix:[/] {escape(', '.join(failing))}")
     out.print("Demo inputs only: your grade comes from hidden inputs"
               + (" and a full fine-tuning run." if not full else "."))
+
+
+def tiny_models_note(record: Any, pack: Pack, cache: Path | None) -> str:
+    """What to say when quick mode fine-tuned the tiny seeded models; "" otherwise.
+
+    The tiny models (`grader models seed --tiny`) are two-layer models trained from
+    scratch, so a quick run's accuracy sits near chance (24.8 % on four labels) and
+    means nothing about the grade. They are told apart from the real checkpoints by
+    their size: a fraction of the registry's count for the same name.
+    """
+    if not record.run.get("quick") or cache is None or not pack.models:
+        return ""
+    if not any(_is_tiny(name, folder) for name, folder in cached_models(cache).items()
+               if name in pack.models):
+        return ""
+    labels = len(pack.labels) if getattr(pack, "labels", None) else 0
+    chance = f" (chance with {labels} labels is {100 / labels:.0f} %)" if labels else ""
+    return ("Expected here: your model cache holds the tiny models of `grader models seed "
+            f"--tiny`, trained from scratch for a moment, so a low accuracy{chance} is normal "
+            "in quick mode and says nothing about your grade, which uses the real models "
+            "and a full run.")
+
+
+def _is_tiny(name: str, snapshot: Path) -> bool:
+    import json
+
+    import calculators as calc
+
+    try:
+        config = json.loads((snapshot / "config.json").read_text(encoding="utf-8"))
+        return calc.count_parameters(config).total * 10 < calc.count_parameters(name).total
+    except Exception:  # noqa: BLE001 - a model we cannot size is not called tiny
+        return False

@@ -6,7 +6,9 @@ cannot show more than another. A TA copy (`audience="ta"`) keeps everything.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
 from datetime import datetime
 from typing import Any
 
@@ -18,7 +20,42 @@ from grader.report.visibility import student_view, ta_view
 FORMATS = ("html", "md", "json", "gradescope")
 SUFFIX = {"html": ".html", "md": ".md", "json": ".json", "gradescope": ".results.json"}
 STATUS_WORD = {"passed": "passed", "partial": "partly right", "failed": "not right yet",
-               "error": "could not run", "manual": "awaiting a TA"}
+               "error": "could not run", "manual": "awaiting a TA",
+               "not_graded": "not graded here"}
+KIND_WORD = {"tensor": "your code's outputs", "static": "a rule about your code",
+             "finetune": "fine-tuning", "series": "printed curves", "answer": "written answer",
+             "logs": "training logs", "manual": "graded by a TA"}
+"""Check kinds as a student reads them (the record keeps the kind's name)."""
+
+FIELD_WORD = {
+    "memory_scope": "peak memory measured for",
+    "parameters": "parameters",
+    "public_test_accuracy": "accuracy on the public test split",
+    "reported_final_test_accuracy": "last test accuracy you printed",
+    "test_split_fit": "tuned on the test split?",
+    "executed": "your notebook was run",
+    "source": "answer read from",
+    "where": "found in",
+    "evidence": "what the grader found",
+    "reported": "what you printed",
+    "agrees_with_tokenizer": "matches the tokenizer",
+    "agree_with_model": "agree with your model",
+    "input_ids_shape": "input_ids shape",
+    "attention_mask_shape": "attention_mask shape",
+    "written": "written as",
+}
+"""Evidence fields a student report words for people; other keys are shown as they are."""
+VALUE_WORD = {
+    ("memory_scope", "kernel"): "the whole notebook process, not the model alone",
+    ("memory_scope", "cuda"): "the GPU (torch.cuda's peak)",
+    ("source", "notebook"): "your notebook", ("source", "report"): "your report",
+    ("source", "printed"): "what your notebook printed",
+    ("test_split_fit", True): "probably: it scores far higher on the public test split "
+                              "than on unseen data",
+    ("test_split_fit", False): "no",
+    ("executed", False): "no: graded from the outputs saved in it",
+}
+CELL_REF = re.compile(r"\bcell (\d+)")
 
 
 def student_for(record: dict[str, Any], roster: dict[str, Student] | None = None) -> Student:
@@ -43,13 +80,89 @@ def view(record: dict[str, Any], *, audience: str = "student",
 def context(shown: dict[str, Any], student: Student) -> dict[str, Any]:
     """What the per-student templates receive."""
     questions = []
+    for_student = shown.get("audience") != "ta"
     for q in shown.get("questions", []):
-        checks = [explain(c) for c in q.get("checks", []) if isinstance(c, dict)]
+        raw = [c for c in q.get("checks", []) if isinstance(c, dict)]
+        checks = [explain(c) for c in raw]
+        for view_, check in zip(checks, raw, strict=True):
+            view_["label"] = KIND_WORD.get(view_["kind"], view_["kind"])
+            if for_student:
+                with contextlib.suppress(Exception):  # wording must never sink a report
+                    _word_evidence(view_, check.get("evidence"))
         questions.append({**q, "explained": checks,
                           "status_word": STATUS_WORD.get(q.get("status", ""), q.get("status"))})
     return {"r": shown, "student": student, "questions": questions,
             "ta": shown.get("audience") == "ta",
             "run": shown.get("run", {}), "flags": shown.get("flags", {})}
+
+
+def _word_evidence(view_: dict[str, Any], evidence: Any) -> None:
+    """Word a check's evidence rows for a student, in place: known internal fields get
+    a sentence instead of their name, raw JSON becomes a readable list, and cells count
+    from 1 as notebook editors do (the record keeps 0-based indices)."""
+    if "rows" in view_:
+        view_["rows"] = _word_rows(view_["rows"], evidence)
+    if "extra" in view_:
+        view_["extra"] = _word_rows(view_["extra"], evidence)
+    models = evidence.get("models") if isinstance(evidence, dict) else None
+    raw_models = [m for m in models if isinstance(m, dict)] if isinstance(models, list) else []
+    for shown_model, raw_model in zip(view_.get("models") or [], raw_models, strict=False):
+        if isinstance(shown_model, dict) and "extra" in shown_model:
+            shown_model["extra"] = _word_rows(shown_model["extra"], raw_model)
+    raw_cases = [c for c in evidence if isinstance(c, dict)] if isinstance(evidence, list) else []
+    for shown_case, raw_case in zip(view_.get("cases") or [], raw_cases, strict=False):
+        if isinstance(shown_case, dict) and "extra" in shown_case:
+            shown_case["extra"] = _word_rows(shown_case["extra"], raw_case)
+
+
+def _word_rows(rows: Any, source: Any) -> Any:
+    if not isinstance(rows, list):
+        return rows
+    out = []
+    for row in rows:
+        if not (isinstance(row, tuple | list) and len(row) == 2):
+            out.append(row)
+            continue
+        key, shown = str(row[0]), row[1]
+        if key == "evidence" and not isinstance(source, dict):
+            out.append((FIELD_WORD[key], _say(key, source)))
+        elif key in FIELD_WORD and isinstance(source, dict) and key in source:
+            out.append((FIELD_WORD[key], _say(key, source[key])))
+        else:
+            out.append((key, shown))
+    return out
+
+
+def _say(key: str, value: Any, limit: int = 600) -> str:
+    """One value in words: yes/no, thousands, percentages, shapes, cells from 1."""
+    text = _words(key, value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _words(key: str, value: Any) -> str:
+    if isinstance(value, str | bool) and (key, value) in VALUE_WORD:
+        return VALUE_WORD[(key, value)]
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int) and key == "cell":
+        return str(value + 1)
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{value:.1%}" if "accuracy" in key else f"{value:.4g}"
+    if isinstance(value, str):
+        return CELL_REF.sub(lambda m: f"cell {int(m.group(1)) + 1}", value) \
+            if key in ("where", "cell") else value
+    if isinstance(value, list):
+        if value and all(isinstance(v, int) and not isinstance(v, bool) for v in value) \
+                and key.endswith("shape"):
+            return "(" + ", ".join(map(str, value)) + ")"
+        sep = "; " if any(isinstance(v, dict | list) for v in value) else ", "
+        return sep.join(_words(key, v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{FIELD_WORD.get(str(k), str(k).replace('_', ' '))}: "
+                         f"{_words(str(k), v)}" for k, v in value.items())
+    return "" if value is None else str(value)
 
 
 def render_html(shown: dict[str, Any], student: Student) -> str:
