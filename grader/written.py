@@ -12,7 +12,6 @@ arithmetic linted once, through `calculators.answers`.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +27,7 @@ from calculators.answers import (
     read_report,
 )
 from calculators.answers.report import section_text
+from grader.checks.patterns import labelled_values
 
 DEFAULT_LABEL = "Answer"
 MAX_ANSWER = 2000
@@ -80,12 +80,6 @@ class Reports:
                 for d in self.docs] + [{"error": e} for e in self.errors]
 
 
-def _label_pattern(label: str) -> re.Pattern[str]:
-    # "**Answer:** 25.77 GB", "- Answer = 25.77 GB", "> p(mat): 0.75"
-    return re.compile(rf"^[ \t>*_#-]*{re.escape(label)}[ \t*_]*[:=][ \t*_]*"
-                      rf"(?P<value>[^\n]*?)[ \t*_]*$", re.IGNORECASE | re.MULTILINE)
-
-
 def _source(cell: Any) -> str:
     src = cell.get("source", "")
     return "".join(src) if isinstance(src, list) else str(src)
@@ -99,15 +93,15 @@ def notebook_answer(notebook: Any, tag: str, label: str = DEFAULT_LABEL) -> Foun
     """
     if notebook is None:
         return Found(None, "none", reason="no notebook was handed in")
-    pattern = _label_pattern(label)
     tagged = [(i, c) for i, c in enumerate(notebook.get("cells", []))
               if tag in (c.get("metadata", {}).get("tags") or [])]
     if not tagged:
         return Found(None, "none", reason=f"the notebook has no cell tagged {tag!r}")
     found = None
     for index, cell in tagged:
-        for match in pattern.finditer(_source(cell)):
-            value = match.group("value").strip().lstrip("#").strip()
+        # "**Answer:** 25.77 GB", "- Answer = 25.77 GB", "> p(mat): 0.75"
+        for value in labelled_values(_source(cell), label):
+            value = value.strip().lstrip("#").strip()
             if value:
                 found = Found(value[:MAX_ANSWER], "notebook", f"cell {index}")
     if found is None:
@@ -119,7 +113,6 @@ def printed_answer(notebook: Any, label: str, tag: str | None = None) -> Found:
     """The last `label: value` line the notebook printed (stdout of its code cells)."""
     if notebook is None:
         return Found(None, "none", reason="no notebook was handed in")
-    pattern = _label_pattern(label)
     found = None
     for index, cell in enumerate(notebook.get("cells", [])):
         if cell.get("cell_type") != "code":
@@ -128,10 +121,9 @@ def printed_answer(notebook: Any, label: str, tag: str | None = None) -> Found:
             continue
         text = "".join(o.get("text", "") for o in cell.get("outputs", [])
                        if o.get("output_type") == "stream" and o.get("name") == "stdout")
-        for match in pattern.finditer(text):
-            if match.group("value").strip():
-                found = Found(match.group("value").strip()[:MAX_ANSWER], "printed",
-                              f"output of cell {index}")
+        for value in labelled_values(text, label):
+            if value.strip():
+                found = Found(value.strip()[:MAX_ANSWER], "printed", f"output of cell {index}")
     return found or Found(None, "none", reason=f"the notebook printed no '{label}:' line")
 
 

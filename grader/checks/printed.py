@@ -13,6 +13,7 @@ from typing import Any
 
 import torch
 
+from grader.checks.patterns import labelled_values
 from grader.pack import Printed
 from grader.run.result import ProbePayload, RunResult
 
@@ -21,11 +22,11 @@ NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf"
 
 def _find(run: RunResult, item: Printed) -> tuple[int, str] | None:
     """The last line `label: value` printed by the tagged cell (or any cell)."""
-    pattern = re.compile(rf"^\s*{re.escape(item.label)}\s*[:=]\s*(.+?)\s*$", re.MULTILINE)
     found = None
     for index, text in run.printed(item.cell_tag):
-        for match in pattern.finditer(text):
-            found = (index, match.group(1))
+        values = labelled_values(text, item.label, prefix=r"\s*", trim=" \t")
+        if values:
+            found = (index, values[-1])
     return found
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from grader.checks.patterns import NUMBER
+from grader.checks.patterns import NUMBER, lines
 
 TRAIN = re.compile(r"train", re.IGNORECASE)
 TEST = re.compile(r"test|val|eval|dev\b", re.IGNORECASE)
@@ -31,8 +31,9 @@ def _split(context: str) -> str | None:
 def parse_accuracy_series(text: str) -> dict[str, list[float]]:
     """{"train_accuracy": [...], "test_accuracy": [...]} in the order printed, as fractions."""
     series: dict[str, list[float]] = {"train_accuracy": [], "test_accuracy": []}
-    for line in text.splitlines():
-        if not ACCURACY.search(line):
+    for line in lines(text):
+        first_acc = ACCURACY.search(line)
+        if first_acc is None:
             continue
         previous_end = 0
         for match in NUMBER.finditer(line):
@@ -42,7 +43,7 @@ def parse_accuracy_series(text: str) -> dict[str, list[float]]:
             if split is None:
                 continue
             if not ACCURACY.search(context) and (
-                    NOT_ACCURACY.search(context) or not ACCURACY.search(line[:match.start()])):
+                    NOT_ACCURACY.search(context) or first_acc.end() > match.start()):
                 continue  # "train loss 0.3", or no "acc" before it on the line
             value = float(match.group(1))
             if match.group(2) or value > 1:
