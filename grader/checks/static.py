@@ -9,6 +9,7 @@ are parsed here, never executed; IPython magics are turned into plain Python fir
 from __future__ import annotations
 
 import ast
+import fnmatch
 import gc
 from typing import Any
 
@@ -77,63 +78,187 @@ def _aliases(modules: list[tuple[int, ast.Module]], forbidden: set[str]) -> dict
                 for alias in node.names:
                     if alias.name in forbidden and alias.asname:
                         found[alias.asname] = alias.name
-            elif isinstance(node, ast.Assign) and len(node.targets) == 1:
-                target, value = node.targets[0], _dotted(node.value)
-                if isinstance(target, ast.Name) and value and _last(value) in forbidden | set(found):
-                    found[target.id] = found.get(_last(value), _last(value))
+            elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                value = _dotted(node.value)
+                for target in targets:
+                    if isinstance(target, ast.Name) and value and \
+                            _last(value) in forbidden | set(found):
+                        found[target.id] = found.get(_last(value), _last(value))
     return found
 
 
-def _scope(modules: list[tuple[int, ast.Module]], scope: str) -> tuple[int, ast.AST] | None:
-    """The last definition of `class:Name` or `function:name` (the one the kernel kept)."""
-    kind, _, name = scope.partition(":")
-    wanted = ast.ClassDef if kind == "class" else (ast.FunctionDef, ast.AsyncFunctionDef)
-    last = None
+Node = tuple[int, ast.AST]
+DEFINITIONS = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+DYNAMIC_CALLS = frozenset({"eval", "exec", "compile", "__import__", "vars", "globals", "locals",
+                           "import_module"})
+"""Calls that hide what is called from a reader: a rule cannot vouch for code using them."""
+
+
+def _bindings(modules: list[tuple[int, ast.Module]]) -> tuple[dict[str, Node], dict[int, list[Node]]]:
+    """What each top-level name is bound to when the last cell has run, in execution order
+    (`X = Y` rebinds X to Y's definition), and the functions attached to a class after it
+    (`X.forward = f`, `setattr(X, "forward", f)`), by the class node's id."""
+    bound: dict[str, Node] = {}
+    attached: dict[int, list[Node]] = {}
     for index, module in modules:
         for node in module.body:
-            if isinstance(node, wanted) and node.name == name:
-                last = (index, node)
-    return last
+            if isinstance(node, DEFINITIONS):
+                bound[node.name] = (index, node)
+                continue
+            value, targets = None, []
+            if isinstance(node, ast.Assign):
+                value, targets = node.value, node.targets
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                value, targets = node.value, [node.target]
+            elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and \
+                    _dotted(node.value.func) == "setattr" and len(node.value.args) == 3:
+                owner, _name, value = node.value.args
+                targets = [ast.Attribute(value=owner, attr="?", ctx=ast.Store())]
+            for target in targets:
+                if isinstance(target, ast.Name) and isinstance(value, ast.Name) and \
+                        value.id in bound:
+                    bound[target.id] = bound[value.id]
+                elif isinstance(target, ast.Name) and isinstance(value, ast.Lambda):
+                    bound[target.id] = (index, value)
+                elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                        and target.value.id in bound:
+                    owner_node = bound[target.value.id][1]
+                    piece = (bound.get(value.id) if isinstance(value, ast.Name)
+                             else (index, value) if value is not None else None)
+                    if piece is not None:
+                        attached.setdefault(id(owner_node), []).append(piece)
+    return bound, attached
 
 
-def check_static(check: Check, nb: NotebookNode) -> CheckResult:
+def _reached(modules: list[tuple[int, ast.Module]], scope: str) -> list[Node] | None:
+    """The definitions the probe's object runs: the scope's final binding, its bases, the
+    functions attached to it later, and every notebook function or class their code names,
+    transitively. None when the scope is not defined."""
+    kind, _, name = scope.partition(":")
+    bound, attached = _bindings(modules)
+    start = bound.get(name)
+    wanted = ast.ClassDef if kind == "class" else (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                   ast.Lambda)
+    if start is None or not isinstance(start[1], wanted):
+        return None
+    reached: list[Node] = []
+    todo = [start]
+    while todo:
+        item = todo.pop()
+        if any(item[1] is seen for _, seen in reached):
+            continue
+        reached.append(item)
+        todo.extend(attached.get(id(item[1]), []))
+        for sub in ast.walk(item[1]):
+            if isinstance(sub, ast.Name) and sub.id in bound and sub.id != name:
+                todo.append(bound[sub.id])
+    return reached
+
+
+def _dynamic(sub: ast.AST) -> tuple[str, bool] | None:
+    """(what is called, whether that alone breaks the rule) of a call that hides what it
+    calls: `eval`, `vars`, ... (always), or a `getattr` whose name is computed (always,
+    unless on `self`) or folds from string constants (judged by the name it spells)."""
+    if not isinstance(sub, ast.Call):
+        return None
+    called = _dotted(sub.func) or ""
+    if _last(called) in DYNAMIC_CALLS:
+        return _last(called), True
+    if called == "getattr" and len(sub.args) >= 2:
+        owner = _dotted(sub.args[0]) or ""
+        folded = _fold(sub.args[1])
+        if folded is not None:
+            return (f"{owner}.{folded}" if owner else folded), False
+        if owner != "self":
+            return "getattr", True
+    return None
+
+
+def _fold(node: ast.AST) -> str | None:
+    """A string expression made of constants (`"scaled_dot_" + "product"`), else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _fold(node.left), _fold(node.right)
+        return left + right if left is not None and right is not None else None
+    if isinstance(node, ast.JoinedStr):
+        parts = [_fold(v) for v in node.values]
+        return "".join(parts) if all(p is not None for p in parts) else None  # type: ignore[arg-type]
+    return None
+
+
+def _hits(reached: list[Node], forbidden: set[str], aliases: dict[str, str]) -> list[dict[str, Any]]:
+    hits: list[dict[str, Any]] = []
+
+    def add(real: str, written: str, cell: int, line: int) -> None:
+        entry = {"name": real, "written": written, "cell": cell, "line": line}
+        if entry not in hits:
+            hits.append(entry)
+
+    for cell, node in reached:
+        for sub in ast.walk(node):
+            dynamic = _dynamic(sub)
+            if dynamic is not None:
+                spelled, always = dynamic
+                last = _last(spelled)
+                if last in forbidden or always:
+                    add(last if last in forbidden else f"{spelled}(...)", spelled, cell,
+                        getattr(sub, "lineno", 0))
+                continue
+            name = _dotted(sub) if isinstance(sub, ast.Name | ast.Attribute) else None
+            if name is None or name.startswith("self."):
+                continue  # the class's own methods are logic in the class
+            last = _last(name)
+            if last in forbidden or (isinstance(sub, ast.Name) and sub.id in aliases):
+                add(aliases.get(last, last), name, cell, sub.lineno)
+            elif name.startswith("torch.ops.") and name.count(".") >= 3:
+                add(name, name, cell, sub.lineno)  # a raw operator: what the rule forbids, unnamed
+    return hits
+
+
+def check_static(check: Check, nb: NotebookNode, ops: dict[str, list[str]] | None = None
+                 ) -> CheckResult:
+    """Judge the object the probe calls (its class, bases, attached and reached functions),
+    and, with `forbid_ops`, the torch operators that ran while the probe called it."""
     scope = str(check.settings["scope"])
     forbidden_full = [str(f) for f in check.settings["forbid"]]
     forbidden = {_last(f) for f in forbidden_full}
     modules = notebook_source(nb)
-    found = _scope(modules, scope)
-    if found is None:
+    reached = _reached(modules, scope)
+    if reached is None:
         return CheckResult("static", 0.0, "error", f"The notebook does not define {scope}.",
                            gate=check.gate)
-    cell, node = found
-    aliases = _aliases(modules, forbidden)
-    hits: list[dict[str, Any]] = []
-    for sub in ast.walk(node):
-        name = _dotted(sub) if isinstance(sub, ast.Name | ast.Attribute) else None
-        if name is None or name.startswith("self."):
-            continue  # the class's own methods are logic in the class
-        last = _last(name)
-        if last in forbidden or (isinstance(sub, ast.Name) and sub.id in aliases):
-            real = aliases.get(last, last)
-            entry = {"name": real, "written": name, "cell": cell, "line": sub.lineno}
-            if entry not in hits:
-                hits.append(entry)
-    if not hits:
-        return CheckResult("static", 1.0, "passed",
-                           f"{scope} uses none of: {', '.join(forbidden_full)}.", gate=check.gate)
-    first = hits[0]
+    hits = _hits(reached, forbidden, _aliases(modules, forbidden))
+    patterns = [str(p) for p in check.settings.get("forbid_ops", [])]
+    ran = sorted({op for case_ops in (ops or {}).values() for op in case_ops})
+    op_hits = [op for op in ran if any(fnmatch.fnmatchcase(op, p) for p in patterns)]
     template = check.settings.get("message", "{scope} must not use `{name}`")
-    message = template.format(scope=scope, name=first["name"])
-    written = f" (written `{first['written']}`)" if first["written"] != first["name"] else ""
-    return CheckResult("static", 0.0, "failed",
-                       f"{message}; found at line {first['line']} of cell {first['cell'] + 1}{written}.",
-                       hits, gate=check.gate)
+    if hits:
+        first = hits[0]
+        message = template.format(scope=scope, name=first["name"])
+        written = f" (written `{first['written']}`)" if first["written"] != first["name"] else ""
+        return CheckResult("static", 0.0, "failed",
+                           f"{message}; found at line {first['line']} of cell "
+                           f"{first['cell'] + 1}{written}.",
+                           hits + [{"operator": op} for op in op_hits], gate=check.gate)
+    if op_hits:
+        message = template.format(scope=scope, name=op_hits[0])
+        return CheckResult("static", 0.0, "failed",
+                           f"{message}: the operator ran while the grader called it.",
+                           [{"operator": op} for op in op_hits], gate=check.gate)
+    return CheckResult("static", 1.0, "passed",
+                       f"{scope} uses none of: {', '.join(forbidden_full)}.",
+                       [{"operators_seen": len(ran)}] if patterns else [], gate=check.gate)
 
 
 class StaticSettings(Settings):
     scope: str
     """`class:Name` or `function:name`: the definition the rule reads."""
     forbid: list[str] = Field(min_length=1)
+    forbid_ops: list[str] = []
+    """Torch operators (fnmatch patterns, e.g. "aten::_scaled_dot_product_*") that must
+    not run while the probe calls the scope's object: the runtime half of the rule."""
     message: str = "{scope} must not use `{name}`"
 
 
@@ -143,7 +268,11 @@ class Static(Kind):
 
     def score(self, check: Check, question: Question, ctx: Context) -> CheckResult:
         assert ctx.run is not None
-        return check_static(check, ctx.run.executed)
+        ops: dict[str, list[str]] = {}
+        for probe_id, payload in ctx.run.probes.items():
+            if probe_id.startswith(f"{question.id}-"):  # the question's tensor probes
+                ops.update(getattr(payload, "ops", None) or {})
+        return check_static(check, ctx.run.executed, ops)
 
     def explain(self, check: dict[str, Any]) -> dict[str, Any]:
         ev = check.get("evidence")

@@ -1,0 +1,104 @@
+"""The Q1(c) "logic inside the class" rule judges the object the probe calls.
+
+Each attack below earned full marks when the rule read only the body of the last
+`class MultiHeadAttention`; each must now fail the rule, and the honest classes
+(the solution, a class with helpers of its own) must still pass.
+"""
+
+from __future__ import annotations
+
+import nbformat
+import pytest
+
+from grader.checks.static import check_static
+from grader.pack import load_pack
+from tests.grader.conftest import PACK_DIR
+
+RULE = load_pack(PACK_DIR).question("q1c").checks[1]
+HEAD = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+CLEAN_FORWARD = """    def forward(self, q, k, v, mask=None):
+        scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+        return torch.softmax(scores, -1) @ v
+"""
+
+
+def notebook(*cells: str) -> nbformat.NotebookNode:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(HEAD), *(nbformat.v4.new_code_cell(c) for c in cells)]
+    return nb
+
+
+ATTACKS = {
+    "in a base class": (
+        "class Base(nn.Module):\n    def attend(self, q, k, v):\n"
+        "        return F.scaled_dot_product_attention(q, k, v)\n",
+        "class MultiHeadAttention(Base):\n    def forward(self, q, k, v, mask=None):\n"
+        "        return self.attend(q, k, v)\n"),
+    "forward assigned after the class": (
+        "class MultiHeadAttention(nn.Module):\n    pass\n",
+        "def f(self, q, k, v, mask=None):\n    return F.scaled_dot_product_attention(q, k, v)\n"
+        "MultiHeadAttention.forward = f\n"),
+    "setattr after the class": (
+        "class MultiHeadAttention(nn.Module):\n    pass\n",
+        "def f(self, q, k, v, mask=None):\n    return F.scaled_dot_product_attention(q, k, v)\n"
+        "setattr(MultiHeadAttention, 'forward', f)\n"),
+    "a helper function it calls": (
+        "def helper(q, k, v):\n    return F.scaled_dot_product_attention(q, k, v)\n",
+        "class MultiHeadAttention(nn.Module):\n    def forward(self, q, k, v, mask=None):\n"
+        "        return helper(q, k, v)\n"),
+    "getattr of a spelled name": (
+        "class MultiHeadAttention(nn.Module):\n    def forward(self, q, k, v, mask=None):\n"
+        "        return getattr(F, 'scaled_dot_product_' + 'attention')(q, k, v)\n",),
+    "getattr of a computed name": (
+        "NAME = ''.join(['scaled_dot_product_', 'attention'])\n"
+        "class MultiHeadAttention(nn.Module):\n    def forward(self, q, k, v, mask=None):\n"
+        "        return getattr(F, NAME)(q, k, v)\n",),
+    "a raw aten operator": (
+        "class MultiHeadAttention(nn.Module):\n    def forward(self, q, k, v, mask=None):\n"
+        "        return torch.ops.aten._scaled_dot_product_attention_math(q, k, v)[0]\n",),
+    "vars of the module": (
+        "class MultiHeadAttention(nn.Module):\n    def forward(self, q, k, v, mask=None):\n"
+        "        return vars(F)['scaled_dot_product_attention'](q, k, v)\n",),
+    "eval of a string": (
+        "class MultiHeadAttention(nn.Module):\n    def forward(self, q, k, v, mask=None):\n"
+        "        return eval('F.scaled_dot_product_attention')(q, k, v)\n",),
+    "an annotated alias": (
+        "attend: object = F.scaled_dot_product_attention\n"
+        "class MultiHeadAttention(nn.Module):\n    def forward(self, q, k, v, mask=None):\n"
+        "        return attend(q, k, v)\n",),
+    "a clean decoy, the name rebound": (
+        "class Real(nn.Module):\n    def forward(self, q, k, v, mask=None):\n"
+        "        return F.scaled_dot_product_attention(q, k, v)\n",
+        "class MultiHeadAttention(nn.Module):\n" + CLEAN_FORWARD,
+        "MultiHeadAttention = Real\n"),
+}
+
+
+@pytest.mark.parametrize("name", list(ATTACKS))
+def test_every_way_around_the_rule_fails_it(name):
+    result = check_static(RULE, notebook(*ATTACKS[name]))
+    assert result.status == "failed", (name, result.message)
+    assert result.evidence and all("cell" in hit for hit in result.evidence)
+
+
+def test_honest_classes_pass():
+    helper = ("def split_heads(x, h):\n    b, s, d = x.shape\n"
+              "    return x.view(b, s, h, d // h).transpose(1, 2)\n")
+    own = "class MultiHeadAttention(nn.Module):\n" + CLEAN_FORWARD + \
+          "    def heads(self, x):\n        return split_heads(x, 2)\n"
+    assert check_static(RULE, notebook(helper, own)).status == "passed"
+    solution = nbformat.read(PACK_DIR / "solution" / "Transformer_practice.ipynb", as_version=4)
+    assert check_static(RULE, solution).status == "passed"
+
+
+def test_an_operator_that_ran_fails_the_runtime_half():
+    rule = type(RULE)(RULE.kind, {**RULE.settings,
+                                  "forbid_ops": ["aten::_scaled_dot_product_*"]}, gate=True)
+    nb = notebook("class MultiHeadAttention(nn.Module):\n" + CLEAN_FORWARD)
+    clean = check_static(rule, nb, {"hidden-a": ["aten::matmul", "aten::softmax"]})
+    assert clean.status == "passed"
+    caught = check_static(rule, nb, {"hidden-a": ["aten::matmul",
+                                                  "aten::_scaled_dot_product_flash_attention"]})
+    assert caught.status == "failed"
+    assert caught.evidence == [{"operator": "aten::_scaled_dot_product_flash_attention"}]
+    assert "operator ran while the grader called it" in caught.message
