@@ -45,7 +45,9 @@ def table(
 
     t = Table(title=title, caption=caption, caption_justify="left")
     for i, col in enumerate(columns):
-        t.add_column(col, justify="left" if i == 0 else "right")
+        # long names wrap instead of being cut to a shared prefix ("lora/roberta.enc…")
+        t.add_column(col, justify="left" if i == 0 else "right",
+                     overflow="fold" if i == 0 else "ellipsis")
     for row in rows:
         t.add_row(*row)
     return t
@@ -60,3 +62,70 @@ def formula_rows(
     rows = [(comp, sympy.sstr(formulas[comp]), fmt_int(n)) for comp, n in breakdown.items()]
     rows.append((total_label, sympy.sstr(total_formula), fmt_int(total)))
     return rows
+
+
+def html_table(
+    title: str,
+    rows: list[tuple[str, ...]],
+    columns: tuple[str, ...],
+    caption: str | None = None,
+    summary: str | None = None,
+    notes: tuple[str, ...] | list[str] = (),
+) -> str:
+    """The same table as `table`, as self-contained HTML (Jupyter's ``_repr_html_``)."""
+    from html import escape
+
+    head = "".join(
+        f'<th style="text-align:{"left" if i == 0 else "right"}">{escape(c)}</th>'
+        for i, c in enumerate(columns)
+    )
+    body = "".join(
+        "<tr>"
+        + "".join(
+            f'<td style="text-align:{"left" if i == 0 else "right"}">{escape(str(v))}</td>'
+            for i, v in enumerate(row)
+        )
+        + "</tr>"
+        for row in rows
+    )
+    parts = [f"<div><strong>{escape(summary)}</strong>" if summary else "<div>"]
+    parts.append(f"<table><caption>{escape(title)}</caption><thead><tr>{head}</tr></thead>"
+                 f"<tbody>{body}</tbody></table>")
+    if caption:
+        parts.append(f"<p><code>{escape(caption)}</code></p>")
+    parts.extend(f"<p>{escape(n)}</p>" for n in notes)
+    parts.append("</div>")
+    return "".join(parts)
+
+
+class Shown:
+    """What every result offers people: ``str`` is one readable line (`summary`), the
+    repr names the type with that line, ``table()`` / ``__rich__`` a rich table, and
+    ``_repr_html_`` the same table for Jupyter. A result defines `summary` and
+    `_table_parts` (title, rows, columns, caption)."""
+
+    def summary(self) -> str:
+        raise NotImplementedError
+
+    def _table_parts(self) -> tuple[str, list[tuple[str, ...]], tuple[str, ...], str | None]:
+        raise NotImplementedError
+
+    def _html_notes(self) -> tuple[str, ...]:
+        return tuple(getattr(self, "notes", ()) or ())
+
+    def table(self):
+        return table(*self._table_parts())
+
+    def __rich__(self):
+        return self.table()
+
+    def __str__(self) -> str:
+        return self.summary()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.summary()}>"
+
+    def _repr_html_(self) -> str:
+        title, rows, columns, caption = self._table_parts()
+        return html_table(title, rows, columns, caption, summary=self.summary(),
+                          notes=self._html_notes())

@@ -2,7 +2,9 @@
 
 Like `ParameterCount`: an exact value, a breakdown that adds up to it, the
 formula in named symbols, the symbols' values, and an explanation; renders as
-a rich table and as JSON.
+a rich table, as JSON, as one readable line (``str``/``print``) and as an HTML
+table in Jupyter (``_repr_html_``, from `_render.Shown`). FLOPs read in
+scientific form (``8.4e+22 FLOPs``); the exact integer stays in ``.value``.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from calculators import _render, units
 from calculators.params._spec import symbol
 
 
-@dataclass(frozen=True)
-class Result:
+@dataclass(frozen=True, repr=False)
+class Result(_render.Shown):
     kind: str
     value: Any  # int or sympy.Rational (exact)
     unit: str
@@ -36,19 +38,39 @@ class Result:
     def latex(self) -> str:
         return sympy.latex(self.formula)
 
+    @property
+    def title(self) -> str:
+        return self.kind.replace("_", " ").replace("flops", "FLOPs")
+
+    def _show(self, v: Any) -> str:
+        """One value: FLOPs in scientific form, everything else exact or rounded."""
+        if self.unit == "FLOPs" and abs(v) >= 10**6:
+            return units.scientific(v)
+        return units.show(v)
+
     def _value_text(self) -> str:
-        return f"{units.show(self.value)} {self.unit}"
+        return f"{self._show(self.value)} {self.unit}"
+
+    @property
+    def scientific(self) -> str:
+        """The value in scientific form, e.g. ``8.4e+22``."""
+        return units.scientific(self.value)
+
+    def summary(self) -> str:
+        return f"{self.title}: {self._value_text()}"
 
     def explain(self) -> str:
         values = ", ".join(
             f"{k} = {units.show(sympy.nsimplify(v))}" for k, v in self.symbols.items()
         )
-        lines = [f"{self.kind.replace('_', ' ')}: {sympy.sstr(self.formula)}"]
+        lines = [f"{self.title}: {sympy.sstr(self.formula)}"]
         if values:
             lines.append(f"  with {values}")
         for comp, v in self.breakdown.items():
-            lines.append(f"  {comp}: {units.show(v)}")
+            lines.append(f"  {comp}: {self._show(v)}")
         lines.append(f"  = {self._value_text()}")
+        if self._show(self.value) != units.show(self.value):
+            lines.append(f"  exactly {units.show(self.value)} {self.unit}")
         lines.extend(f"  {n}" for n in self.notes)
         return "\n".join(lines)
 
@@ -57,6 +79,7 @@ class Result:
             "kind": self.kind,
             "value": self.value,
             "value_float": float(self.value),
+            "value_scientific": units.scientific(self.value),
             "unit": self.unit,
             "breakdown": dict(self.breakdown),
             "symbols": dict(self.symbols),
@@ -69,21 +92,13 @@ class Result:
     def to_json(self) -> str:
         return _render.dumps(self.to_dict())
 
-    def table(self):
-        rows = [(k, units.show(v)) for k, v in self.breakdown.items()]
+    def _table_parts(self):
+        rows = [(k, self._show(v)) for k, v in self.breakdown.items()]
         rows.append(("total", self._value_text()))
-        return _render.table(
-            self.kind.replace("_", " "),
-            rows,
-            ("component", "value"),
-            caption=sympy.sstr(self.formula),
-        )
-
-    def __rich__(self):
-        return self.table()
+        return self.title, rows, ("component", "value"), sympy.sstr(self.formula)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Memory(Result):
     """A size in bytes (exact), shown in decimal (kB..TB) and binary (KiB..TiB) units."""
 
@@ -91,30 +106,37 @@ class Memory(Result):
     def bytes(self) -> Any:
         return self.value
 
-    def to(self, unit: str) -> sympy.Rational:
-        """Exact value in ``unit``: ``q.to("GiB")``; ``GB`` is 10^9 bytes, ``GiB`` 2^30."""
-        return units.to_unit(self.value, unit)
+    def to(self, unit: str) -> units.Quantity:
+        """The size in ``unit``: ``m.to("GB")`` reads ``25.77 GB``; ``float()`` of it is
+        25.769803776 and ``.exact`` the exact rational. ``GB`` is 10^9 bytes, ``GiB`` 2^30."""
+        return units.Quantity(units.to_unit(self.value, unit), unit)
 
     def _value_text(self) -> str:
         dec, binu = units.best_units(self.value)
         parts = [f"{units.show(self.value)} bytes"]
         if dec != "B":
             parts.append(
-                f"{units.show(self.to(dec))} {dec} (10^{len(str(units.DECIMAL[dec])) - 1} bytes)"
+                f"{units.show(units.to_unit(self.value, dec))} {dec} "
+                f"(10^{len(str(units.DECIMAL[dec])) - 1} bytes)"
             )
         if binu != "B":
             exp = units.BINARY[binu].bit_length() - 1
-            parts.append(f"{units.show(self.to(binu))} {binu} (2^{exp} bytes)")
+            parts.append(f"{units.show(units.to_unit(self.value, binu))} {binu} (2^{exp} bytes)")
         return " = ".join(parts)
 
-    def __str__(self) -> str:
+    def summary(self) -> str:
+        """The size alone, in bytes, decimal and binary units (as ``print`` shows it)."""
         return self._value_text()
+
+    def __repr__(self) -> str:
+        return f"<Memory {self.title}: {self._value_text()}>"
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()
         out["bytes"] = self.value
         out["in_units"] = {
-            u: str(self.to(u)) for u in ("kB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB")
+            u: str(units.to_unit(self.value, u))
+            for u in ("kB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB")
         }
-        out["in_units_float"] = {u: float(self.to(u)) for u in out["in_units"]}
+        out["in_units_float"] = {u: float(units.to_unit(self.value, u)) for u in out["in_units"]}
         return out

@@ -36,8 +36,8 @@ SEQ_CLS_MODULES = ("classifier", "score")
 R = symbol("r")
 
 
-@dataclass(frozen=True)
-class LoraCount:
+@dataclass(frozen=True, repr=False)
+class LoraCount(_render.Shown):
     """Trainable parameters of a LoRA setup, exact, with where they come from."""
 
     total: int
@@ -111,14 +111,49 @@ class LoraCount:
     def to_json(self) -> str:
         return _render.dumps(self.to_dict())
 
-    def table(self):
-        rows = _render.formula_rows(
-            self.breakdown, self.component_formulas, "trainable", self.total, self.formula
-        )
-        return _render.table(f"LoRA r={self.r}", rows, ("source", "formula", "parameters"))
+    def summary(self) -> str:
+        """``LoRA r=8: 887,042 trainable parameters (0.7066 % of 125,534,212)``."""
+        text = f"LoRA r={self.r}: {self.total:,} trainable parameters"
+        frac = self.trainable_fraction
+        if frac is not None:
+            text += f" ({float(frac) * 100:.4f} % of {self.base_total + self._added():,})"
+        return text
 
-    def __rich__(self):
-        return self.table()
+    def _table_parts(self):
+        """Rows name each source by what tells it apart: the module path the LoRA rows
+        share (``roberta.encoder.layer.*.attention.self.``) moves to the caption, so the
+        rows read ``lora/….query`` and ``lora/….value`` instead of two cut-off copies of
+        the same prefix."""
+        lora = [k for k in self.breakdown if k.startswith("lora/")]
+        prefix = _shared_module_prefix([k.removeprefix("lora/") for k in lora])
+        shown = {k: (f"lora/…{k.removeprefix('lora/' + prefix)}" if k in lora and prefix else k)
+                 for k in self.breakdown}
+        rows = _render.formula_rows(
+            {shown[k]: v for k, v in self.breakdown.items()},
+            {shown[k]: f for k, f in self.component_formulas.items()},
+            "trainable", self.total, self.formula,
+        )
+        caption = f"… = {prefix}" if prefix else None
+        return f"LoRA r={self.r}", rows, ("source", "formula", "parameters"), caption
+
+    def _html_notes(self) -> tuple[str, ...]:
+        return (f"adapted: {len(self.matched)} module(s)",)
+
+
+def _shared_module_prefix(names: list[str]) -> str:
+    """The dotted module path several names share, up to and including its last dot
+    (``"roberta.encoder.layer.*.attention.self."``); empty for fewer than two names."""
+    if len(names) < 2:
+        return ""
+    parts = [n.split(".") for n in names]
+    shared: list[str] = []
+    for column in zip(*parts, strict=False):
+        if len(set(column)) != 1:
+            break
+        shared.append(column[0])
+    if any(len(p) <= len(shared) for p in parts):  # a name would vanish entirely
+        shared = shared[:-1]
+    return ".".join(shared) + "." if shared else ""
 
 
 @dataclass(frozen=True)

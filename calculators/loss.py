@@ -32,8 +32,8 @@ def _logits(logits: Sequence[Any]) -> list[sympy.Rational]:
     return out
 
 
-@dataclass(frozen=True)
-class Softmax:
+@dataclass(frozen=True, repr=False)
+class Softmax(_render.Shown):
     logits: tuple[sympy.Rational, ...]
     exact: tuple[sympy.Expr, ...]
 
@@ -53,12 +53,15 @@ class Softmax:
     def to_json(self) -> str:
         return _render.dumps(self.to_dict())
 
-    def table(self):
+    def summary(self) -> str:
+        return "softmax: " + ", ".join(f"{p:.6f}" for p in self.probabilities)
+
+    def _table_parts(self):
         rows = [
             (str(i), str(x), f"{p:.6f}")
             for i, (x, p) in enumerate(zip(self.logits, self.probabilities, strict=True))
         ]
-        return _render.table("softmax", rows, ("index", "logit", "probability"))
+        return "softmax", rows, ("index", "logit", "probability"), None
 
 
 def softmax(logits: Sequence[Any]) -> Softmax:
@@ -68,8 +71,8 @@ def softmax(logits: Sequence[Any]) -> Softmax:
     return Softmax(tuple(z), tuple(sympy.exp(x) / denom for x in z))
 
 
-@dataclass(frozen=True)
-class CrossEntropy:
+@dataclass(frozen=True, repr=False)
+class CrossEntropy(_render.Shown):
     logits: tuple[sympy.Rational, ...]
     target: int
     base: Any
@@ -122,17 +125,16 @@ class CrossEntropy:
     def to_json(self) -> str:
         return _render.dumps(self.to_dict())
 
-    def table(self):
+    def summary(self) -> str:
+        return (f"cross-entropy, target {self.target}: {self.value:.6f} {self.unit} "
+                f"(p = {float(self.probability):.6f})")
+
+    def _table_parts(self):
         rows = [
             ("p(target)", f"{float(self.probability):.6f}"),
             ("loss", f"{self.value:.6f} {self.unit}"),
         ]
-        return _render.table(
-            f"cross-entropy, target {self.target}",
-            rows,
-            ("", "value"),
-            caption=sympy.sstr(self.exact),
-        )
+        return f"cross-entropy, target {self.target}", rows, ("", "value"), sympy.sstr(self.exact)
 
 
 def cross_entropy(logits: Sequence[Any], target: int, base: Any = None) -> CrossEntropy:

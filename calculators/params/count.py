@@ -29,8 +29,8 @@ from calculators.params.families import FAMILIES, Family
 HEADS = ("base", "masked-lm", "causal-lm", "seq-cls", "seq2seq-lm", "encoder")
 
 
-@dataclass(frozen=True)
-class ParameterCount:
+@dataclass(frozen=True, repr=False)
+class ParameterCount(_render.Shown):
     """An exact parameter count.
 
     ``total`` equals ``sum(p.numel() for p in model.parameters())`` of the real
@@ -116,16 +116,18 @@ class ParameterCount:
     def to_json(self) -> str:
         return _render.dumps(self.to_dict())
 
-    def table(self):
+    def summary(self) -> str:
+        """``bert-base-uncased (base): 109,482,240 parameters`` (the convention when not exact)."""
+        how = self.head if self.convention == "exact" else f"{self.head}, {self.convention}"
+        return f"{self.name or self.model_type} ({how}): {self.total:,} parameters"
+
+    def _table_parts(self):
         rows = _render.formula_rows(
             self.breakdown, self.component_formulas, "total", self.total, self.formula
         )
         sizes = ", ".join(f"{k}={v:,}" for k, v in self.symbols.items())
         title = f"{self.name or self.model_type} · {self.head} · {self.convention}"
-        return _render.table(title, rows, ("component", "formula", "parameters"), caption=sizes)
-
-    def __rich__(self):
-        return self.table()
+        return title, rows, ("component", "formula", "parameters"), sizes
 
     def __int__(self) -> int:
         return self.total
