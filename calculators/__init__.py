@@ -12,7 +12,7 @@ render itself as a rich table (``.table()``) and as JSON (``.to_json()``).
 from calculators._result import Memory, Result
 from calculators.errors import CalculatorError, ConfigError, UnsupportedConfig
 from calculators.ffn import ffn_parameters
-from calculators.flops import forward_flops_per_token, training_flops
+from calculators.flops import GPU_PEAK_FLOPS, forward_flops_per_token, gpu_hours, training_flops
 from calculators.lora import LoraCount, lora_matrices, lora_parameters
 from calculators.loss import CrossEntropy, Softmax, cross_entropy, softmax
 from calculators.memory import (
@@ -23,10 +23,11 @@ from calculators.memory import (
     training_memory,
 )
 from calculators.params import ParameterCount, conventions, count_parameters, registry_names
-from calculators.units import GB, KB, MB, TB, GiB, KiB, MiB, TiB
+from calculators.units import GB, KB, MB, TB, GiB, KiB, MiB, Quantity, TiB
 
 __all__ = [
     "GB",
+    "GPU_PEAK_FLOPS",
     "KB",
     "MB",
     "TB",
@@ -39,6 +40,7 @@ __all__ = [
     "Memory",
     "MiB",
     "ParameterCount",
+    "Quantity",
     "Result",
     "Softmax",
     "TiB",
@@ -50,6 +52,7 @@ __all__ = [
     "cross_entropy",
     "ffn_parameters",
     "forward_flops_per_token",
+    "gpu_hours",
     "kv_cache_memory",
     "lora_matrices",
     "lora_parameters",

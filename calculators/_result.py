@@ -40,12 +40,14 @@ class Result(_render.Shown):
 
     @property
     def title(self) -> str:
-        return self.kind.replace("_", " ").replace("flops", "FLOPs")
+        return self.kind.replace("_", " ").replace("flops", "FLOPs").replace("gpu", "GPU")
 
     def _show(self, v: Any) -> str:
         """One value: FLOPs in scientific form, everything else exact or rounded."""
         if self.unit == "FLOPs" and abs(v) >= 10**6:
             return units.scientific(v)
+        if self.unit.endswith("-hours"):
+            return units.readable(v)
         return units.show(v)
 
     def _value_text(self) -> str:
@@ -69,7 +71,7 @@ class Result(_render.Shown):
         for comp, v in self.breakdown.items():
             lines.append(f"  {comp}: {self._show(v)}")
         lines.append(f"  = {self._value_text()}")
-        if self._show(self.value) != units.show(self.value):
+        if isinstance(self.value, int) and self._show(self.value) != units.show(self.value):
             lines.append(f"  exactly {units.show(self.value)} {self.unit}")
         lines.extend(f"  {n}" for n in self.notes)
         return "\n".join(lines)

@@ -11,7 +11,7 @@ from typing import Any
 
 import sympy
 
-from calculators._checks import n_params_of, positive_int, positive_number
+from calculators._checks import positive_int, positive_number, resolve_n_params
 from calculators._result import Memory
 from calculators.errors import ConfigError
 from calculators.params._config import Reader
@@ -116,9 +116,10 @@ def optimizer_state_memory(
     """Optimizer state: Adam/AdamW keep two values (momentum, variance) per parameter, SGD
     with momentum one; 8-bit Adam stores its two states in 1 byte each.
 
-    ``n_params``: an int or a count result (`count_parameters`, `lora_parameters`).
+    ``n_params``: an int (``7e9`` and ``"7B"`` too), a count result (`count_parameters`,
+    `lora_parameters`) or a registry model name (``"Llama-2-7b"``).
     """
-    n = n_params_of(n_params)
+    n, source = resolve_n_params(n_params)
     key = optimizer.lower().replace("-", "").replace("_", "")
     table = {k.replace("_", ""): v for k, v in OPTIMIZERS.items()}
     if key not in table:
@@ -139,7 +140,8 @@ def optimizer_state_memory(
         formula=N * K * Eb,
         symbols={"n_params": n, "states": states, "bytes_per_state": e},
         breakdown=breakdown,
-        notes=(f"{optimizer}: {states} state value(s) per parameter, {e} byte(s) each",),
+        notes=(f"{optimizer}: {states} state value(s) per parameter, {e} byte(s) each",
+               *([source] if source else [])),
     )
 
 
@@ -154,8 +156,10 @@ def training_memory(
     ``precision="mixed"``: fp16/bf16 weights and gradients (2 + 2 bytes), an fp32
     master copy (4) and fp32 Adam states (4 + 4): the 16 bytes per parameter rule.
     ``precision="fp32"``: 4 + 4 bytes plus the states (also 16 for Adam, no master copy).
+    ``n_params`` as `optimizer_state_memory`: ``training_memory("Llama-2-7b")`` counts the
+    model first.
     """
-    n = n_params_of(n_params)
+    n, source = resolve_n_params(n_params)
     if precision not in ("mixed", "fp32"):
         raise ConfigError(f"must be 'mixed' or 'fp32', got {precision!r}", field="precision")
     opt = optimizer_state_memory(n, optimizer)
@@ -175,7 +179,8 @@ def training_memory(
         formula=symbol("n_params") * symbol("bytes_per_param"),
         symbols={"n_params": n, "bytes_per_param": per_param},
         breakdown={k: _exact(v) for k, v in parts.items()},
-        notes=(f"{units_text(per_param)} bytes per parameter; activations not included",),
+        notes=(f"{units_text(per_param)} bytes per parameter; activations not included",
+               *([source] if source else [])),
     )
 
 

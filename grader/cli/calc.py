@@ -172,9 +172,14 @@ def memory_kv(
     show(calc.kv_cache_memory(model, seq_len, batch_size, _num(bytes_per_element)), as_json)
 
 
+ParamsOpt = Annotated[str, typer.Option(
+    "--params", help="Parameters: a number (7000000000, 7e9, 7B) or a registry model "
+    "(Llama-2-7b; counted as its config's architecture, with the LM head).")]
+
+
 @memory_app.command("optimizer")
 def memory_optimizer(
-    params: Annotated[int, typer.Option(help="Trainable parameters.")],
+    params: ParamsOpt,
     optimizer: Annotated[
         str, typer.Option(help="adam, adamw, adam8bit, sgd, sgd_nomomentum, rmsprop, adagrad")
     ] = "adam",
@@ -185,7 +190,8 @@ def memory_optimizer(
 ) -> None:
     """Optimizer-state memory.
 
-    Example: grader calc memory optimizer --params 9437184 --optimizer adam
+    Examples: grader calc memory optimizer --params 9437184 --optimizer adam |
+    grader calc memory optimizer --params Llama-2-7b --optimizer adam8bit
     """
     bps = None if bytes_per_state is None else _num(bytes_per_state)
     show(calc.optimizer_state_memory(params, optimizer, bps), as_json)
@@ -193,14 +199,15 @@ def memory_optimizer(
 
 @memory_app.command("training")
 def memory_training(
-    params: Annotated[int, typer.Option(help="Parameters trained.")],
+    params: ParamsOpt,
     precision: Annotated[str, typer.Option(help="mixed (16-bit + fp32 master) or fp32.")] = "mixed",
     optimizer: Annotated[str, typer.Option(help="Optimizer (see `memory optimizer`).")] = "adam",
     as_json: JsonOpt = False,
 ) -> None:
     """Weights + gradients + optimizer states (the 16 bytes/parameter rule for Adam).
 
-    Example: grader calc memory training --params 7000000000
+    Examples: grader calc memory training --params 7e9 | grader calc memory training
+    --params Llama-2-7b
     """
     show(calc.training_memory(params, precision, optimizer), as_json)
 
@@ -269,15 +276,43 @@ def ffn(
 
 @calc_app.command("flops")
 def flops(
-    params: Annotated[int, typer.Option(help="Parameters N.")],
-    tokens: Annotated[int, typer.Option(help="Training tokens D.")],
+    params: ParamsOpt,
+    tokens: Annotated[str, typer.Option(help="Training tokens D: 2000000000000, 2e12 or 2T.")],
+    gpu: Annotated[str | None, typer.Option(
+        help="Also give the GPU time on this GPU at its dense 16-bit peak: "
+        + ", ".join(f"{k} ({v[1] / 1e12:g} TFLOP/s)" for k, v in calc.GPU_PEAK_FLOPS.items())
+        + ".")] = None,
+    mfu: Annotated[float, typer.Option(
+        help="Model FLOPs utilisation: the share of the peak the run reaches.")] = 0.4,
+    gpus: Annotated[int, typer.Option(
+        "--gpus", help="GPUs running at once (for the wall-clock time).")] = 1,
+    peak_flops: Annotated[str | None, typer.Option(
+        help="Peak FLOP/s of a GPU not in the list (e.g. 1.2e15), instead of --gpu.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Training compute by the 6ND rule.
+    """Training compute by the 6ND rule, in scientific form; with --gpu, the GPU-hours.
 
-    Example: grader calc flops --params 124439808 --tokens 1000000000
+    Examples:
+
+      grader calc flops --params 124439808 --tokens 1e9
+
+      grader calc flops --params Llama-2-7b --tokens 2T --gpu a100 --mfu 0.4 --gpus 1024
     """
-    show(calc.training_flops(params, tokens), as_json)
+    result = calc.training_flops(params, tokens)
+    time = None
+    if gpu is not None or peak_flops is not None:
+        time = calc.gpu_hours(result, gpu, _num(mfu), gpus, peak_flops)
+    if as_json:
+        data = result.to_dict()
+        if time is not None:
+            data["gpu_hours"] = time.to_dict()
+        from calculators import _render
+
+        typer.echo(_render.dumps(data))
+        return
+    show(result, False)
+    if time is not None:
+        show(time, False)
 
 
 def _num(x: float) -> int | str:

@@ -7,6 +7,7 @@ def test_calculators_all():
     assert sorted(calculators.__all__) == sorted(
         [
             "GB",
+            "GPU_PEAK_FLOPS",
             "KB",
             "MB",
             "TB",
@@ -21,6 +22,7 @@ def test_calculators_all():
             "LoraCount",
             "Memory",
             "ParameterCount",
+            "Quantity",
             "Result",
             "Softmax",
             "activation_memory",
@@ -30,6 +32,7 @@ def test_calculators_all():
             "cross_entropy",
             "ffn_parameters",
             "forward_flops_per_token",
+            "gpu_hours",
             "kv_cache_memory",
             "lora_matrices",
             "lora_parameters",

@@ -135,3 +135,57 @@ def test_console_script_runs():
     )
     assert proc.returncode == 0
     assert round(json.loads(proc.stdout)["value"], 6) == 0.287622
+
+
+# Issue 18, item 11: what a library user types, as a student or a TA would
+
+
+def test_params_as_written_7e9_7b_or_a_registry_model(capsys):
+    outs = {}
+    for params in ("7000000000", "7e9", "7B", "7_000_000_000"):
+        code, out, _ = run(capsys, "calc", "memory", "training", "--params", params, "--json")
+        assert code == 0, params
+        outs[params] = json.loads(out)["bytes"]
+    assert set(outs.values()) == {16 * 7_000_000_000}
+    code, out, _ = run(capsys, "calc", "memory", "training", "--params", "Llama-2-7b", "--json")
+    assert code == 0
+    data = json.loads(out)
+    llama = calc.count_parameters("Llama-2-7b", head="causal-lm").total
+    assert data["bytes"] == 16 * llama == 107_814_649_856
+    assert any("Llama-2-7b (causal-lm) has 6,738,415,616 parameters" in n for n in data["notes"])
+    code, _, err = run(capsys, "calc", "memory", "optimizer", "--params", "7.5")
+    assert code == 2 and err.startswith("error: n_params: must be a whole number")
+    code, _, err = run(capsys, "calc", "flops", "--params", "Llama-2-7x", "--tokens", "1e9")
+    assert code == 2 and "did" not in err and "Llama-2-7b" in err  # names the known models
+
+
+def test_flops_read_in_scientific_form_with_gpu_hours_at_a_stated_mfu(capsys):
+    code, out, _ = run(capsys, "calc", "flops", "--params", "7e9", "--tokens", "2e12",
+                       "--gpu", "h100", "--mfu", "0.4", "--gpus", "1000")
+    assert code == 0
+    assert "8.4e+22 FLOPs" in out and "84,000,000,000,000,000,000,000" in out
+    assert "H100-hours" in out and "40 % model FLOPs utilisation" in out
+    assert "9.895e+14 FLOP/s" in out  # the stated peak of an H100 SXM, dense BF16
+    code, out, _ = run(capsys, "calc", "flops", "--params", "7e9", "--tokens", "2e12",
+                       "--gpu", "h100", "--mfu", "0.4", "--json")
+    data = json.loads(out)
+    assert data["value"] == 84 * 10**21 and data["value_scientific"] == "8.4e+22"
+    hours = data["gpu_hours"]
+    # 8.4e22 / (989.5e12 * 0.4) / 3600 GPU-hours, exactly
+    import sympy
+
+    exact = sympy.Rational(84 * 10**21) / (sympy.Rational(9895 * 10**11) * sympy.Rational(2, 5) * 3600)
+    assert hours["value"] == str(exact) and round(hours["value_float"]) == 58952
+    code, _, err = run(capsys, "calc", "flops", "--params", "7e9", "--tokens", "2e12",
+                       "--gpu", "h100", "--mfu", "1.5")
+    assert code == 2 and err.startswith("error: mfu: ")
+
+
+def test_lora_table_tells_the_adapted_modules_apart(capsys):
+    code, out, _ = run(capsys, "calc", "lora", "roberta-base", "--head", "seq-cls",
+                       "--num-labels", "2", "--targets", "query,value", "--task-type", "SEQ_CLS")
+    assert code == 0
+    table = out.split("LoRA rank")[0]
+    assert "lora/…query" in table and "lora/…value" in table
+    assert "roberta.encoder.layer.*.attention.self." in table.replace("\n", "")
+    assert "…│" not in table  # no cell cut off with an ellipsis
