@@ -314,6 +314,21 @@ def _require_key(value: Any, info: ValidationInfo) -> None:
                          "(the answer key, computed)")
 
 
+class SelfCheckPolicy(BaseModel):
+    """How the course server (`grader serve`) answers students checking this question.
+
+    `mode`: "verdict" tells right or not right only; "feedback" adds the credit, the
+    convention recognised and a message naming only what the student wrote. Attempts
+    are counted per client and question, per UTC day, readable answers only;
+    `attempts_per_day` unset means the default (10 for a question that carries marks,
+    no limit for one that does not), 0 means no limit.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    mode: Literal["verdict", "feedback"] = "verdict"
+    attempts_per_day: int | None = Field(None, ge=0, le=100_000)
+
+
 class AnswerSettings(Settings):
     expected: KeyValue | None = None
     """The key; only a public pack (which never holds it) may leave it out."""
@@ -329,7 +344,11 @@ class AnswerSettings(Settings):
     symbols: dict[str, int | float] | None = None
     tolerance: ToleranceSettings | None = None
     slip_cost: Fraction = 0.0
-    self_check: bool = False
+    self_check: bool | Literal["off", "verdict", "feedback"] | SelfCheckPolicy = False
+    """Whether students may check this question on the course server, and how:
+    false/"off", true (the default policy: verdict only, 10 a day, for a question with
+    marks), "verdict", "feedback", or {mode = ..., attempts_per_day = N}. A question's
+    first answer check that sets it decides for all its answers (docs/answers.md)."""
     conventions: list[Convention] = []
 
     @model_validator(mode="after")

@@ -3,29 +3,39 @@
 - ``compare``: one answer against an expected value the caller supplies (what
   ``grader answers check`` does); nothing of a pack is involved.
 - ``lint``: a report's text in, its arithmetic slips out (``grader answers lint``).
-- ``questions`` and ``check``: answers to a pack's questions. Only a question with a
-  check of kind ``answer`` marked ``self_check = true`` in the rubric is answerable,
-  and the reply is a verdict, a credit and a message, never the expected value. The key
-  is computed here, server-side, from the rubric (`grader.checks.answer.answer_key`: a
-  ``calculators`` call, the tolerance, the recognised conventions), exactly as grading
-  computes it, and only the comparison runs in a worker.
+- ``questions`` and ``check``: answers to a pack's questions. A question is answerable
+  when one of its ``answer`` checks sets ``self_check`` in the rubric (and not to
+  ``"off"``); each of its answer checks is one answer ("part", by its label). The
+  question's policy (`Policy`) says how much the reply tells (``verdict``: right or
+  not right; ``feedback``: credit, convention, a message) and how many readable
+  attempts a client has per UTC day; questions that carry marks default to verdict
+  only, 10 a day. The reply never holds the expected value. The key is computed here,
+  server-side, from the rubric (`grader.checks.answer.answer_key`: a ``calculators``
+  call, the tolerance, the recognised conventions), exactly as grading computes it,
+  and only the comparison runs in a worker.
 """
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from grader.checks.answer import Key, answer_key
 from grader.pack import Check, Pack, Question
 from grader.service import work
 from grader.service.errors import ApiError
+from grader.written import DEFAULT_LABEL
 
 AnswerText = Annotated[str, Field(min_length=1, max_length=2_000,
                                   description="The answer as written, e.g. '24 GiB'.")]
+DEFAULT_ATTEMPTS = 10
+"""Readable attempts a client gets per question and UTC day when the pack says nothing."""
+DAY = 86_400
 
 
 class Strict(BaseModel):
@@ -41,7 +51,19 @@ class CheckRequest(Strict):
     assignment: Annotated[str, Field(min_length=1, max_length=100)] = Field(
         examples=["stat8021-a3"])
     question: Annotated[str, Field(min_length=1, max_length=100)] = Field(examples=["q3c"])
-    answer: AnswerText
+    answer: AnswerText | None = Field(
+        None, description="The answer of a question with one answer.")
+    answers: Annotated[dict[Annotated[str, Field(max_length=100)], Annotated[
+        str, Field(max_length=2_000)]], Field(max_length=20)] | None = Field(
+        None, description="The answers of a question with several, by part label "
+        "(GET /v1/answers/questions lists them), e.g. {\"p(mat)\": \"0.75\", \"Loss\": "
+        "\"0.29\"}; blank parts are not checked.")
+
+    @model_validator(mode="after")
+    def _one(self) -> CheckRequest:
+        if (self.answer is None) == (self.answers is None):
+            raise ValueError("give answer (one answer) or answers (by part label), not both")
+        return self
 
 
 class LintRequest(Strict):
@@ -51,12 +73,29 @@ class LintRequest(Strict):
 class Verdict(BaseModel):
     model_config = ConfigDict(extra="allow")
     verdict: str
-    credit: str
     message: str
+    credit: str | None = None
+
+
+class PartVerdict(Verdict):
+    label: str
+
+
+class QuestionVerdict(Verdict):
+    assignment: str
+    question: str
+    mode: str = Field(description="verdict (right or not right only) or feedback")
+    parts: list[PartVerdict]
+    attempts_left: int | None = Field(description="readable attempts left today; null: no limit")
 
 
 class Slips(BaseModel):
     slips: list[dict[str, Any]]
+
+
+class PartInfo(BaseModel):
+    label: str
+    unit: str | None = None
 
 
 class SelfCheckable(BaseModel):
@@ -64,30 +103,75 @@ class SelfCheckable(BaseModel):
     question: str
     title: str
     points: float
+    parts: list[PartInfo]
+    mode: str
+    attempts_per_day: int | None
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How a question is self-checked: ``verdict`` or ``feedback``; attempts a day (None: any)."""
+
+    mode: str
+    attempts_per_day: int | None
+
+
+def policy_of(question: Question) -> Policy | None:
+    """The question's self-check policy from its first answer check that sets one; None: off."""
+    graded = question.points > 0
+    default = DEFAULT_ATTEMPTS if graded else None
+    for check in question.checks:
+        if check.kind != "answer" or "self_check" not in check.settings:
+            continue
+        value = check.settings["self_check"]
+        if value is False or value == "off":
+            return None
+        if value is True:
+            return Policy("verdict" if graded else "feedback", default)
+        if isinstance(value, str):
+            return Policy(value, default)
+        if isinstance(value, dict):
+            attempts = value.get("attempts_per_day")
+            return Policy(str(value.get("mode", "verdict")),
+                          default if attempts is None else (attempts or None))
+    return None
 
 
 @dataclass(frozen=True)
 class Answerable:
-    """A pack question a student may check an answer against, and the check that knows it."""
+    """A pack question a student may check answers to: its answer checks, one per part."""
 
     pack: Pack
     question: Question
-    check: Check
+    parts: tuple[Check, ...]
+    policy: Policy
+
+    @property
+    def check(self) -> Check:
+        return self.parts[0]
+
+    @staticmethod
+    def label(check: Check) -> str:
+        return str(check.settings.get("label") or DEFAULT_LABEL)
 
     def public(self) -> dict[str, Any]:
         return {"assignment": self.pack.id, "question": self.question.id,
-                "title": self.question.title, "points": self.question.points}
+                "title": self.question.title, "points": self.question.points,
+                "parts": [{"label": self.label(c), "unit": c.settings.get("unit")}
+                          for c in self.parts],
+                "mode": self.policy.mode, "attempts_per_day": self.policy.attempts_per_day}
 
 
 def self_checkable(packs: dict[str, Pack]) -> list[Answerable]:
-    """Questions with an ``answer`` check whose rubric says ``self_check = true``."""
+    """Questions whose answer checks set a ``self_check`` policy other than off."""
     out = []
     for pack in packs.values():
         for question in pack.questions:
-            for check in question.checks:
-                if check.kind == "answer" and check.settings.get("self_check") is True:
-                    out.append(Answerable(pack, question, check))
-                    break
+            policy = policy_of(question)
+            if policy is None:
+                continue
+            parts = tuple(c for c in question.checks if c.kind == "answer")
+            out.append(Answerable(pack, question, parts, policy))
     return out
 
 
@@ -105,6 +189,34 @@ def find_answerable(packs: dict[str, Pack], assignment: str, question: str) -> A
                    field="question")
 
 
+class DailyAttempts:
+    """Readable attempts per (client, assignment, question) and UTC day, in memory."""
+
+    def __init__(self, max_keys: int = 100_000) -> None:
+        self._counts: dict[tuple[str, str, str], tuple[int, int]] = {}
+        self._lock = threading.Lock()
+        self.max_keys = max_keys
+
+    @staticmethod
+    def today(now: float | None = None) -> int:
+        return int((time.time() if now is None else now) // DAY)
+
+    def used(self, key: tuple[str, str, str], now: float | None = None) -> int:
+        with self._lock:
+            day, count = self._counts.get(key, (self.today(now), 0))
+            return count if day == self.today(now) else 0
+
+    def add(self, key: tuple[str, str, str], now: float | None = None) -> int:
+        today = self.today(now)
+        with self._lock:
+            day, count = self._counts.get(key, (today, 0))
+            count = (count if day == today else 0) + 1
+            if len(self._counts) >= self.max_keys:  # a new day, or a flood: start afresh
+                self._counts = {k: v for k, v in self._counts.items() if v[0] == today}
+            self._counts[key] = (today, count)
+            return count
+
+
 def _verdict(result: dict[str, Any]) -> dict[str, Any]:
     if "error" in result:
         err = result["error"]
@@ -112,22 +224,83 @@ def _verdict(result: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def _key(item: Answerable) -> Key:
+def _key(item: Answerable, check: Check) -> Key:
     try:
-        return answer_key(item.check, item.question.id,
+        return answer_key(check, item.question.id,
                           None if item.pack.is_public else item.pack.reference)
     except Exception as exc:  # noqa: BLE001 - the pack's fault, not the student's
         raise ApiError(500, "pack_error", f"{item.pack.id} {item.question.id}: the rubric's "
                        f"expected value cannot be computed ({type(exc).__name__})") from None
 
 
-async def check_pack_answer(request: Request, item: Answerable, answer: str) -> dict[str, Any]:
-    """Verdict of ``answer`` against the question's key; the reply never carries the key."""
-    key = _key(item)
-    result = await request.app.state.computer.run(
-        work.check_keyed, answer, key.expected, key.tolerance, key.alternatives, key.symbols)
-    return {"assignment": item.pack.id, "question": item.question.id,
-            **{k: result[k] for k in ("verdict", "credit", "message", "convention")}}
+def _answers_by_part(item: Answerable, answer: str | None,
+                     answers: dict[str, str] | None) -> list[tuple[Check, str]]:
+    labels = [item.label(c) for c in item.parts]
+    if answers is None:
+        if len(item.parts) > 1:
+            raise ApiError(422, "invalid_input", f"{item.question.id} has {len(labels)} "
+                           f"answers ({', '.join(labels)}): send answers by part label",
+                           field="answers")
+        answers = {labels[0]: answer or ""}
+    unknown = [k for k in answers if k not in labels]
+    if unknown:
+        raise ApiError(422, "invalid_input", f"no part {unknown[0]!r} in {item.question.id}; "
+                       f"its parts: {', '.join(labels)}", field="answers")
+    given = [(c, answers[item.label(c)].strip()) for c in item.parts
+             if answers.get(item.label(c), "").strip()]
+    if not given:
+        raise ApiError(422, "invalid_input", "write an answer first",
+                       field="answer" if len(labels) == 1 else "answers")
+    return given
+
+
+async def check_pack_answer(request: Request, item: Answerable, answer: str | None = None,
+                            answers: dict[str, str] | None = None,
+                            client: str = "") -> dict[str, Any]:
+    """Verdicts of the answers to the question's parts; the reply never carries the key.
+
+    Over the question's daily attempts, a 429 says when they renew. An attempt counts
+    when at least one answer was readable (an unreadable one teaches nothing of the key).
+    """
+    given = _answers_by_part(item, answer, answers)
+    policy = item.policy
+    attempts = getattr(request.app.state, "attempts", None)
+    key = (client, item.pack.id, item.question.id)
+    limit = policy.attempts_per_day
+    if limit and attempts is not None and attempts.used(key) >= limit:
+        wait = DAY - int(time.time()) % DAY
+        raise ApiError(429, "too_many_attempts", f"the {limit} checks of {item.question.id} "
+                       "for today are used; they renew at 00:00 UTC", field="question",
+                       headers={"Retry-After": str(wait)})
+    parts = []
+    for check, text in given:
+        k = _key(item, check)
+        result = await request.app.state.computer.run(
+            work.check_keyed, text, k.expected, k.tolerance, k.alternatives, k.symbols,
+            policy.mode)
+        parts.append({"label": item.label(check), **result})
+    left = None
+    if limit and attempts is not None:
+        used = attempts.used(key)
+        if any(p["verdict"] != "unreadable" for p in parts):
+            used = attempts.add(key)
+        left = max(0, limit - used)
+    top = parts[0] if len(parts) == 1 else _overall(parts)
+    return {"assignment": item.pack.id, "question": item.question.id, "mode": policy.mode,
+            **{k: v for k, v in top.items() if k != "label"}, "parts": parts,
+            "attempts_left": left}
+
+
+def _overall(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    verdicts = {p["verdict"] for p in parts}
+    verdict = "correct" if verdicts == {"correct"} else next(
+        p["verdict"] for p in parts if p["verdict"] != "correct")
+    return {"verdict": verdict,
+            "message": " ".join(f"{p['label']}: {p['message']}" for p in parts)}
+
+
+def client_of(request: Request) -> str:
+    return request.client.host if request.client else ""
 
 
 router = APIRouter(prefix="/v1/answers", tags=["answers"])
@@ -139,11 +312,12 @@ def questions(request: Request) -> dict[str, list[SelfCheckable]]:
     return {"questions": [SelfCheckable(**a.public()) for a in items]}
 
 
-@router.post("/check", summary="Check one answer to a self-checkable pack question",
-             response_model=Verdict)
+@router.post("/check", summary="Check the answers to a self-checkable pack question",
+             response_model=QuestionVerdict, response_model_exclude_none=False)
 async def check(request: Request, body: CheckRequest) -> dict[str, Any]:
     item = find_answerable(request.app.state.packs, body.assignment, body.question)
-    return await check_pack_answer(request, item, body.answer)
+    return await check_pack_answer(request, item, body.answer, body.answers,
+                                   client=client_of(request))
 
 
 @router.post("/compare", summary="Compare one written answer with an expected value",

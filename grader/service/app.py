@@ -66,6 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                              for code, text in ERROR_RESPONSES.items()})
     app.state.settings, app.state.packs = settings, packs
     app.state.computer, app.state.selfcheck = computer, selfcheck
+    app.state.attempts = api_answers.DailyAttempts()
     errors.install(app)
     app.include_router(api_calc.router)
     app.include_router(api_answers.router)

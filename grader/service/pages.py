@@ -70,12 +70,17 @@ def make_router() -> APIRouter:
         return calc_page(request, form, result=result)
 
     def answers_page(request: Request, status: int = 200, **context: Any) -> HTMLResponse:
+        """The answers page; each form gets back only its own fields, and a question's
+        verdicts sit beside that question's boxes (``checked`` names the question)."""
         questions = [a.public() for a in self_checkable(request.app.state.packs)]
+        context.setdefault("compare_form", {})
+        context.setdefault("lint_form", {})
+        context.setdefault("checked", None)
         return page(request, "answers.html.j2", status, questions=questions, **context)
 
     @router.get("/answers", response_class=HTMLResponse)
     def answers(request: Request) -> HTMLResponse:
-        return answers_page(request, form={})
+        return answers_page(request)
 
     @router.post("/answers/compare", response_class=HTMLResponse)
     async def answers_compare(request: Request) -> HTMLResponse:
@@ -87,21 +92,26 @@ def make_router() -> APIRouter:
                 raise ApiError(422, "invalid_input", result["error"]["message"],
                                field=result["error"]["field"])
         except ApiError as exc:
-            return answers_page(request, 422, form=form, compare_error=exc)
-        return answers_page(request, form=form, verdict=result)
+            return answers_page(request, 422, compare_form=form, compare_error=exc)
+        return answers_page(request, compare_form=form, verdict=result)
 
     @router.post("/answers/check", response_class=HTMLResponse)
     async def answers_check(request: Request) -> HTMLResponse:
-        from grader.service.api_answers import check_pack_answer
+        from grader.service.api_answers import check_pack_answer, client_of
 
         form = await _form(request)
+        checked = {"assignment": form.get("assignment", ""), "question": form.get("question", ""),
+                   "answers": [form.get(f"answer-{n}", "")[:2_000] for n in range(1, 21)]}
         try:
             item = find_answerable(request.app.state.packs, _text(form, "assignment"),
                                    _text(form, "question"))
-            result = await check_pack_answer(request, item, _text(form, "answer"))
+            answers = {item.label(c): checked["answers"][n]
+                       for n, c in enumerate(item.parts[:20])}
+            result = await check_pack_answer(request, item, answers=answers,
+                                             client=client_of(request))
         except ApiError as exc:
-            return answers_page(request, exc.status, form=form, check_error=exc)
-        return answers_page(request, form=form, question_verdict=result)
+            return answers_page(request, exc.status, checked=checked, check_error=exc)
+        return answers_page(request, checked=checked, question_verdict=result)
 
     @router.post("/answers/lint", response_class=HTMLResponse)
     async def answers_lint(request: Request) -> HTMLResponse:
@@ -109,9 +119,9 @@ def make_router() -> APIRouter:
         text = form.get("text", "")
         if len(text) > 60_000:
             exc = ApiError(422, "invalid_input", "at most 60,000 characters", field="text")
-            return answers_page(request, 422, form=form, lint_error=exc)
+            return answers_page(request, 422, lint_form=form, lint_error=exc)
         result = await request.app.state.computer.run(work.lint_report, text)
-        return answers_page(request, form=form, slips=result["slips"], linted=True)
+        return answers_page(request, lint_form=form, slips=result["slips"], linted=True)
 
     def upload_page(request: Request, status: int = 200, **context: Any) -> HTMLResponse:
         packs = request.app.state.packs

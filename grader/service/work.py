@@ -9,6 +9,7 @@ service can name the field; this module imports only ``calculators``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -136,7 +137,9 @@ def compare_answer(answer: str, expected: str) -> dict[str, Any]:
         return _error(ConfigError(f"could not read {expected!r}: {target.reason}",
                                   field="expected"))
     value = (target.value, target.unit) if target.unit else target.value
-    return _render.jsonable(check_answer(answer, value).to_dict())
+    data = _render.jsonable(check_answer(answer, value).to_dict())
+    data["convention_words"] = convention_words(data.get("convention"))
+    return data
 
 
 KEY_FREE = {
@@ -146,24 +149,74 @@ KEY_FREE = {
                   "it earns part of the credit.",
     "wrong": "Your answer, {got}, is not right.",
 }
+VERDICT_ONLY = {
+    True: "Your answer, {got}, is correct.",
+    False: "Your answer, {got}, is not right. This question's self-check says right or "
+           "not right only.",
+}
+CONVENTION_WORDS = {
+    "gib_vs_gb": "GiB and GB confused: 1 GiB is 2^30 bytes, 1 GB is 10^9 bytes",
+    "bits_vs_bytes": "bits and bytes confused: a byte is 8 bits",
+}
+"""The checker's own convention ids in words (a pack's conventions are worded by the pack)."""
+OWN_NUMBER = re.compile(r"^Your answer, .*, (has no unit; as .* it would be correct|is a "
+                        r"percentage without the % sign; as .* it would be correct)\.$")
+"""Checker messages that name only the student's own number: safe to pass on as they are."""
+
+
+def convention_words(name: str | None) -> str | None:
+    """A convention as a student reads it: the checker's ids worded, a pack's by its name."""
+    if not name:
+        return None
+    if name in CONVENTION_WORDS:
+        return CONVENTION_WORDS[name]
+    return name.replace("_", " ")
+
+
+def _convention_message(name: str | None, alternatives: Any, got: str) -> str | None:
+    """The pack's own message for a convention, when it names only what the student wrote."""
+    for alt in alternatives or ():
+        message = getattr(alt, "message", "")
+        if getattr(alt, "name", None) == name and message and "{expected}" not in message \
+                and "{value}" not in message:
+            return message.replace("{got}", got)
+    return None
 
 
 def check_keyed(answer: str, expected: Any, tolerance: Any, alternatives: Any,
-                symbols: Any) -> dict[str, Any]:
+                symbols: Any, mode: str = "feedback") -> dict[str, Any]:
     """A pack question's answer against its key (computed by the caller from the rubric).
 
     The reply holds the verdict, the credit, the convention and a message that names
     only what the student wrote: the checker's own messages may state the right value
-    ("in GB it is 25.77 GB"), so they are replaced, except when the answer is unreadable.
+    ("in GB it is 25.77 GB"), so they are replaced, except when the answer is unreadable
+    or the message is about the student's own number ("has no unit; as 25769803776
+    bytes it would be correct"). In ``verdict`` mode the reply is right or not right
+    only: ``correct`` (full credit) or ``incorrect``, or ``unreadable``; a message about
+    the student's own number (a missing unit) is kept there too.
     """
     verdict = check_answer(answer, expected, tolerance=tolerance,
                            alternatives=tuple(alternatives), symbols=symbols)
     got = verdict.answer.display if verdict.answer is not None and verdict.answer.ok else answer
-    template = KEY_FREE.get(verdict.verdict)
-    message = (template.format(got=got, convention=verdict.convention) if template
-               else verdict.message)
+    if verdict.verdict == "unreadable":
+        return {"verdict": "unreadable", "credit": "0", "message": verdict.message,
+                "convention": None}
+    if mode == "verdict":  # a missing unit or % sign is about the writing: said in both modes
+        right = verdict.credit == 1
+        own = OWN_NUMBER.match(verdict.message)
+        return {"verdict": "correct" if right else "incorrect",
+                "message": verdict.message if own else VERDICT_ONLY[right].format(got=got)}
+    convention = convention_words(verdict.convention)
+    if OWN_NUMBER.match(verdict.message):
+        message = verdict.message
+    elif verdict.verdict == "convention":
+        message = _convention_message(verdict.convention, alternatives, got) or \
+            KEY_FREE["convention"].format(got=got, convention=convention)
+    else:
+        template = KEY_FREE.get(verdict.verdict)
+        message = template.format(got=got) if template else verdict.message
     return {"verdict": verdict.verdict, "credit": str(verdict.credit), "message": message,
-            "convention": verdict.convention}
+            "convention": convention}
 
 
 def lint_report(text: str) -> dict[str, Any]:

@@ -9,16 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
 from types import SimpleNamespace
 
 import httpx
 import pytest
 
 from grader.pack import Check, Question, load_pack
+from grader.service import Settings
 from grader.service.api_answers import check_pack_answer, find_answerable, self_checkable
 from grader.service.compute import Computer
 from grader.service.errors import ApiError
-from tests.service.conftest import PACKS, assert_error
+from tests.service.conftest import PACKS, assert_error, serve
 
 
 def test_compare_gives_the_checker_verdict(client: httpx.Client) -> None:
@@ -47,33 +51,120 @@ def test_lint_returns_the_slips_of_a_report(client: httpx.Client) -> None:
 
 
 SELF_CHECKABLE = ["q3a2", "q3c", "q3d", "q3e1", "q3e2", "q3e3"]
+LEAKS = ("25.77", "25.8", "25769803776", "25,769,803,776", "24 GiB")
+"""q3c's key, in any form the checker would print it."""
 
 
 def test_part3_questions_marked_self_check_are_listed(client: httpx.Client) -> None:
     listed = client.get("/v1/answers/questions").json()["questions"]
-    assert [q["question"] for q in listed if q["assignment"] == "stat8021-a3"] == SELF_CHECKABLE
+    mine = {q["question"]: q for q in listed if q["assignment"] == "stat8021-a3"}
+    assert list(mine) == SELF_CHECKABLE
     assert "expected" not in str(listed)
+    # one box per answer: Q3(a)(II) asks for the probability and the loss
+    assert [p["label"] for p in mine["q3a2"]["parts"]] == ["p(mat)", "Loss"]
+    assert mine["q3c"]["parts"] == [{"label": "Answer", "unit": "GB"}]
+    # `self_check = true` on a question with marks: verdict only, 10 checks a day
+    assert {(q["mode"], q["attempts_per_day"]) for q in mine.values()} == {("verdict", 10)}
 
 
-@pytest.mark.parametrize(("answer", "verdict", "convention", "credit"), [
-    ("25.77 GB", "correct", None, "1"),
-    ("24 GB", "convention", "gib_vs_gb", "1/2"),
-    ("24 GiB", "correct", None, "1"),
-    ("0.54 GB", "convention", "per_head", "1/4"),
-    ("3 GB", "wrong", None, "0"),
-])
-def test_a_real_part3_question_is_checked_server_side(client: httpx.Client, answer, verdict,
-                                                      convention, credit) -> None:
+def test_a_marked_question_says_right_or_not_right_only(client: httpx.Client) -> None:
+    lefts = []
+    for answer, verdict in (("25.77 GB", "correct"), ("24 GB", "incorrect")):
+        r = client.post("/v1/answers/check", json={"assignment": "stat8021-a3",
+                                                   "question": "q3c", "answer": answer})
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert (body["mode"], body["verdict"], body["credit"]) == ("verdict", verdict, None)
+        assert "convention" not in body and "right or not right only" in body["message"] \
+            or verdict == "correct"
+        assert not any(leak in body["message"] for leak in LEAKS if leak not in answer)
+        lefts.append(body["attempts_left"])
+    assert lefts[1] == lefts[0] - 1 and lefts[0] <= 9
+    # an unreadable answer teaches nothing of the key: it costs no attempt
     r = client.post("/v1/answers/check", json={"assignment": "stat8021-a3", "question": "q3c",
-                                               "answer": answer})
+                                               "answer": "about two dozen"})
+    assert r.json()["verdict"] == "unreadable" and r.json()["attempts_left"] == lefts[1]
+
+
+def test_a_question_with_two_answers_checks_each(client: httpx.Client) -> None:
+    r = client.post("/v1/answers/check", json={"assignment": "stat8021-a3", "question": "q3a2",
+                                               "answers": {"p(mat)": "0.7500",
+                                                           "Loss": "0.2876"}})
+    assert r.status_code == 200, r.text
+    parts = r.json()["parts"]
+    assert [(p["label"], p["verdict"]) for p in parts] == [("p(mat)", "correct"),
+                                                           ("Loss", "correct")]
+    r = client.post("/v1/answers/check", json={"assignment": "stat8021-a3", "question": "q3a2",
+                                               "answers": {"p(mat)": "0.7500", "Loss": "0.5"}})
+    assert [p["verdict"] for p in r.json()["parts"]] == ["correct", "incorrect"]
+    assert r.json()["verdict"] == "incorrect"
+    one = client.post("/v1/answers/check", json={"assignment": "stat8021-a3",
+                                                 "question": "q3a2", "answer": "0.75"})
+    error = assert_error(one, 422, "answers", "invalid_input")
+    assert "p(mat), Loss" in error["message"]
+
+
+def _pack_with_policies(folder: Path, policies: dict[str, str]) -> Path:
+    """A copy of stat8021-a3 whose questions carry other `self_check` policies."""
+    dest = folder / "stat8021-a3"
+    shutil.copytree(PACKS / "stat8021-a3", dest)
+    text = (dest / "pack.toml").read_text()
+    for qid, policy in policies.items():
+        head = text.index(f'id = "{qid}"')
+        at = text.index("self_check = true", head)
+        text = text[:at] + f"self_check = {policy}" + text[at + len("self_check = true"):]
+    (dest / "pack.toml").write_text(text)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def policies_url(tmp_path_factory) -> Iterator[str]:
+    packs = _pack_with_policies(tmp_path_factory.mktemp("packs"), {
+        "q3c": '{mode = "feedback", attempts_per_day = 0}', "q3d": "{attempts_per_day = 2}",
+        "q3e1": '"off"'})
+    with serve(Settings(packs_dir=packs, compute_workers=1, rate_per_minute=0,
+                        selfcheck_workers=1)) as url:
+        yield url
+
+
+@pytest.mark.parametrize(("answer", "verdict", "convention", "credit", "says"), [
+    ("25.77 GB", "correct", None, "1", "is correct"),
+    ("24 GB", "convention", "GiB and GB confused: 1 GiB is 2^30 bytes, 1 GB is 10^9 bytes",
+     "1/2", "earns part of the credit"),
+    ("0.54 GB", "convention", "per head", "1/4", "the size of one head's score matrix"),
+    ("25769803776", "close", None, "3/4",
+     "has no unit; as 25769803776 bytes it would be correct"),
+    ("3 GB", "wrong", None, "0", "is not right"),
+])
+def test_feedback_names_conventions_in_words_and_never_the_key(
+        policies_url: str, answer, verdict, convention, credit, says) -> None:
+    r = httpx.post(f"{policies_url}/v1/answers/check", json={
+        "assignment": "stat8021-a3", "question": "q3c", "answer": answer})
     assert r.status_code == 200, r.text
     body = r.json()
     assert (body["verdict"], body["convention"], body["credit"]) == (verdict, convention, credit)
-    assert set(body) == {"assignment", "question", "verdict", "credit", "message", "convention"}
-    # the key, in any form the checker would print it, never leaves the server
-    for leak in ("25.77", "25.8", "25769803776", "25,769,803,776", "24 GiB"):
+    assert body["mode"] == "feedback" and body["attempts_left"] is None  # 0: no limit
+    assert says in body["message"] and "_" not in body["message"]
+    for leak in LEAKS:
         if leak not in answer:
             assert leak not in body["message"], body["message"]
+
+
+def test_the_daily_limit_and_off(policies_url: str) -> None:
+    def ask(answer: str) -> httpx.Response:
+        return httpx.post(f"{policies_url}/v1/answers/check", json={
+            "assignment": "stat8021-a3", "question": "q3d", "answer": answer})
+
+    assert [ask(a).json()["attempts_left"] for a in ("14 billion", "14.5 billion")] == [1, 0]
+    refused = ask("14.5 billion")
+    error = assert_error(refused, 429, "question", "too_many_attempts")
+    assert "renew at 00:00 UTC" in error["message"]
+    assert 0 < int(refused.headers["Retry-After"]) <= 86_400
+    listed = httpx.get(f"{policies_url}/v1/answers/questions").json()["questions"]
+    assert "q3e1" not in [q["question"] for q in listed]  # self_check = "off"
+    r = httpx.post(f"{policies_url}/v1/answers/check", json={
+        "assignment": "stat8021-a3", "question": "q3e1", "answer": "9437184"})
+    assert_error(r, 404, "question", "not_found")
 
 
 def test_checking_a_manual_question_is_a_404_naming_the_self_checkable_ones(
@@ -117,6 +208,7 @@ def test_a_self_checkable_verdict_never_carries_the_expected_value() -> None:
         result = asyncio.run(check_pack_answer(request, item, "24 GiB"))  # type: ignore[arg-type]
     finally:
         computer.close()
-    assert result["verdict"] == "correct"
-    assert set(result) == {"assignment", "question", "verdict", "credit", "message", "convention"}
+    assert result["verdict"] == "correct" and result["mode"] == "verdict"
+    assert set(result) == {"assignment", "question", "mode", "verdict", "message", "parts",
+                           "attempts_left"}
     assert "25769803776" not in str(result)

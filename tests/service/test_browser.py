@@ -75,20 +75,42 @@ def test_a_bad_label_count_is_shown_next_to_the_form(page) -> None:
 
 def test_checking_an_answer_shows_the_verdict(page) -> None:
     page.goto("/answers")
-    page.fill("#answer", "24 GiB")
+    page.fill("#answer", "24 GB")
     page.fill("#expected", "25769803776 bytes")
     page.click("form[action='/answers/compare'] button")
-    assert page.inner_text("#verdict").startswith("Verdict: correct")
+    verdict = page.inner_text("#verdict")
+    assert verdict.startswith("Verdict: convention (credit 1/2): GiB and GB confused"), verdict
+    assert "gib_vs_gb" not in page.inner_text("body")  # no internal id on the page
     page.fill("#text", "120,000 + 600 + 40,000 + 200 = 160,000")
     page.click("form[action='/answers/lint'] button")
     assert "1 arithmetic slip" in page.inner_text("#slips")
     assert "160800" in page.inner_text("#slips")
     assert page.locator("#no-questions").count() == 0  # Part 3's self-checkable questions
-    page.fill("#answer-stat8021-a3-q3c", "24 GB")
-    page.click("form.question:has(#answer-stat8021-a3-q3c) button")
-    verdict = page.inner_text("#question-verdict")
-    assert verdict.startswith("q3c: convention (credit 1/2)"), verdict
-    assert "25.77" not in verdict and "25769803776" not in verdict  # the key stays server-side
+
+
+def test_each_answer_gets_its_box_and_its_verdict_beside_it(page) -> None:
+    page.goto("/answers")
+    q3a2 = page.locator("#question-stat8021-a3-q3a2")
+    assert q3a2.locator("input[name^=answer-]").count() == 2  # p(mat) and the loss
+    q3a2.get_by_label("p(mat)").fill("0.7500")
+    q3a2.get_by_label("Loss").fill("0.5")
+    q3a2.locator("button").click()
+    q3a2 = page.locator("#question-stat8021-a3-q3a2")
+    first, second = q3a2.locator("output#verdict-stat8021-a3-q3a2-1"), q3a2.locator(
+        "output#verdict-stat8021-a3-q3a2-2")
+    assert first.inner_text().startswith("Correct") and second.inner_text().startswith(
+        "Not right")
+    assert "right or not right only" in second.inner_text()  # marks: verdict only
+    assert "check(s) left today" in q3a2.inner_text()
+    # each box keeps its own answer; no other form got it
+    assert q3a2.get_by_label("Loss").input_value() == "0.5"
+    assert page.input_value("#answer") == "" and page.locator("output.verdict").count() == 2
+    # a number without its unit gets the useful message the CLI gives
+    q3c = page.locator("#question-stat8021-a3-q3c")
+    q3c.get_by_label("Your answer").fill("25769803776")
+    q3c.locator("button").click()
+    said = page.inner_text("#verdict-stat8021-a3-q3c-1")
+    assert "has no unit; as 25769803776 bytes it would be correct" in said, said
 
 
 def test_uploading_the_solution_reaches_its_report(page, model_cache) -> None:
