@@ -63,11 +63,14 @@ def kv_cache_memory(
 
     ``config`` as `count_parameters` (registry name, dict, PretrainedConfig). With
     grouped-query attention only the key/value heads are cached. For T5 this is
-    the decoder's self-attention cache.
+    the decoder's self-attention cache. A layer with sliding-window attention (Mistral,
+    Qwen2 with ``use_sliding_window``) keeps only the last ``sliding_window - 1`` tokens,
+    as transformers' cache does (the token being decoded is the window's last; the
+    Mistral paper's rolling buffer counts W slots, one more).
     """
     data, _ = load_config(config)
     family = family_of(data)
-    _, sizes = family.read(Reader(data, family.title))
+    flags, sizes = family.read(Reader(data, family.title))
     layers = sizes.get("n_dec_layers", sizes["n_layers"])
     if "n_kv_heads" in sizes:
         width, width_expr = (
@@ -82,8 +85,25 @@ def kv_cache_memory(
     b = positive_int("batch_size", batch_size)
     e = positive_number("bytes_per_element", bytes_per_element)
     per_token = 2 * layers * width * e
-    value = per_token * s * b
     symbols = {"n_layers": layers, "batch_size": b, "seq_len": s, "bytes_per_element": e}
+    window, n_sliding = flags.get("sliding_window"), flags.get("sliding_layers", 0)
+    notes = [f"per token (no window reached): {_exact(per_token):,} bytes"]
+    if window is not None and n_sliding:
+        kept = min(s, window - 1)
+        n_full = layers - n_sliding
+        tokens = n_full * s + n_sliding * kept
+        value = 2 * width * e * b * tokens
+        Lf, Ls, K = symbol("n_full_layers"), symbol("n_sliding_layers"), symbol("window_tokens")
+        formula = 2 * B * width_expr * E * (Lf * S + Ls * K)
+        del symbols["n_layers"]
+        symbols.update(n_full_layers=n_full, n_sliding_layers=n_sliding, window_tokens=kept)
+        notes.append(
+            f"sliding window {window}: {n_sliding} of {layers} layers keep the last "
+            f"min(seq_len, {window} - 1) = {kept:,} tokens"
+        )
+    else:
+        value = per_token * s * b
+        formula = 2 * L * B * S * width_expr * E
     for name in ("n_kv_heads", "d_head", "n_heads", "d_kv", "d_model"):
         if symbol(name) in width_expr.free_symbols:
             symbols[name] = sizes[name]
@@ -91,10 +111,10 @@ def kv_cache_memory(
         kind="kv_cache_memory",
         value=_exact(value),
         unit="bytes",
-        formula=2 * L * B * S * width_expr * E,
+        formula=formula,
         symbols=symbols,
         breakdown={"keys": _exact(value / 2), "values": _exact(value / 2)},
-        notes=(f"per token: {_exact(per_token):,} bytes",),
+        notes=tuple(notes),
     )
 
 

@@ -30,6 +30,9 @@ ENTRIES: dict[str, tuple[str, str]] = {
     "pythia-160m": ("pythia-160m.json", "EleutherAI/pythia-160m"),
     "opt-125m": ("opt-125m.json", "facebook/opt-125m"),
     "t5-small": ("t5-small.json", "google-t5/t5-small"),
+    "Mistral-7B-v0.1": ("mistral-7b-v0.1.json", "mistralai/Mistral-7B-v0.1"),
+    "Qwen2-0.5B": ("qwen2-0.5b.json", "Qwen/Qwen2-0.5B"),
+    "Qwen2-7B-Instruct": ("qwen2-7b-instruct.json", "Qwen/Qwen2-7B-Instruct"),
 }
 
 

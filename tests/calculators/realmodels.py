@@ -24,6 +24,8 @@ OUT_PROJ = {
     "distilbert": r"attention\.out_lin$",
     "gpt2": r"attn\.c_proj$",
     "llama": r"self_attn\.o_proj$",
+    "mistral": r"self_attn\.o_proj$",
+    "qwen2": r"self_attn\.o_proj$",
     "bloom": r"self_attention\.dense$",
     "gpt_neox": r"attention\.dense$",
     "opt": r"self_attn\.out_proj$",

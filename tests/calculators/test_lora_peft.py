@@ -62,6 +62,11 @@ CASES = [
     (TINY_LLAMA, "causal-lm", None, r".*\.layers\.[02]\.self_attn\.(q|v)_proj", "none", None, None),
     (TINY_LLAMA, "causal-lm", None, ["embed_tokens", "q_proj"], "none", None, ["lm_head"]),
     ("bert-base-uncased", "base", None, ["query"], "none", None, ["pooler"]),
+    # Qwen2: biases on q, k, v but not o, so lora_only trains three of the four biases
+    ({**TINY_LLAMA, "model_type": "qwen2"}, "causal-lm", None,  # attention_bias ignored
+     ["q_proj", "k_proj", "v_proj", "o_proj"], "lora_only", "CAUSAL_LM", None),
+    ({**TINY_LLAMA, "model_type": "mistral", "sliding_window": 4}, "seq-cls", 3,
+     ["q_proj", "v_proj"], "all", "SEQ_CLS", None),
 ]
 
 
@@ -78,7 +83,7 @@ def _peft_count(model_cfg, head, labels, targets, bias, task_type, saved, r):
 
 
 @pytest.mark.parametrize(
-    "case", CASES, ids=lambda c: f"{c[0] if isinstance(c[0], str) else 'llama'}"
+    "case", CASES, ids=lambda c: f"{c[0] if isinstance(c[0], str) else c[0]['model_type']}"
 )
 def test_matches_peft(case):
     model_cfg, head, labels, targets, bias, task_type, saved = case

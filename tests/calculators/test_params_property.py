@@ -94,6 +94,23 @@ def configs(draw):
         }
         if draw(st.booleans()):
             data["head_dim"] = 2 * draw(st.integers(1, 4))
+    elif family in ("mistral", "qwen2"):  # LLaMA blocks; windows and biases have no knobs
+        kv = draw(st.sampled_from([k for k in range(1, heads + 1) if heads % k == 0]))
+        data = {
+            "vocab_size": draw(vocab),
+            "hidden_size": d,
+            "num_attention_heads": heads,
+            "num_key_value_heads": kv,
+            "num_hidden_layers": layers,
+            "intermediate_size": ff,
+            "tie_word_embeddings": tie,
+            "sliding_window": draw(st.one_of(st.none(), st.integers(2, 8))),
+        }
+        if family == "qwen2":
+            data["use_sliding_window"] = draw(st.booleans())
+            data["max_window_layers"] = draw(st.integers(0, layers))
+        if draw(st.booleans()):
+            data["head_dim"] = 2 * draw(st.integers(1, 4))
     elif family == "bloom":
         data = {
             "vocab_size": draw(vocab),

@@ -71,6 +71,13 @@ def test_published_totals():
     assert calc.count_parameters("Llama-2-7b", head="causal-lm").total == 6_738_415_616
     assert calc.count_parameters("TinyLlama-1.1B", head="causal-lm").total == 1_100_048_384
     assert calc.count_parameters("pythia-160m", head="causal-lm").total == 162_322_944
+    # Mistral 7B ("7.24B"), Qwen2 0.5B and 7B as their model cards and reports give them
+    assert calc.count_parameters("Mistral-7B-v0.1", head="causal-lm").total == 7_241_732_096
+    assert calc.count_parameters("Qwen2-0.5B", head="causal-lm").total == 494_032_768
+    assert calc.count_parameters("Qwen2-7B-Instruct", head="causal-lm").total == 7_615_616_512
+    qwen = calc.count_parameters("Qwen2-0.5B", head="causal-lm")
+    assert qwen.breakdown["layers/attn/qkv"] == 24 * (896 * 896 + 896 + 2 * (896 * 128 + 128))
+    assert "layers/attn/out" in qwen.breakdown
 
 
 def test_pretrained_config_and_hub_ids_are_accepted():

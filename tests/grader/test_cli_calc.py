@@ -189,3 +189,19 @@ def test_lora_table_tells_the_adapted_modules_apart(capsys):
     assert "lora/…query" in table and "lora/…value" in table
     assert "roberta.encoder.layer.*.attention.self." in table.replace("\n", "")
     assert "…│" not in table  # no cell cut off with an ellipsis
+
+
+def test_mistral_and_qwen2_from_the_registry(capsys):
+    code, out, _ = run(capsys, "calc", "models")
+    assert code == 0 and "mistralai/Mistral-7B-v0.1" in out and "Qwen/Qwen2-0.5B" in out
+    code, out, _ = run(capsys, "calc", "params", "Mistral-7B-v0.1", "--head", "causal-lm",
+                       "--json")
+    assert code == 0 and json.loads(out)["total"] == 7_241_732_096
+    code, out, _ = run(capsys, "calc", "params", "Qwen/Qwen2-0.5B", "--head", "causal-lm")
+    assert code == 0 and "494,032,768" in out
+    # Mistral's sliding window: the cache of 32k tokens is that of 4,095
+    code, out, _ = run(capsys, "calc", "memory", "kv", "Mistral-7B-v0.1", "--seq-len", "32768",
+                       "--json")
+    data = json.loads(out)
+    assert data["bytes"] == 2 * 32 * 8 * 128 * 2 * 4095
+    assert data["symbols"]["window_tokens"] == 4095

@@ -9,7 +9,9 @@ from calculators.params.families import (
     gpt2,
     gpt_neox,
     llama,
+    mistral,
     opt,
+    qwen2,
     t5,
     torch_encoder,
 )
@@ -22,6 +24,8 @@ ALL: tuple[Family, ...] = (
     distilbert.FAMILY,
     gpt2.FAMILY,
     llama.FAMILY,
+    mistral.FAMILY,
+    qwen2.FAMILY,
     bloom.FAMILY,
     gpt_neox.FAMILY,
     opt.FAMILY,

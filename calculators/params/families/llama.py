@@ -21,9 +21,29 @@ from calculators.params.families._family import Family, Flags
 
 
 def read(r: Reader) -> tuple[Flags, dict[str, int]]:
-    d = r.int("hidden_size", 4096)
-    heads = r.int("num_attention_heads", 32)
-    kv = r.int("num_key_value_heads", heads)
+    flags, sizes = read_sizes(r)
+    flags.update(
+        attention_bias=r.bool("attention_bias", False),
+        mlp_bias=r.bool("mlp_bias", False),
+    )
+    return flags, sizes
+
+
+def read_sizes(
+    r: Reader,
+    *,
+    vocab: int = 32000,
+    d_model: int = 4096,
+    n_layers: int = 32,
+    d_ff: int = 11008,
+    n_heads: int = 32,
+    n_kv_heads: int | None = None,
+) -> tuple[Flags, dict[str, int]]:
+    """The sizes every LLaMA-style config names, with its class's defaults (Mistral and
+    Qwen2 differ only in these defaults and in their bias and sliding-window flags)."""
+    d = r.int("hidden_size", d_model)
+    heads = r.int("num_attention_heads", n_heads)
+    kv = r.int("num_key_value_heads", n_kv_heads or heads)
     head_dim = r.optional_int("head_dim")
     if head_dim is None:
         r.divides("num_attention_heads", heads, "hidden_size", d)
@@ -34,30 +54,26 @@ def read(r: Reader) -> tuple[Flags, dict[str, int]]:
         f"{kv} does not divide num_attention_heads = {heads}",
     )
     sizes = {
-        "vocab": r.int("vocab_size", 32000),
+        "vocab": r.int("vocab_size", vocab),
         "d_model": d,
-        "n_layers": r.int("num_hidden_layers", 32),
-        "d_ff": r.int("intermediate_size", 11008),
+        "n_layers": r.int("num_hidden_layers", n_layers),
+        "d_ff": r.int("intermediate_size", d_ff),
         "n_heads": heads,
         "n_kv_heads": kv,
         "d_head": head_dim,
     }
-    flags = {
-        "tied": r.bool("tie_word_embeddings", False),
-        "attention_bias": r.bool("attention_bias", False),
-        "mlp_bias": r.bool("mlp_bias", False),
-    }
-    return flags, sizes
+    return {"tied": r.bool("tie_word_embeddings", False)}, sizes
 
 
 def body(flags: Flags, n: Dims) -> list[Param]:
     d, ab, mb = n.d_model, flags["attention_bias"], flags["mlp_bias"]
+    qkv_b, o_b = flags.get("qkv_bias", ab), flags.get("o_bias", ab)  # Qwen2: q, k, v only
     block = [
-        *linear("self_attn.q_proj", d, n.n_heads * n.d_head, "layers/attn/qkv", bias=ab),
-        *linear("self_attn.k_proj", d, n.n_kv_heads * n.d_head, "layers/attn/qkv", bias=ab),
-        *linear("self_attn.v_proj", d, n.n_kv_heads * n.d_head, "layers/attn/qkv", bias=ab),
+        *linear("self_attn.q_proj", d, n.n_heads * n.d_head, "layers/attn/qkv", bias=qkv_b),
+        *linear("self_attn.k_proj", d, n.n_kv_heads * n.d_head, "layers/attn/qkv", bias=qkv_b),
+        *linear("self_attn.v_proj", d, n.n_kv_heads * n.d_head, "layers/attn/qkv", bias=qkv_b),
         *linear(
-            "self_attn.o_proj", n.n_heads * n.d_head, d, "layers/attn/out", bias=ab, tags=[OUT_PROJ]
+            "self_attn.o_proj", n.n_heads * n.d_head, d, "layers/attn/out", bias=o_b, tags=[OUT_PROJ]
         ),
         *linear("mlp.gate_proj", d, n.d_ff, "layers/mlp/up", bias=mb),
         *linear("mlp.up_proj", d, n.d_ff, "layers/mlp/up", bias=mb),
@@ -82,6 +98,17 @@ def build(flags: Flags, n: Dims, head: str) -> list[Param]:
     return [*out, *linear("score", n.d_model, n.n_labels, "head/classifier", bias=False)]
 
 
+SYMBOLS_DOC = {
+    "vocab": "vocabulary size (vocab_size)",
+    "d_model": "hidden size (hidden_size)",
+    "n_layers": "layers (num_hidden_layers)",
+    "d_ff": "MLP width (intermediate_size)",
+    "n_heads": "query heads (num_attention_heads)",
+    "n_kv_heads": "key/value heads (num_key_value_heads)",
+    "d_head": "head size (head_dim, default hidden_size / num_attention_heads)",
+    "n_labels": "classes (num_labels)",
+}
+
 FAMILY = Family(
     model_type="llama",
     title="LLaMA",
@@ -92,14 +119,5 @@ FAMILY = Family(
     },
     read=read,
     build=build,
-    symbols_doc={
-        "vocab": "vocabulary size (vocab_size)",
-        "d_model": "hidden size (hidden_size)",
-        "n_layers": "layers (num_hidden_layers)",
-        "d_ff": "MLP width (intermediate_size)",
-        "n_heads": "query heads (num_attention_heads)",
-        "n_kv_heads": "key/value heads (num_key_value_heads)",
-        "d_head": "head size (head_dim, default hidden_size / num_attention_heads)",
-        "n_labels": "classes (num_labels)",
-    },
+    symbols_doc=SYMBOLS_DOC,
 )
