@@ -59,7 +59,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             selfcheck.stop()
             computer.close()
 
+    # docs_url=None: Swagger UI loads its script from a CDN (blank offline); /docs is
+    # pages.py's own page built from the same schema (apidocs.py). No ReDoc either.
     app = FastAPI(title="transformer-grader service", version=__version__, lifespan=lifespan,
+                  docs_url=None, redoc_url=None,
                   description="Exact Transformer calculators, answer checks and notebook "
                   "self-checks. Errors are JSON: {\"error\": {code, field, message}}.",
                   responses={code: {"model": ErrorBody, "description": text}

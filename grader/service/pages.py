@@ -50,6 +50,18 @@ def make_router() -> APIRouter:
     def index(request: Request) -> HTMLResponse:
         return page(request, "index.html.j2")
 
+    @router.get("/docs", response_class=HTMLResponse)
+    def docs(request: Request) -> HTMLResponse:
+        """The API from the OpenAPI schema, server-rendered: no CDN, no script."""
+        from grader.service.apidocs import errors, operations
+
+        schema = request.app.openapi()
+        info = schema.get("info", {})
+        return page(request, "docs.html.j2", ops=operations(schema), errors=errors(schema),
+                    openapi=schema.get(
+            "openapi", ""), title=info.get("title", ""), version=info.get("version", ""),
+            description=info.get("description", ""))
+
     @router.get("/calc", response_class=HTMLResponse)
     async def calc_get(request: Request) -> HTMLResponse:
         form = {k: str(v)[:300] for k, v in request.query_params.items()}

@@ -113,6 +113,32 @@ def test_each_answer_gets_its_box_and_its_verdict_beside_it(page) -> None:
     assert "has no unit; as 25769803776 bytes it would be correct" in said, said
 
 
+def test_the_api_docs_work_offline(browser, base_url: str) -> None:
+    context = browser.new_context(base_url=base_url, java_script_enabled=True)
+    elsewhere: list[str] = []
+
+    def route(r) -> None:
+        if r.request.url.startswith(base_url):
+            r.continue_()
+        else:  # a CDN, say: unreachable offline
+            elsewhere.append(r.request.url)
+            r.abort()
+
+    context.route("**/*", route)
+    page = context.new_page()
+    page.goto("/docs")
+    assert page.locator("h1").inner_text().endswith("the API")
+    params = page.locator("section#post--v1-calc-params")
+    assert "Parameter count of a model" in params.inner_text()
+    assert "≥ 1, ≤ 100,000" in params.locator("tr[data-field=num_labels]").inner_text()
+    assert page.locator("script").count() == 0
+    page.click("a#openapi")
+    assert '"/v1/calc/params"' in page.content()
+    assert elsewhere == []
+    assert page.goto("/redoc").status == 404  # nothing else that would need a CDN
+    context.close()
+
+
 def test_uploading_the_solution_reaches_its_report(page, model_cache) -> None:
     needs_bwrap()
     page.goto("/selfcheck")
