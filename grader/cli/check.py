@@ -129,7 +129,8 @@ def tiny_models_note(record: Any, pack: Pack, cache: Path | None) -> str:
     means nothing about the grade. They are told apart from the real checkpoints by
     their size: a fraction of the registry's count for the same name.
     """
-    if not record.run.get("quick") or cache is None or not pack.models:
+    run = record.get("run", {}) if isinstance(record, dict) else record.run  # a view, or a record
+    if not run.get("quick") or cache is None or not pack.models:
         return ""
     if not any(_is_tiny(name, folder) for name, folder in cached_models(cache).items()
                if name in pack.models):

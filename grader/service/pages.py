@@ -165,7 +165,8 @@ def make_router() -> APIRouter:
             job = q.get(job_id)
         except ApiError as exc:
             return upload_page(request, 404, error=exc)
-        return page(request, "job.html.j2", job=job, position=q.position(job), record=job.record)
+        return page(request, "job.html.j2", job=job, position=q.position(job), record=job.record,
+                    tiny_note=_tiny_note(request, job))
 
     @router.get("/selfcheck/{job_id}/report.html", response_class=HTMLResponse)
     def selfcheck_full_report(request: Request, job_id: str) -> HTMLResponse:
@@ -184,6 +185,20 @@ def make_router() -> APIRouter:
                                            pack_raw=pack.raw if pack else None))
 
     return router
+
+
+def _tiny_note(request: Request, job: Any) -> str:
+    """`grader check`'s word on the tiny seeded models' low quick-mode accuracy, if it applies."""
+    pack = request.app.state.packs.get(job.assignment)
+    if job.record is None or pack is None:
+        return ""
+    from grader.cli.check import tiny_models_note
+    from grader.models.cache import cache_dir
+
+    try:
+        return tiny_models_note(job.record, pack, cache_dir())
+    except Exception:  # noqa: BLE001 - a note must never break the page
+        return ""
 
 
 async def _form(request: Request) -> dict[str, str]:
