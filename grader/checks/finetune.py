@@ -40,6 +40,8 @@ from grader.run.result import ProbePayload, RunResult
 PROBES = {"samples": "processed_samples", "accuracy": "predict", "external": "predict",
           "reported": "predict"}
 """Which probe function each evaluation needs."""
+UNMOVED = 1e-6
+"""A relative weight change below this is no fine-tuning of the encoder (flagged)."""
 PREDICT_BATCH = 64
 MAX_LENGTH = 128
 
@@ -300,8 +302,16 @@ def _accuracy(check: Check, question_id: str, payload: ProbePayload | None,
         or model_info.get("kernel_peak_rss_bytes"),
         "memory_scope": "cuda" if model_info.get("cuda_peak_bytes") else "kernel",
         "device": model_info.get("device_name") or model_info.get("device"),
-        "parameters": model_info.get("parameters")}
+        "parameters": model_info.get("parameters"),
+        # how far the encoder moved from its checkpoint (relative L2; head aside)
+        "weight_distance": model_info.get("weight_distance")}
     evidence: dict[str, Any] = {"models": [model], "quick": ctx.quick, "executed": ctx.executed}
+    distance = model["weight_distance"]
+    if isinstance(distance, int | float) and distance < UNMOVED and not ctx.quick:
+        ctx.flags.append({"question": question_id, "kind": "weights_unchanged",
+                          "message": f"The encoder's weights are those of the checkpoint "
+                                     f"(relative change {distance:.1e}): only the "
+                                     "classification head was trained, or nothing was."})
     if not ctx.executed:
         last = series["test_accuracy"][-1] if series["test_accuracy"] else None
         model["reported_final_test_accuracy"] = last

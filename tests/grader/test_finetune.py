@@ -42,9 +42,11 @@ def test_solution_passes_part2_on_the_hidden_split(graded, pack):
         assert model["reported"]["test_accuracy"] and model["reported"]["train_accuracy"]
         assert model["train_seconds"] > 0 and model["device"] == "cpu"
         assert model["peak_memory_bytes"] > 0
+        assert model["weight_distance"] > 1e-3  # fine-tuned away from its checkpoint
     assert model_evidence(record, "q2b")["architecture"] == "DistilBertForSequenceClassification"
     assert model_evidence(record, "q2d")["architecture"] == "RobertaForSequenceClassification"
     assert record.run["device"] == "cpu" and record.run["quick"] is False
+    assert record.flags["finetune"] == []
 
 
 def test_hidden_labels_never_reach_the_kernel(graded, pack):
@@ -64,7 +66,10 @@ def test_printing_a_high_accuracy_without_training_scores_nothing(graded):
     assert q2b.score == 0 and q2b.status == "failed"
     assert "99.0%" in q2b.message and "not what your model scores" in q2b.message
     assert model_evidence(record, "q2b")["reevaluated_accuracy"] < 0.4
-    assert [f["kind"] for f in record.flags["finetune"]] == ["reported_accuracy"]
+    # it never trained: its encoder is the checkpoint's, and the record says so
+    assert [f["kind"] for f in record.flags["finetune"]] == ["weights_unchanged",
+                                                             "reported_accuracy"]
+    assert model_evidence(record, "q2b")["weight_distance"] == 0
     assert question(record, "q2c").status == "passed"  # it prints its own model's predictions
     assert record.needs_human
 

@@ -67,6 +67,63 @@ def _find_tokenizer(student, case, model):
     raise LookupError(f"no tokenizer found for the model: `{case.get('tokenizer')}` is missing")
 
 
+def _not_library(model):
+    """Why the model is not the library's own classifier running the library's forward, or
+    "" when it is: a subclass defined in the notebook, a forward replaced on the class, an
+    instance or a submodule, or forward hooks that can rewrite what it computes."""
+    import inspect
+
+    import transformers
+
+    cls = type(model)
+    if getattr(transformers, cls.__name__, None) is not cls or \
+            not cls.__module__.startswith("transformers."):
+        return f"`{cls.__name__}` is defined in your notebook, not by transformers"
+    for name, module in model.named_modules():
+        where = f"`{name}`" if name else "the model"
+        kind = type(module)
+        if not kind.__module__.startswith(("transformers.", "torch.")):
+            return f"{where} is a `{kind.__name__}` defined in your notebook"
+        if "forward" in vars(module):
+            return f"{where} has its own `forward` assigned on it"
+        try:
+            source = inspect.getfile(kind.forward)
+        except TypeError:
+            source = ""
+        if "/transformers/" not in source and "/torch/" not in source:
+            return f"the `forward` of {where} ({kind.__name__}) was replaced"
+        if module._forward_hooks or module._forward_pre_hooks:
+            return f"{where} has forward hooks that can change its outputs"
+    from torch.nn.modules import module as torch_module
+
+    if torch_module._global_forward_hooks or torch_module._global_forward_pre_hooks:
+        return "global forward hooks are installed"
+    return ""
+
+
+def _distance_from_checkpoint(model):
+    """Relative L2 distance of the encoder's weights from the checkpoint they came from
+    (the classification head aside), or None when the checkpoint cannot be loaded."""
+    name = getattr(model.config, "_name_or_path", "")
+    if not name:
+        return None
+    try:
+        start = type(model).from_pretrained(name, num_labels=model.config.num_labels)
+    except Exception:  # noqa: BLE001 - no checkpoint to compare with: say so, not fail
+        return None
+    before = start.state_dict()
+    moved = total = 0.0
+    with torch.no_grad():
+        for key, value in model.state_dict().items():
+            old = before.get(key)
+            if old is None or old.shape != value.shape or "classifier" in key:
+                continue
+            old, new = old.double(), value.detach().to("cpu").double()
+            moved += float((new - old).pow(2).sum())
+            total += float(old.pow(2).sum())
+    return (moved / total) ** 0.5 if total else None
+
+
 def processed_samples(student, case):
     """The first `count` items of the student's processed training set, as tensors."""
     dataset = student.value(case["dataset"])
@@ -87,6 +144,10 @@ def processed_samples(student, case):
 def predict(student, case):
     """Class ids the student's model predicts for `case["texts"]`, batch by batch."""
     name, model = _find_model(student, case)
+    not_library = _not_library(model)
+    if not_library:
+        raise TypeError(f"the model `{name}` must be the library's classifier fine-tuned, "
+                        f"not code of your own: {not_library}")
     tokenizer = _find_tokenizer(student, case, model)
     device = next(model.parameters()).device
     was_training = model.training
@@ -107,7 +168,8 @@ def predict(student, case):
     info = {"model_name": name, "class": type(model).__name__, "model_type": _model_type(model),
             "parameters": sum(p.numel() for p in model.parameters()),
             "device": str(device), "tokenizer": type(tokenizer).__name__,
-            "kernel_peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}
+            "kernel_peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+            "weight_distance": _distance_from_checkpoint(model)}
     if device.type == "cuda":
         info["device_name"] = torch.cuda.get_device_name(device)
         info["cuda_peak_bytes"] = torch.cuda.max_memory_allocated(device)
