@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from grader.cli.options import (
@@ -161,10 +162,13 @@ def grade(
         raise typer.BadParameter(f"{pack.root} is a public pack: use `grader check`",
                                  param_hint="--assignment")
     overrides = _limits(limit)
+    notes: list[str] = []
     try:
-        items = collect(submissions, out, notebook_name=pack.notebook)
+        items = collect(submissions, out, notebook_name=pack.notebook, notes=notes)
     except SourceError as exc:
         raise typer.BadParameter(str(exc), param_hint="SUBMISSIONS") from None
+    for note in notes:
+        console.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
     cache = cache_dir(hf_cache)
     if no_execute:
         records = _grade_saved(pack, items, out, seed, quick, cache, console)

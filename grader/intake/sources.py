@@ -8,7 +8,12 @@ writes `roster.json`, so reports and gradebooks know the names and LMS ids).
 from __future__ import annotations
 
 import glob
+import hashlib
+import json
+import os
+import shutil
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 from grader.batch.driver import Item
@@ -18,18 +23,23 @@ class SourceError(ValueError):
     """Submissions that cannot be found or taken in as given."""
 
 
-def collect(sources: Sequence[str], out: Path, notebook_name: str | None = None) -> list[Item]:
-    """Expand the command line's sources into items, in a stable order, keys unique."""
+def collect(sources: Sequence[str], out: Path, notebook_name: str | None = None,
+            notes: list[str] | None = None) -> list[Item]:
+    """Expand the command line's sources into items, in a stable order, keys unique.
+
+    `notes` collects what a TA should read before the batch starts (a download taken
+    in again because it changed).
+    """
     items: list[Item] = []
     for source in sources:
         path = Path(source)
         if path.suffix.lower() == ".zip" and path.is_file():
-            items.extend(_from_lms(path, out, notebook_name))
+            items.extend(_from_lms(path, out, notebook_name, notes))
         elif path.is_dir() and any(path.glob("*.ipynb")):
             items.extend(_item(p) for p in sorted(path.glob("*.ipynb")))
         elif path.is_dir():
             # one subfolder per student (a notebook, a report, or both)
-            items.extend(_from_lms(path, out, notebook_name))
+            items.extend(_from_lms(path, out, notebook_name, notes))
         elif path.is_file():
             items.append(_item(path))
         else:
@@ -55,22 +65,86 @@ def _item(notebook: Path) -> Item:
     return Item(notebook.stem, notebook, reports)
 
 
-def _from_lms(path: Path, out: Path, notebook_name: str | None) -> list[Item]:
-    from grader.intake.lms import IntakeError, intake
+SOURCE_STAMP = "source.json"
+"""In OUT/intake/<stem>/: which download was taken in (its path and content digest)."""
+
+
+def source_digest(path: Path) -> str:
+    """sha256 of a zip's bytes, or of a folder's file names and contents."""
+    digest = hashlib.sha256()
+    if path.is_file():
+        with path.open("rb") as fh:
+            while chunk := fh.read(1 << 20):
+                digest.update(chunk)
+        return digest.hexdigest()
+    for f in sorted(p for p in path.rglob("*") if p.is_file() and not p.is_symlink()):
+        digest.update(str(f.relative_to(path)).encode("utf-8", "surrogateescape") + b"\0")
+        digest.update(hashlib.sha256(f.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def _stamp(dest: Path) -> dict[str, str]:
+    try:
+        data = json.loads((dest / SOURCE_STAMP).read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _from_lms(path: Path, out: Path, notebook_name: str | None,
+              notes: list[str] | None = None) -> list[Item]:
+    """An LMS download (zip or folder) taken in under OUT/intake/<stem>/.
+
+    The folder is reused only when it holds the intake of this very download (same
+    content digest in its `source.json`): a batch resumed after a crash skips the
+    intake. A download that changed since (re-downloaded with a late student, a
+    resubmitted notebook) is taken in again, replacing the folder; the driver's cache
+    keys then run what is new or changed and reuse the rest.
+    """
+    from grader.intake.lms import ROSTER, IntakeError, intake, load_roster
 
     dest = out / "intake" / path.stem
+    digest = source_digest(path)
+    stamp = _stamp(dest)
     try:
-        if dest.is_dir() and any(dest.glob("*.ipynb")):
-            # taken in by an earlier, interrupted run of this batch: reuse it as it is
-            from grader.intake.lms import load_roster, roster_reports
-
-            roster, reports = load_roster(dest), roster_reports(dest / "roster.json")
-            notebooks = {key: dest / f"{key}.ipynb" for key in roster}
-            return [Item(key, nb if nb.is_file() else None, tuple(reports.get(key, [])))
-                    for key, nb in sorted(notebooks.items())
-                    if nb.is_file() or reports.get(key)]
-        subs = intake(path, dest, notebook_name=notebook_name)
+        if stamp.get("sha256") == digest and (dest / ROSTER).is_file():
+            return _items_from_roster(dest)
+        before = load_roster(dest) if (dest / ROSTER).is_file() else {}
+        fresh = dest.with_name(f".{dest.name}.new")
+        shutil.rmtree(fresh, ignore_errors=True)
+        intake(path, fresh, notebook_name=notebook_name)
+        (fresh / SOURCE_STAMP).write_text(json.dumps(
+            {"source": str(path.resolve()), "sha256": digest,
+             "taken_in_at": datetime.now(UTC).isoformat(timespec="seconds")}, indent=2),
+            encoding="utf-8")
+        if dest.exists():
+            old = dest.with_name(f".{dest.name}.old")
+            shutil.rmtree(old, ignore_errors=True)
+            os.replace(dest, old)
+            os.replace(fresh, dest)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(fresh, dest)
     except IntakeError as exc:
         raise SourceError(str(exc)) from None
-    return [Item(s.student.key, s.notebook, tuple(s.reports)) for s in subs
-            if s.notebook is not None or s.reports]
+    items = _items_from_roster(dest)
+    if before and notes is not None:
+        now = load_roster(dest)
+        added = sorted(set(now) - set(before))
+        gone = sorted(set(before) - set(now))
+        why = "changed since it was taken in" if stamp else "taken in by an older grader"
+        notes.append(f"{path.name} {why}: taken in again into {dest}"
+                     + (f"; new: {', '.join(added)}" if added else "")
+                     + (f"; no longer in it (their earlier records stay): {', '.join(gone)}"
+                        if gone else ""))
+    return items
+
+
+def _items_from_roster(dest: Path) -> list[Item]:
+    from grader.intake.lms import load_roster, roster_reports
+
+    roster, reports = load_roster(dest), roster_reports(dest)
+    notebooks = {key: dest / f"{key}.ipynb" for key in roster}
+    return [Item(key, nb if nb.is_file() else None, tuple(reports.get(key, [])))
+            for key, nb in sorted(notebooks.items()) if nb.is_file() or reports.get(key)]

@@ -1,0 +1,81 @@
+"""A TA's LMS downloads through `grader grade`: what the intake takes in, and what it says.
+
+Every test runs the real console script on a Moodle or Canvas zip built here from the
+Part 1 samples (no fine-tuning: a few seconds a notebook).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, SAMPLES, needs_bwrap
+
+NB = "Transformer_practice.ipynb"
+SEED = "7"
+
+
+@pytest.fixture(autouse=True)
+def _model_cache(hf_cache, monkeypatch):
+    monkeypatch.setenv("GRADER_HF_CACHE", str(hf_cache))
+
+
+def grader(*argv: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "grader", *argv], cwd=cwd, capture_output=True,
+                          text=True, timeout=600, check=False)
+
+
+def sample(name: str) -> bytes:
+    return (SAMPLES / f"{name}.ipynb").read_bytes()
+
+
+def moodle_zip(path: Path, students: dict[str, tuple[str, bytes]]) -> Path:
+    """Moodle's "Download all submissions": one folder per student (name, participant id)."""
+    with zipfile.ZipFile(path, "w") as zf:
+        for pid, (name, data) in students.items():
+            zf.writestr(f"{name}_{pid}_assignsubmission_file_/{NB}", data)
+    return path
+
+
+def records_in(out: Path) -> dict[str, dict]:
+    return {p.stem: json.loads(p.read_text()) for p in out.glob("*.json")
+            if p.name != "manifest.json"}
+
+
+def test_a_redownloaded_zip_is_taken_in_again(tmp_path):
+    """Same file name, a late fifth student and a resubmission: both are graded."""
+    needs_bwrap()
+    download = tmp_path / "A3-download.zip"
+    out = tmp_path / "grades"
+    moodle_zip(download, {"1001": ("Ada Lovelace", sample("wrong-q1d-sin-cos-swapped")),
+                          "1002": ("Alan Turing", sample("wrong-q1c-missing-scale"))})
+    first = grader("grade", str(download), "-a", "stat8021-a3", "--out", str(out),
+                   "--seed", SEED, "--no-report")
+    assert first.returncode == 0, first.stderr
+    assert {k: r["score"] for k, r in records_in(out).items()} == {
+        "ada-lovelace-1001": 24, "alan-turing-1002": 18}
+    # the TA downloads again, same file name: Alan resubmitted, Grace handed in late
+    moodle_zip(download, {"1001": ("Ada Lovelace", sample("wrong-q1d-sin-cos-swapped")),
+                          "1002": ("Alan Turing", sample("wrong-q1a-transposed-heads")),
+                          "1003": ("Grace Hopper", sample("wrong-q1b-mask-after-softmax"))})
+    again = grader("grade", str(download), "-a", "stat8021-a3", "--out", str(out),
+                   "--seed", SEED, "--no-report")
+    assert again.returncode == 0, again.stderr
+    assert "A3-download.zip changed since it was taken in" in again.stderr
+    assert "new: grace-hopper-1003" in again.stderr
+    assert "2 executed, 1 already done" in again.stderr
+    assert {k: r["score"] for k, r in records_in(out).items()} == {
+        "ada-lovelace-1001": 24, "alan-turing-1002": 24, "grace-hopper-1003": 24}
+    roster = json.loads((out / "intake" / "A3-download" / "roster.json").read_text())
+    assert [r["key"] for r in roster] == ["ada-lovelace-1001", "alan-turing-1002",
+                                          "grace-hopper-1003"]
+    # the same download a third time: nothing to take in, nothing to run
+    third = grader("grade", str(download), "-a", "stat8021-a3", "--out", str(out),
+                   "--seed", SEED, "--no-report")
+    assert third.returncode == 0 and "0 executed, 3 already done" in third.stderr
+    assert "taken in again" not in third.stderr
