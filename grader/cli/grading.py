@@ -198,10 +198,9 @@ def grade(
     if report and records:
         from grader.report import render_batch
 
-        # sources taken in by the intake (LMS zips, student folders) left a roster
-        roster = next((r for r in (out / "intake" / Path(p).stem / "roster.json"
-                                   for p in submissions) if r.is_file()), None)
-        batch = render_batch(records, out / "reports", pack=pack, roster=roster)
+        # sources taken in by the intake (LMS zips, student folders) left their rosters
+        # under OUT/intake/<stem>/: render_batch reads them from the folder
+        batch = render_batch(records, out / "reports", pack=pack, roster=out)
         console.print(f"reports and class summary in {out / 'reports'}"
                       + (f" ({len(batch.warnings)} warnings)" if batch.warnings else ""))
     if as_json:

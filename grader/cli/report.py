@@ -50,7 +50,8 @@ def report(
     ] = None,
     packs_dir: Annotated[Path, typer.Option(help="Where packs live.")] = Path("reference"),
     roster: Annotated[Path | None, typer.Option(
-        help="roster.json from intake (default: RESULTS/roster.json if present).")] = None,
+        help="roster.json from intake (default: RESULTS/roster.json and every "
+             "RESULTS/intake/*/roster.json, as `grader grade` leaves them).")] = None,
     moodle_worksheet: Annotated[Path | None, typer.Option(
         help="Moodle's downloaded grading worksheet to fill in (keeps its rows and columns).")
     ] = None,

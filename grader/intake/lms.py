@@ -186,3 +186,23 @@ def roster_reports(path: Path) -> dict[str, list[Path]]:
         return {}
     return {r["key"]: [Path(p) for p in r.get("reports", [])]
             for r in json.loads(path.read_text(encoding="utf-8"))}
+
+
+def batch_rosters(folder: Path) -> list[Path]:
+    """The rosters of a results folder: its own `roster.json`, then each intake's
+    (`OUT/intake/<zip stem>/roster.json`, as `grader grade` leaves them)."""
+    own = folder / ROSTER
+    return ([own] if own.is_file() else []) + sorted(
+        p for p in (folder / "intake").glob(f"*/{ROSTER}") if p.is_file())
+
+
+def load_rosters(paths: list[Path]) -> tuple[dict[str, Student], dict[str, list[Path]]]:
+    """Students and report files by key from several rosters (a key's first entry wins)."""
+    students: dict[str, Student] = {}
+    reports: dict[str, list[Path]] = {}
+    for path in paths:
+        for key, student in load_roster(path).items():
+            students.setdefault(key, student)
+        for key, files in roster_reports(path).items():
+            reports.setdefault(key, files)
+    return students, reports

@@ -21,7 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from grader.intake.lms import ROSTER, load_roster, roster_reports
+from grader.intake.lms import ROSTER, batch_rosters, load_rosters
 from grader.intake.student import Student
 from grader.record import GradeRecord, read_record, write_atomic
 from grader.report.lms import canvas_csv, moodle_feedback_zip, moodle_worksheet, plain_csv
@@ -95,7 +95,9 @@ def render_batch(records: Path | Iterable[dict[str, Any] | GradeRecord], out_dir
 
     `records` is a results folder (`<key>.json` records, maybe a `roster.json`) or
     records in memory; `pack` (a `Pack` or its raw rubric dict) supplies visibility
-    rules; `roster` maps keys to students (default: the results folder's roster.json);
+    rules; `roster` maps keys to students: a dict, a roster.json, or a batch's --out
+    folder (its roster.json and every OUT/intake/*/roster.json; the default when
+    `records` is a folder);
     `manual` is a filled TA sheet to merge first.
     """
     bad = [f for f in formats if f not in FORMATS]
@@ -108,11 +110,13 @@ def render_batch(records: Path | Iterable[dict[str, Any] | GradeRecord], out_dir
         students = roster
         reports: dict[str, list[Path]] = {}
     else:
-        roster_path = roster or (folder / ROSTER if folder else None)
         if roster is not None and not Path(roster).exists():
             raise BatchError("roster", f"{roster} does not exist")
-        students = load_roster(roster_path) if roster_path else {}
-        reports = roster_reports(roster_path) if roster_path else {}
+        # a folder (the batch's --out) holds its rosters under intake/<zip stem>/
+        base = Path(roster) if roster is not None else folder
+        paths = (batch_rosters(base) if base is not None and base.is_dir()
+                 else [base] if base is not None else [])
+        students, reports = load_rosters(paths)
     out_dir.mkdir(parents=True, exist_ok=True)
     result = BatchResult()
     if manual is not None:
@@ -152,6 +156,12 @@ def render_batch(records: Path | Iterable[dict[str, Any] | GradeRecord], out_dir
             if not moodle_worksheet_csv.is_file():
                 raise BatchError("moodle-worksheet", f"{moodle_worksheet_csv} does not exist")
             downloaded = moodle_worksheet_csv.read_text(encoding="utf-8-sig")
+        if downloaded is not None and not any(s.lms == "moodle" and s.lms_id
+                                              for s, _ in graded):
+            raise BatchError("roster", "no graded student has a Moodle participant id, so "
+                             "no Grade could be filled in: pass --roster "
+                             "OUT/intake/<zip stem>/roster.json (written when `grader grade` "
+                             "took in the Moodle zip), or render the batch's --out folder")
         text, warnings = moodle_worksheet(shown, downloaded)
         result.warnings += warnings
         _write(out_dir / "moodle-worksheet.csv", text, result)

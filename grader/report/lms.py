@@ -107,6 +107,9 @@ def moodle_worksheet(graded: list[Graded], downloaded: str | None = None) -> tup
                                     f"{row[col['Maximum Grade']]}, the rubric's {r['max_score']:g}")
             except (ValueError, KeyError):
                 pass
+    if by_id and not seen:
+        raise WorksheetError(0, f"none of the {len(by_id)} graded Moodle students has a row "
+                             "(Participant <id>): is it this assignment's worksheet?")
     warnings += [f"{s.key}: participant {pid} has no row in the worksheet"
                  for pid, (s, _) in by_id.items() if pid not in seen]
     return _csv(reader), warnings
