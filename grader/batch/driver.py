@@ -27,7 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from grader import __version__
-from grader.batch.keys import execution_digest, rubric_digest, submission_key
+from grader.batch.keys import (
+    execution_digest,
+    pack_file_digest,
+    rubric_digest,
+    submission_key,
+)
 from grader.batch.store import load_run, save_run
 from grader.batch.work import Task
 from grader.pack import Pack
@@ -107,6 +112,26 @@ def _batch_seed(options: BatchOptions) -> int | None:
     return secrets.randbits(63)
 
 
+def pack_manifest(pack: Pack, **digests: str) -> dict[str, Any]:
+    """The manifest's `pack`: which pack graded the batch, where it was, which pack.toml.
+
+    `root` (the pack folder, absolute) and `pack_toml_sha256` let `grader report` find
+    that pack again and refuse another one of the same id (other visibility rules)."""
+    return {"id": pack.id, "version": pack.version, "fingerprint": pack.fingerprint(),
+            **digests, "root": str(Path(pack.root).resolve()),
+            "pack_toml_sha256": pack_file_digest(pack)}
+
+
+def write_manifest(out: Path, pack: Pack, *, mode: str, quick: bool, seed: int | None,
+                   engine: str, jobs: int | None, **digests: str) -> None:
+    write_atomic(out / MANIFEST, json.dumps({
+        "schema": "transformer-grader/batch/1", "grader": __version__,
+        "pack": pack_manifest(pack, **digests),
+        "mode": mode, "quick": quick, "seed": seed, "engine": engine, "jobs": jobs,
+        "environment": environment(),
+        "written_at": datetime.now(UTC).isoformat(timespec="seconds")}, indent=2))
+
+
 def _existing(out: Path, key: str) -> dict[str, Any] | None:
     path = out / f"{key}.json"
     if not path.is_file():
@@ -132,14 +157,9 @@ def run_batch(pack: Pack, items: Sequence[Item], options: BatchOptions, engine: 
     hf_cache = cache_dir(options.hf_cache)
     execution = execution_digest(pack, hf_cache)
     rubric = rubric_digest(pack)
-    write_atomic(out / MANIFEST, json.dumps({
-        "schema": "transformer-grader/batch/1", "grader": __version__,
-        "pack": {"id": pack.id, "version": pack.version, "fingerprint": pack.fingerprint(),
-                 "rubric": rubric, "execution": execution},
-        "mode": options.mode, "quick": options.quick, "seed": seed,
-        "engine": getattr(engine, "name", "?"), "jobs": getattr(engine, "jobs", None),
-        "environment": environment(),
-        "written_at": datetime.now(UTC).isoformat(timespec="seconds")}, indent=2))
+    write_manifest(out, pack, mode=options.mode, quick=options.quick, seed=seed,
+                   engine=getattr(engine, "name", "?"), jobs=getattr(engine, "jobs", None),
+                   rubric=rubric, execution=execution)
     log = Log(out / EVENTS)
     log("batch-start", submissions=len(items), seed=seed, engine=getattr(engine, "name", "?"))
     keys = {item.key: submission_key(execution, item.notebook, item.reports, mode=options.mode,

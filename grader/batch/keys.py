@@ -99,6 +99,12 @@ def rubric_digest(pack: Pack) -> str:
     return digest.hexdigest()[:16]
 
 
+def pack_file_digest(pack: Pack) -> str:
+    """sha256 of the pack's `pack.toml` as written: the manifest's record of which rubric
+    (and which visibility rules) graded a batch."""
+    return _file_digest(pack.root / PACK_FILE)
+
+
 def submission_key(execution: str, notebook: Path | None, reports: Sequence[Path], *, mode: str,
                    seed: int | None, quick: bool) -> str:
     digest = hashlib.sha256()

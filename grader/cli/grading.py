@@ -218,8 +218,11 @@ def grade(
 def _grade_saved(pack: Pack, items, out: Path, seed: int | None, quick: bool, cache: Path,
                  console: Console) -> dict[str, dict]:
     """--no-execute: nothing runs, so no pool; each record from the saved outputs."""
+    from grader.batch.driver import write_manifest
     from grader.grade import grade_notebook
 
+    write_manifest(out, pack, mode="grade", quick=quick, seed=seed, engine="no-execute",
+                   jobs=1)
     records = {}
     for i, item in enumerate(items, 1):
         record = grade_notebook(pack, item.notebook, mode="grade", seed=seed, quick=quick,

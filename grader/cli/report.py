@@ -14,6 +14,8 @@ from typing import Annotated
 import jinja2
 import typer
 
+from grader.cli.options import PacksDirOpt
+
 EXIT_INPUT = 2
 ClickException = type(typer.BadParameter("")).__mro__[2]
 """typer's vendored click.ClickException: `grader`'s main shows it and returns its code."""
@@ -46,9 +48,10 @@ def report(
     )] = "html,md,json",
     assignment: Annotated[str | None, typer.Option(
         "--assignment", "-a", help="Pack id or folder: its rubric's visibility rules apply "
-                                   "(default: the records' assignment id under --packs-dir).")
+        "(default: the pack the batch's manifest.json names, else the records' assignment id "
+        "along the pack search path; not found: exit 2).")
     ] = None,
-    packs_dir: Annotated[Path, typer.Option(help="Where packs live.")] = Path("reference"),
+    packs_dir: PacksDirOpt = None,
     roster: Annotated[Path | None, typer.Option(
         help="roster.json from intake (default: RESULTS/roster.json and every "
              "RESULTS/intake/*/roster.json, as `grader grade` leaves them).")] = None,
@@ -69,7 +72,7 @@ def report(
     grader report grades/ --out feedback/ --manual feedback/manual-sheet.csv
     """
     from grader.intake import IntakeError
-    from grader.pack import PackError, resolve_pack
+    from grader.pack import PackError
     from grader.report import BatchError, SheetError, render_batch
     from grader.report.lms import WorksheetError
 
@@ -79,22 +82,10 @@ def report(
     wanted = tuple(f.strip() for f in formats.split(",") if f.strip())
     if not results.is_dir():
         bad(f"results: {results} is not a folder")
-    pack = None
     try:
-        if assignment is None:
-            first = next(iter(sorted(results.glob("*.json"))), None)
-            ident = None
-            if first is not None and first.name != "roster.json":
-                try:
-                    ident = json.loads(first.read_text(encoding="utf-8"))["assignment"]["id"]
-                except (ValueError, KeyError, TypeError):
-                    ident = None
-            if ident and (packs_dir / ident / "pack.toml").is_file():
-                pack = resolve_pack(ident, packs_dir)
-        else:
-            pack = resolve_pack(assignment, packs_dir)
+        pack, notes = find_pack(results, assignment, packs_dir)
     except PackError as exc:
-        bad(f"assignment: {exc}")
+        bad(str(exc) if exc.field == "assignment" else f"assignment: {exc}")
     try:
         result = render_batch(results, out, pack=pack, formats=wanted, roster=roster,
                               moodle_worksheet_csv=moodle_worksheet, canvas=canvas,
@@ -103,13 +94,86 @@ def report(
         bad(str(exc))
     except jinja2.TemplateError as exc:
         raise ReportFailed(f"template: {exc}") from None
-    for warning in result.warnings:
+    for warning in [*notes, *result.warnings]:
         typer.echo(f"warning: {warning}", err=True)
     if as_json:
         typer.echo(json.dumps({"written": [str(p) for p in result.written],
-                               "warnings": result.warnings,
+                               "warnings": [*notes, *result.warnings],
                                "students": len(result.students)}, indent=2))
     else:
         typer.echo(f"{len(result.students)} students: {len(result.written)} files in {out}"
                    + (f" (summary: {out / 'summary.html'})" if (out / "summary.html").exists()
                       else ""))
+
+
+def find_pack(results: Path, assignment: str | None, packs_dir: Path | None):
+    """The pack whose visibility rules the reports follow, and warnings about it.
+
+    `-a` wins. Otherwise the batch's `manifest.json` names the pack folder that graded
+    it and the sha256 of its pack.toml; without that folder, the records' assignment id
+    is looked up along the pack search path, and a pack found there whose pack.toml is
+    not the one that graded is refused (its visibility rules may differ). Nothing found
+    is a PackError: reports are never rendered without the pack's rules.
+    """
+    from grader.batch.keys import pack_file_digest
+    from grader.pack import PackError, load_pack, resolve_pack
+
+    manifest = _manifest_pack(results)
+    graded_with = manifest.get("pack_toml_sha256")
+    notes: list[str] = []
+    if assignment is not None:
+        pack = resolve_pack(assignment, packs_dir)
+        if graded_with and pack_file_digest(pack) != graded_with:
+            notes.append(f"{pack.root / 'pack.toml'} is not the pack.toml that graded these "
+                         "records (manifest.json): its visibility rules apply, the scores are "
+                         "the old rubric's until the batch is graded again")
+        return pack, notes
+    root = manifest.get("root")
+    if root and (Path(root) / "pack.toml").is_file():
+        pack = load_pack(Path(root))
+        if graded_with and pack_file_digest(pack) != graded_with:
+            notes.append(f"{Path(root) / 'pack.toml'} changed since the batch was graded: its "
+                         "visibility rules apply, the scores are the old rubric's until "
+                         "`grader grade` runs again")
+        return pack, notes
+    ident = manifest.get("id") or _records_assignment(results)
+    hint = "pass -a PACK (the pack folder or id that graded them): its visibility rules " \
+           "decide what students see"
+    if not ident:
+        raise PackError("assignment", f"the records in {results} name no assignment; {hint}")
+    where = f" (the manifest's {root} is gone)" if root else ""
+    try:
+        pack = resolve_pack(str(ident), packs_dir)
+    except PackError as exc:
+        why = str(exc).split(": ", 1)[-1]
+        raise PackError("assignment", f"cannot find the pack {ident!r} that graded these "
+                        f"records{where}: {why}; {hint}") from None
+    if graded_with and pack_file_digest(pack) != graded_with:
+        raise PackError("assignment", f"the pack {ident!r} found at {pack.root} is not the one "
+                        f"that graded these records{where} (another pack.toml); {hint}")
+    if root:
+        notes.append(f"the pack that graded these records was at {root}; using {pack.root}, "
+                     "the same pack.toml")
+    return pack, notes
+
+
+def _manifest_pack(results: Path) -> dict:
+    from grader.batch.driver import MANIFEST
+
+    try:
+        data = json.loads((results / MANIFEST).read_text(encoding="utf-8"))
+        pack = data.get("pack") if isinstance(data, dict) else None
+        return pack if isinstance(pack, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _records_assignment(results: Path) -> str | None:
+    for path in sorted(results.glob("*.json")):
+        if path.name in ("roster.json", "manifest.json"):
+            continue
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))["assignment"]["id"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, SAMPLES, needs_bwrap
+from tests.conftest import PACK_DIR, ROOT, SAMPLES, needs_bwrap
 
 NB = "Transformer_practice.ipynb"
 STUDENTS = {"1001": ("Ada Lovelace", "wrong-q1d-sin-cos-swapped"),
@@ -35,16 +36,23 @@ def grader(*argv: str, cwd: Path = ROOT, env: dict | None = None) -> subprocess.
 
 @pytest.fixture(scope="module")
 def batch(tmp_path_factory, hf_cache) -> Path:
-    """OUT of `grader grade A3-download.zip -a stat8021-a3 --out OUT`."""
+    """OUT of `grader grade A3-download.zip -a course-pack --out OUT`, where course-pack
+    is the course's copy of stat8021-a3 (same id) that withholds Q1(d)'s details."""
     needs_bwrap()
     root = tmp_path_factory.mktemp("ta-report")
+    pack = root / "course-pack"
+    shutil.copytree(PACK_DIR, pack)
+    toml = (pack / "pack.toml").read_text()
+    assert toml.count('id = "q1d"\n') == 1
+    (pack / "pack.toml").write_text(toml.replace('id = "q1d"\n', 'id = "q1d"\n'
+                                                 'visibility = "score"\n'))
     download = root / "A3-download.zip"
     with zipfile.ZipFile(download, "w") as zf:
         for pid, (name, stem) in STUDENTS.items():
             zf.writestr(f"{name}_{pid}_assignsubmission_file_/{NB}",
                         (SAMPLES / f"{stem}.ipynb").read_bytes())
     out = root / "grades"
-    done = grader("grade", str(download), "-a", "stat8021-a3", "--out", str(out),
+    done = grader("grade", str(download), "-a", str(pack), "--out", str(out),
                   "--seed", "7", env={"GRADER_HF_CACHE": str(hf_cache)})
     assert done.returncode == 0, done.stderr
     return out
@@ -93,3 +101,43 @@ def test_moodle_worksheet_without_any_roster_exits_2_naming_the_option(batch, tm
     done = grader("report", str(batch), "--out", str(tmp_path / "feedback2"),
                   "--moodle-worksheet", str(other))
     assert done.returncode == 2 and "none of the 2 graded Moodle students" in done.stderr
+
+
+def test_report_from_another_folder_keeps_the_packs_visibility_rules(batch, tmp_path):
+    """No -a, run elsewhere: the manifest names the pack that graded the batch."""
+    manifest = json.loads((batch / "manifest.json").read_text())["pack"]
+    assert manifest["root"] == str(batch.parent / "course-pack")
+    assert len(manifest["pack_toml_sha256"]) == 64
+    record = json.loads((batch / "ada-lovelace-1001.json").read_text())
+    q1d = next(q for q in record["questions"] if q["id"] == "q1d")
+    assert q1d["status"] == "failed" and q1d["message"]
+    done = grader("report", str(batch), "--out", str(tmp_path / "feedback"), "--canvas",
+                  cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    html = (tmp_path / "feedback" / "students" / "ada-lovelace-1001.html").read_text()
+    assert "released after grading closes" in html
+    assert q1d["message"].split(";")[0] not in html
+    header = next(csv.reader(io.StringIO(
+        (tmp_path / "feedback" / "canvas-gradebook.csv").read_text())))
+    assert header[-1].startswith("Transformer mechanics")  # the assignment column is named
+
+
+def test_report_refuses_a_pack_it_cannot_vouch_for(batch, tmp_path):
+    """The pack folder moved: the id finds ./reference's stat8021-a3, whose pack.toml is
+    not the one that graded (it shows Q1(d)): exit 2 saying what to pass."""
+    moved = tmp_path / "grades"
+    shutil.copytree(batch, moved, ignore=shutil.ignore_patterns(".runs", "reports"))
+    manifest = json.loads((moved / "manifest.json").read_text())
+    manifest["pack"]["root"] = str(tmp_path / "gone")
+    (moved / "manifest.json").write_text(json.dumps(manifest))
+    done = grader("report", str(moved), "--out", str(tmp_path / "feedback"))
+    assert done.returncode == 2, done.stderr
+    err = done.stderr.strip()
+    assert err.startswith("error: assignment:") and "pass -a PACK" in err
+    assert "not the one that graded" in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "feedback" / "students").exists()
+    done = grader("report", str(moved), "--out", str(tmp_path / "feedback"),
+                  "-a", str(batch.parent / "course-pack"))
+    assert done.returncode == 0, done.stderr
+    html = (tmp_path / "feedback" / "students" / "ada-lovelace-1001.html").read_text()
+    assert "released after grading closes" in html
