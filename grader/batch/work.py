@@ -71,6 +71,12 @@ def grade_task(task: Task) -> dict[str, Any]:
     started = time.perf_counter()
     try:
         pack = _pack(task)
+        problem = notebook_problem(Path(task.notebook)) if task.notebook else None
+        if problem is not None:  # the student's file, not the grader, is at fault
+            record = unreadable_record(pack, Path(task.notebook), problem, mode=task.mode,
+                                       quick=task.quick)
+            return {"key": task.key, "record": record.to_dict(), "run_files": {},
+                    "seconds": round(time.perf_counter() - started, 3), "pid": os.getpid()}
         limits = pack.limits.merged(dict(task.limits)) if task.limits else None
         gpus = gpus_from_env() if task.gpus is None else task.gpus
         box = Sandbox.create(task.sandbox, gpus=gpus)
@@ -87,3 +93,80 @@ def grade_task(task: Task) -> dict[str, Any]:
         return {"key": task.key, "error": f"{type(exc).__name__}: {exc}",
                 "traceback": traceback.format_exc(limit=5), "pid": os.getpid(),
                 "seconds": round(time.perf_counter() - started, 3)}
+
+
+def notebook_problem(path: Path) -> str | None:
+    """Why `path` cannot be run as a notebook (None when it can be read as one).
+
+    A truncated upload, a stray text file or an empty file is the student's result
+    (`unreadable_record`), never a grader failure to retry.
+    """
+    import json
+
+    if path.suffix.lower() != ".ipynb":
+        kind = f"a {path.suffix.lower()} file" if path.suffix else "a file without extension"
+        return f"{path.name} is not a Jupyter notebook ({kind}, not .ipynb)"
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return f"{path.name} could not be read ({exc.strerror or exc})"
+    if not data.strip():
+        return f"{path.name} is empty"
+    try:
+        nb = json.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        return f"{path.name} is not a Jupyter notebook (not UTF-8 text)"
+    except json.JSONDecodeError as exc:
+        ends_early = (exc.pos >= len(exc.doc.rstrip()) - 1
+                      or exc.msg.startswith("Unterminated string"))
+        what = exc.msg.removesuffix(" at").removesuffix(" starting")
+        return (f"{path.name} is not valid notebook JSON ({what} at line {exc.lineno}, "
+                f"column {exc.colno})" + ("; the file ends early, as a truncated upload does"
+                                          if ends_early else ""))
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    if not isinstance(nb, dict) or not isinstance(cells, list) or not all(
+            isinstance(c, dict) and c.get("cell_type") in ("code", "markdown", "raw")
+            for c in cells):
+        return f"{path.name} is JSON but not a Jupyter notebook (no list of cells)"
+    try:
+        import nbformat
+
+        nbformat.reads(data.decode("utf-8-sig"), as_version=4)
+    except Exception as exc:  # noqa: BLE001 - whatever nbformat refuses is no notebook
+        return f"{path.name} is not a notebook nbformat can read ({type(exc).__name__})"
+    return None
+
+
+UNREADABLE = ("Your submission could not be graded: {problem}. Nothing was run, so no "
+              "question earned points. Hand in the .ipynb file Jupyter saves (File > Download) "
+              "and ask your TA to grade it again.")
+
+
+def unreadable_record(pack: Any, notebook: Path, problem: str, *, mode: str = "grade",
+                      quick: bool = False) -> Any:
+    """The record of a submission that is no readable notebook: every question `error`
+    with 0 points and the reason, so the student keeps a record, a report and a
+    gradebook row, and the TA sees "a question could not run"."""
+    import hashlib
+
+    from grader.record import GradeRecord, environment
+
+    message = UNREADABLE.format(problem=problem)
+    questions = [{"id": q.id, "title": q.title, "score": 0.0, "max": q.points,
+                  "status": "error", "message": message, "hint": "", "checks": [],
+                  "printed": []} for q in pack.questions]
+    try:
+        sha = hashlib.sha256(notebook.read_bytes()).hexdigest()
+    except OSError:
+        sha = None
+    return GradeRecord(
+        assignment={"id": pack.id, "title": pack.title, "version": pack.version,
+                    "fingerprint": pack.fingerprint()},
+        submission={"name": notebook.name, "path": str(notebook), "sha256": sha,
+                    "evidence": "notebook"},
+        mode=mode, score=0.0, max_score=pack.total, status="incomplete", questions=questions,
+        run={"seconds": 0.0, "restarts": 0, "sandbox": "not executed", "executed": False,
+             "quick": quick, "device": None, "models": [], "limits_hit": [], "cell_errors": [],
+             "seed": None, "cells_executed": 0},
+        flags={"tamper": [], "printed_mismatch": [], "finetune": []},
+        environment=environment())

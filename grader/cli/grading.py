@@ -1,8 +1,10 @@
 """``grader grade`` (a TA, hidden inputs) and ``grader check`` (a student, demo inputs).
 
-Exit codes: 0 when every notebook was graded, whatever its score (a low grade is a
-result, not a failure); 1 when the grader could not grade one (no sandbox, a crash of
-the grader itself); 2 for bad usage or a broken pack.
+Exit codes: 0 when every submission has a record, whatever its score (a low grade is
+a result, not a failure; so is a file that is no readable notebook, a truncated upload
+or a stray .txt: its record says why, every question `error` with 0 points); 1 when
+the grader could not grade one (no sandbox, a crash of the grader itself, after one
+retry); 2 for bad usage or a broken pack.
 """
 
 from __future__ import annotations
@@ -219,14 +221,19 @@ def _grade_saved(pack: Pack, items, out: Path, seed: int | None, quick: bool, ca
                  console: Console) -> dict[str, dict]:
     """--no-execute: nothing runs, so no pool; each record from the saved outputs."""
     from grader.batch.driver import write_manifest
+    from grader.batch.work import notebook_problem, unreadable_record
     from grader.grade import grade_notebook
 
     write_manifest(out, pack, mode="grade", quick=quick, seed=seed, engine="no-execute",
                    jobs=1)
     records = {}
     for i, item in enumerate(items, 1):
-        record = grade_notebook(pack, item.notebook, mode="grade", seed=seed, quick=quick,
-                                execute=False, hf_cache=cache)
+        problem = notebook_problem(item.notebook) if item.notebook else None
+        if problem is not None:  # the student's file: a record that says so
+            record = unreadable_record(pack, item.notebook, problem, quick=quick)
+        else:
+            record = grade_notebook(pack, item.notebook, mode="grade", seed=seed, quick=quick,
+                                    execute=False, hf_cache=cache, reports=list(item.reports))
         write_atomic(out / f"{item.key}.json", record.to_json())
         records[item.key] = record.to_dict()
         console.print(f"[{i}/{len(items)}] {item.key}: {record.score:g}/{record.max_score:g} "

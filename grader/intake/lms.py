@@ -180,11 +180,16 @@ def load_roster(path: Path) -> dict[str, Student]:
 
 def roster_reports(path: Path) -> dict[str, list[Path]]:
     """Report files per student key, from `roster.json`."""
+    return roster_files(path, "reports")
+
+
+def roster_files(path: Path, kind: str) -> dict[str, list[Path]]:
+    """Files of one kind ("reports" or "other") per student key, from `roster.json`."""
     if path.is_dir():
         path = path / ROSTER
     if not path.is_file():
         return {}
-    return {r["key"]: [Path(p) for p in r.get("reports", [])]
+    return {r["key"]: [Path(p) for p in r.get(kind, [])]
             for r in json.loads(path.read_text(encoding="utf-8"))}
 
 

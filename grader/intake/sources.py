@@ -30,7 +30,7 @@ def collect(sources: Sequence[str], out: Path, notebook_name: str | None = None,
     `notes` collects what a TA should read before the batch starts (a download taken
     in again because it changed).
     """
-    items: list[Item] = []
+    items: list[Item | Path] = []
     for source in sources:
         path = Path(source)
         if path.suffix.lower() == ".zip" and path.is_file():
@@ -41,12 +41,30 @@ def collect(sources: Sequence[str], out: Path, notebook_name: str | None = None,
             # one subfolder per student (a notebook, a report, or both)
             items.extend(_from_lms(path, out, notebook_name, notes))
         elif path.is_file():
-            items.append(_item(path))
+            items.append(_item(path) if path.suffix.lower() == ".ipynb" else path)
         else:
             matches = sorted(glob.glob(source))
             if not matches:
                 raise SourceError(f"{source}: no such notebook, folder, zip or glob match")
-            items.extend(_item(Path(m)) for m in matches if m.endswith(".ipynb"))
+            items.extend(_item(Path(m)) if m.lower().endswith(".ipynb") else Path(m)
+                         for m in matches if Path(m).is_file())
+    return _unique(items)
+
+
+def _unique(found: list[Item | Path]) -> list[Item]:
+    """Items with unique keys. A file given that is no notebook (`subs/*` matching a
+    stray .txt) is its own item, whose record says it could not be graded, unless it
+    is a report already handed in beside a notebook given (`ada.ipynb` + `ada.md`)."""
+    attached = {r.resolve() for i in found if isinstance(i, Item) for r in i.reports}
+    taken = {i.key for i in found if isinstance(i, Item)}
+    items: list[Item] = []
+    for entry in found:
+        if isinstance(entry, Item):
+            items.append(entry)
+        elif entry.resolve() not in attached:
+            key = entry.stem if entry.stem not in taken else entry.name
+            taken.add(key)
+            items.append(Item(key, entry))  # graded as a notebook: the worker says why not
     keys = [item.key for item in items]
     repeated = sorted({k for k in keys if keys.count(k) > 1})
     if repeated:
@@ -142,9 +160,16 @@ def _from_lms(path: Path, out: Path, notebook_name: str | None,
 
 
 def _items_from_roster(dest: Path) -> list[Item]:
-    from grader.intake.lms import load_roster, roster_reports
+    from grader.intake.lms import load_roster, roster_files, roster_reports
 
     roster, reports = load_roster(dest), roster_reports(dest)
     notebooks = {key: dest / f"{key}.ipynb" for key in roster}
-    return [Item(key, nb if nb.is_file() else None, tuple(reports.get(key, [])))
-            for key, nb in sorted(notebooks.items()) if nb.is_file() or reports.get(key)]
+    other = roster_files(dest, "other")
+    items = []
+    for key, nb in sorted(notebooks.items()):
+        if nb.is_file() or reports.get(key):
+            items.append(Item(key, nb if nb.is_file() else None, tuple(reports.get(key, []))))
+        elif other.get(key):
+            # neither a notebook nor a report (a zip, a .py): the record says so
+            items.append(Item(key, other[key][0]))
+    return items

@@ -79,3 +79,34 @@ def test_a_redownloaded_zip_is_taken_in_again(tmp_path):
                    "--seed", SEED, "--no-report")
     assert third.returncode == 0 and "0 executed, 3 already done" in third.stderr
     assert "taken in again" not in third.stderr
+
+
+def test_a_truncated_notebook_and_a_stray_file_are_records_not_failures(tmp_path):
+    """`grader grade subs/*` with a cut-off upload and a .txt: both students keep a record
+    saying why nothing was graded, a report and a gradebook row; exit 0, nothing retried."""
+    needs_bwrap()
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    whole = sample("solution")
+    (subs / "broken.ipynb").write_bytes(whole[: len(whole) // 2])
+    (subs / "stray.txt").write_text("my answers are in the notebook\n")
+    out = tmp_path / "grades"
+    done = grader("grade", str(subs / "broken.ipynb"), str(subs / "stray.txt"),
+                  "-a", "stat8021-a3", "--out", str(out), "--seed", SEED)
+    assert done.returncode == 0, done.stderr
+    assert "0 failed" in done.stderr and not (out / "failed").exists()
+    records = records_in(out)
+    assert sorted(records) == ["broken", "stray"]
+    broken, stray = records["broken"], records["stray"]
+    assert {q["status"] for q in broken["questions"]} == {"error"} and broken["score"] == 0
+    assert "broken.ipynb is not valid notebook JSON" in broken["questions"][0]["message"]
+    assert "truncated upload" in broken["questions"][0]["message"]
+    assert "stray.txt is not a Jupyter notebook (a .txt file" in stray["questions"][0]["message"]
+    events = [json.loads(line)["event"] for line in (out / "events.jsonl").read_text().splitlines()]
+    assert "retry" not in events and "failed" not in events
+    # the student's report says it, and the gradebook has the row, marked for a TA
+    html = (out / "reports" / "students" / "broken.html").read_text()
+    assert "is not valid notebook JSON" in html
+    rows = (out / "reports" / "gradebook.csv").read_text().splitlines()
+    assert any(r.startswith("broken,") and r.endswith(",yes") for r in rows)
+    assert any(r.startswith("stray,") and r.endswith(",yes") for r in rows)
