@@ -54,6 +54,12 @@ class Item:
     notebook: Path | None
     """None for a report handed in alone."""
     reports: tuple[Path, ...] = ()
+    problem: str = ""
+    """Why nothing can be graded although files came in (two equally new notebooks): the
+    record says it, as for an unreadable notebook."""
+    intake: dict[str, Any] | None = field(default=None, hash=False, compare=False)
+    """What the intake decided (`handed_in`, `picked`, `ignored`, `problem`, `late`):
+    written into the record's `submission.reports` as entries marked `intake`."""
 
 
 @dataclass
@@ -132,6 +138,39 @@ def write_manifest(out: Path, pack: Pack, *, mode: str, quick: bool, seed: int |
         "written_at": datetime.now(UTC).isoformat(timespec="seconds")}, indent=2))
 
 
+def intake_entries(intake: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The intake's decisions as `submission.reports` entries (marked `intake`): which
+    notebook was graded and why, which were not, and a late mark."""
+    if not intake:
+        return []
+    graded, why = intake.get("handed_in") or "", intake.get("picked") or ""
+    late = ["handed in late (the LMS marked it late)"] if intake.get("late") else []
+    entries = []
+    if graded and (why or late):
+        entries.append({"name": graded, "format": "notebook", "intake": True,
+                        "notes": ([f"graded: {why}"] if why else ["graded"]) + late})
+    elif late:
+        entries.append({"name": "submission", "format": "", "intake": True, "notes": late})
+    for name in intake.get("ignored") or []:
+        note = (f"not graded: {graded} was ({why})" if graded
+                else f"not graded: {intake.get('problem') or 'no notebook was picked'}")
+        entries.append({"name": name, "format": "notebook", "intake": True, "notes": [note]})
+    return entries
+
+
+def with_intake(record: dict[str, Any], intake: dict[str, Any] | None) -> bool:
+    """Put the intake's entries in `record` (replacing earlier ones); True if it changed."""
+    sub = record.setdefault("submission", {})
+    kept = [r for r in sub.get("reports") or [] if not r.get("intake")]
+    new = kept + intake_entries(intake)
+    if new == (sub.get("reports") or []):
+        return False
+    sub["reports"] = new or None
+    if sub["reports"] is None:
+        del sub["reports"]
+    return True
+
+
 def _existing(out: Path, key: str) -> dict[str, Any] | None:
     path = out / f"{key}.json"
     if not path.is_file():
@@ -170,6 +209,7 @@ def run_batch(pack: Pack, items: Sequence[Item], options: BatchOptions, engine: 
     by_key = {item.key: item for item in items}
 
     def finish(key: str, record: dict[str, Any], retries: int) -> None:
+        with_intake(record, by_key[key].intake)
         record["assignment"]["rubric"] = rubric
         record["run"]["cache_key"] = keys[key]
         record["run"]["retries"] = retries
@@ -185,6 +225,8 @@ def run_batch(pack: Pack, items: Sequence[Item], options: BatchOptions, engine: 
         stored = None if current else load_run(out, key)
         if current:
             assert record is not None
+            if with_intake(record, item.intake):  # the download changed, not the notebook
+                write_atomic(out / f"{item.key}.json", json.dumps(record, indent=2))
             records[item.key] = record
             cached.append(item.key)
             log("cached", submission=item.key, score=record.get("score"))
@@ -201,14 +243,15 @@ def run_batch(pack: Pack, items: Sequence[Item], options: BatchOptions, engine: 
             to_run.append(item)
 
     def task(item: Item) -> Task:
-        return Task(key=item.key, name=(item.notebook or item.reports[0]).name,
+        shown = item.notebook or (item.reports[0] if item.reports else None)
+        return Task(key=item.key, name=shown.name if shown else item.key,
                     notebook=str(item.notebook) if item.notebook else "",
                     pack_root=str(pack.root), mode=options.mode, seed=seed,
                     quick=options.quick, hf_cache=str(hf_cache), sandbox=options.sandbox,
                     limits=tuple(sorted(options.limits.items())),
                     data=tuple(sorted((k, str(v)) for k, v in options.data.items())),
                     reports=tuple(str(r) for r in item.reports),
-                    gpus=options.gpus)
+                    gpus=options.gpus, extra={"problem": item.problem} if item.problem else {})
 
     attempts: dict[str, int] = {}
     queue = [task(item) for item in to_run]

@@ -71,10 +71,12 @@ def grade_task(task: Task) -> dict[str, Any]:
     started = time.perf_counter()
     try:
         pack = _pack(task)
-        problem = notebook_problem(Path(task.notebook)) if task.notebook else None
-        if problem is not None:  # the student's file, not the grader, is at fault
-            record = unreadable_record(pack, Path(task.notebook), problem, mode=task.mode,
-                                       quick=task.quick)
+        problem = task.extra.get("problem") or (
+            notebook_problem(Path(task.notebook)) if task.notebook else None)
+        if problem:  # the student's files, not the grader, are at fault
+            record = unreadable_record(pack, Path(task.notebook) if task.notebook else None,
+                                       problem, mode=task.mode, quick=task.quick,
+                                       name=task.name)
             return {"key": task.key, "record": record.to_dict(), "run_files": {},
                     "seconds": round(time.perf_counter() - started, 3), "pid": os.getpid()}
         limits = pack.limits.merged(dict(task.limits)) if task.limits else None
@@ -142,8 +144,8 @@ UNREADABLE = ("Your submission could not be graded: {problem}. Nothing was run, 
               "and ask your TA to grade it again.")
 
 
-def unreadable_record(pack: Any, notebook: Path, problem: str, *, mode: str = "grade",
-                      quick: bool = False) -> Any:
+def unreadable_record(pack: Any, notebook: Path | None, problem: str, *, mode: str = "grade",
+                      quick: bool = False, name: str = "") -> Any:
     """The record of a submission that is no readable notebook: every question `error`
     with 0 points and the reason, so the student keeps a record, a report and a
     gradebook row, and the TA sees "a question could not run"."""
@@ -156,13 +158,14 @@ def unreadable_record(pack: Any, notebook: Path, problem: str, *, mode: str = "g
                   "status": "error", "message": message, "hint": "", "checks": [],
                   "printed": []} for q in pack.questions]
     try:
-        sha = hashlib.sha256(notebook.read_bytes()).hexdigest()
+        sha = hashlib.sha256(notebook.read_bytes()).hexdigest() if notebook else None
     except OSError:
         sha = None
     return GradeRecord(
         assignment={"id": pack.id, "title": pack.title, "version": pack.version,
                     "fingerprint": pack.fingerprint()},
-        submission={"name": notebook.name, "path": str(notebook), "sha256": sha,
+        submission={"name": notebook.name if notebook else (name or "submission"),
+                    "path": str(notebook) if notebook else None, "sha256": sha,
                     "evidence": "notebook"},
         mode=mode, score=0.0, max_score=pack.total, status="incomplete", questions=questions,
         run={"seconds": 0.0, "restarts": 0, "sandbox": "not executed", "executed": False,

@@ -34,8 +34,8 @@ LOG_NAMES = re.compile(r"(\.csv$|tfevents)", re.IGNORECASE)
 """Training logs (CSV, TensorBoard event files) travel with the reports to the grader."""
 MOODLE = re.compile(r"^(?P<name>[^_/]+)_(?P<id>\d+)_assign(?:submission|feedback)_"
                     r"(?P<plugin>[a-z]+)_(?P<rest>.*)$")
-CANVAS = re.compile(r"^(?P<name>[a-z0-9-]+)_(?:late_)?(?P<uid>\d+)_(?P<sid>\d+)_(?P<file>.+)$",
-                    re.IGNORECASE)
+CANVAS = re.compile(r"^(?P<name>[a-z0-9-]+)_(?P<late>late_)?(?P<uid>\d+)_(?P<sid>\d+)_"
+                    r"(?P<file>.+)$", re.IGNORECASE)
 
 
 class IntakeError(ValueError):
@@ -53,11 +53,28 @@ class Submission:
     reports: list[Path] = field(default_factory=list)
     other: list[Path] = field(default_factory=list)
     """Files handed in that are neither the notebook nor a report."""
+    handed_in: str = ""
+    """The graded notebook's name as the student gave it (`final.ipynb`)."""
+    picked: str = ""
+    """Why that notebook, when the student handed in more than one (`PICK_RULE`)."""
+    ignored: list[str] = field(default_factory=list)
+    """Other notebooks handed in and not graded (names as the student gave them)."""
+    problem: str = ""
+    """Why no notebook was graded although notebooks were handed in (a tie)."""
 
     def to_dict(self) -> dict[str, object]:
         return {**self.student.to_dict(),
                 "notebook": str(self.notebook) if self.notebook else None,
+                "handed_in": self.handed_in, "picked": self.picked, "ignored": self.ignored,
+                "problem": self.problem,
                 "reports": [str(p) for p in self.reports], "other": [str(p) for p in self.other]}
+
+
+PICK_RULE = ("the notebook named like the assignment's, else the newest, else none: a "
+             "student who handed in several notebooks is graded on the one named like the "
+             "pack's `notebook` (Canvas's resubmitted `name-1.ipynb` counts; the newest of "
+             "those), else on the newest one (file time, from the LMS zip), else, when the "
+             "newest are equally new, on none: the record names them and asks for a choice")
 
 
 def slug(text: str) -> str:
@@ -91,14 +108,52 @@ def _group(files: list[Path], root: Path) -> tuple[str, dict[tuple[str, str], li
     return "", plain
 
 
-def _pick_notebook(files: list[Path], wanted: str | None) -> Path | None:
-    notebooks = sorted(f for f in files if f.suffix == ".ipynb"
+RESUBMITTED = re.compile(r"^(?P<stem>.+?)-\d+$")
+"""Canvas appends -1, -2 to a resubmitted file's name."""
+
+
+@dataclass
+class Pick:
+    notebook: Path | None
+    why: str = ""
+    ignored: list[Path] = field(default_factory=list)
+    problem: str = ""
+
+
+def _pick_notebook(lms: str, files: list[Path], wanted: str | None) -> Pick:
+    """The notebook to grade among a student's files, by `PICK_RULE`."""
+    notebooks = sorted(f for f in files if f.suffix.lower() == ".ipynb"
                        and ".ipynb_checkpoints" not in f.parts)
-    if wanted:
-        for nb in notebooks:
-            if nb.name == wanted or nb.name.endswith("_" + wanted):
-                return nb
-    return notebooks[0] if notebooks else None
+    if len(notebooks) <= 1:
+        return Pick(notebooks[0] if notebooks else None)
+
+    def named(nb: Path) -> bool:
+        if not wanted:
+            return False
+        plain = Path(_plain_name(lms, nb))
+        stem = m["stem"] if (m := RESUBMITTED.match(plain.stem)) else plain.stem
+        return plain.name == wanted or nb.name.endswith("_" + wanted) or (
+            stem == Path(wanted).stem and plain.suffix == ".ipynb")
+
+    def newest(pool: list[Path]) -> list[Path]:
+        top = max(nb.stat().st_mtime for nb in pool)
+        return [nb for nb in pool if nb.stat().st_mtime == top]
+
+    like = [nb for nb in notebooks if named(nb)]
+    pool = like or notebooks
+    best = newest(pool)
+    names = ", ".join(_plain_name(lms, nb) for nb in notebooks)
+    if len(best) == 1:
+        why = (f"named like the assignment's {wanted}" if like else "the newest")
+        if like and len(like) > 1:
+            why += ", the newest of those"
+        return Pick(best[0], why, [nb for nb in notebooks if nb != best[0]])
+    tied = ", ".join(_plain_name(lms, nb) for nb in best)
+    return Pick(None, "", notebooks, (
+        f"{len(notebooks)} notebooks were handed in ({names}); "
+        + (f"none is named {wanted} and " if wanted and not like else "")
+        + f"{tied} are equally new, so the grader cannot tell which one to grade: "
+        "hand in one notebook" + (f" named {wanted}" if wanted else "")))
 
 
 def intake(source: Path, dest: Path, *, notebook_name: str | None = None,
@@ -134,8 +189,10 @@ def intake(source: Path, dest: Path, *, notebook_name: str | None = None,
 def _lay_out(lms: str, name: str, lms_id: str, owned: list[Path], dest: Path,
              notebook_name: str | None) -> Submission:
     key = f"{slug(name)}-{lms_id}" if lms_id else slug(name)
-    student = Student(key=key, name=name, id=lms_id, lms=lms, lms_id=lms_id)
-    nb = _pick_notebook(owned, notebook_name)
+    late = lms == "canvas" and any((m := CANVAS.match(f.name)) and m["late"] for f in owned)
+    student = Student(key=key, name=name, id=lms_id, lms=lms, lms_id=lms_id, late=bool(late))
+    pick = _pick_notebook(lms, owned, notebook_name)
+    nb = pick.notebook
     copied_nb = None
     if nb is not None:
         copied_nb = dest / f"{key}.ipynb"
@@ -144,6 +201,11 @@ def _lay_out(lms: str, name: str, lms_id: str, owned: list[Path], dest: Path,
     for f in owned:
         if f == nb:
             continue
+        if f in pick.ignored:  # kept for the TA to open, but neither graded nor a report
+            target = dest / "files" / key / "not-graded" / _plain_name(lms, f)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(f, target)
+            continue
         log = bool(LOG_NAMES.search(f.name))
         # a log's folders name its run (runs/pretrained/seed-1/events...): keep them
         flat = "__".join([f.parent.parent.name, f.parent.name, f.name]) if log else ""
@@ -151,7 +213,10 @@ def _lay_out(lms: str, name: str, lms_id: str, owned: list[Path], dest: Path,
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(f, target)
         (reports if f.suffix.lower() in REPORT_SUFFIXES or log else other).append(target)
-    return Submission(student, copied_nb, reports, other)
+    return Submission(student, copied_nb, reports, other,
+                      handed_in=_plain_name(lms, nb) if nb is not None else "",
+                      picked=pick.why, ignored=[_plain_name(lms, f) for f in pick.ignored],
+                      problem=pick.problem)
 
 
 def _plain_name(lms: str, f: Path) -> str:
@@ -172,7 +237,8 @@ def load_roster(path: Path) -> dict[str, Student]:
     try:
         rows = json.loads(path.read_text(encoding="utf-8"))
         fields = Student.__dataclass_fields__
-        return {r["key"]: Student(**{k: str(v) for k, v in r.items() if k in fields})
+        return {r["key"]: Student(**{k: (v is True if k == "late" else str(v))
+                                     for k, v in r.items() if k in fields})
                 for r in rows}
     except (ValueError, KeyError, TypeError) as exc:
         raise IntakeError("roster", f"{path} is not a roster ({exc})") from None
@@ -181,6 +247,18 @@ def load_roster(path: Path) -> dict[str, Student]:
 def roster_reports(path: Path) -> dict[str, list[Path]]:
     """Report files per student key, from `roster.json`."""
     return roster_files(path, "reports")
+
+
+def roster_intake(path: Path) -> dict[str, dict[str, object]]:
+    """What the intake decided per student key: `handed_in`, `picked`, `ignored`,
+    `problem`, `late` (rosters written before these existed give empty values)."""
+    if path.is_dir():
+        path = path / ROSTER
+    if not path.is_file():
+        return {}
+    return {r["key"]: {k: r.get(k) for k in ("handed_in", "picked", "ignored", "problem",
+                                             "late")}
+            for r in json.loads(path.read_text(encoding="utf-8"))}
 
 
 def roster_files(path: Path, kind: str) -> dict[str, list[Path]]:

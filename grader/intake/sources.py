@@ -160,16 +160,19 @@ def _from_lms(path: Path, out: Path, notebook_name: str | None,
 
 
 def _items_from_roster(dest: Path) -> list[Item]:
-    from grader.intake.lms import load_roster, roster_files, roster_reports
+    from grader.intake.lms import load_roster, roster_files, roster_intake, roster_reports
 
     roster, reports = load_roster(dest), roster_reports(dest)
     notebooks = {key: dest / f"{key}.ipynb" for key in roster}
-    other = roster_files(dest, "other")
+    other, decided = roster_files(dest, "other"), roster_intake(dest)
     items = []
     for key, nb in sorted(notebooks.items()):
-        if nb.is_file() or reports.get(key):
-            items.append(Item(key, nb if nb.is_file() else None, tuple(reports.get(key, []))))
+        intake = decided.get(key) or {}
+        problem = str(intake.get("problem") or "")
+        if nb.is_file() or reports.get(key) or problem:
+            items.append(Item(key, nb if nb.is_file() else None, tuple(reports.get(key, [])),
+                              problem=problem, intake=intake))
         elif other.get(key):
             # neither a notebook nor a report (a zip, a .py): the record says so
-            items.append(Item(key, other[key][0]))
+            items.append(Item(key, other[key][0], intake=intake))
     return items

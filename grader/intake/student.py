@@ -17,6 +17,8 @@ class Student:
     """"moodle", "canvas" or "" (a plain folder)."""
     lms_id: str = ""
     """Moodle's participant id, Canvas's user id."""
+    late: bool = False
+    """The LMS marked the submission late (Canvas's `_late_` in the file name)."""
 
-    def to_dict(self) -> dict[str, str]:
+    def to_dict(self) -> dict[str, str | bool]:
         return dict(self.__dict__)

@@ -161,12 +161,13 @@ def plain_csv(graded: list[Graded]) -> str:
         for q in r.get("questions", []):
             maxima.setdefault(q["id"], q.get("max"))
     max_score = next((r.get("max_score") for _, r in graded), None)
-    rows: list[list[str]] = [["student", "id", "key", *qids, "total", "status", "needs_human"],
+    rows: list[list[str]] = [["student", "id", "key", *qids, "total", "status", "needs_human",
+                              "late"],
                              [POINTS_POSSIBLE, "", "", *(_grade(maxima[q]) for q in qids),
-                              _grade(max_score), "", ""]]
+                              _grade(max_score), "", "", ""]]
     for s, r in graded:
         scores = {q["id"]: q.get("score") for q in r.get("questions", [])}
         rows.append([s.name, s.id, s.key, *(_grade(scores.get(q)) for q in qids),
                      _grade(r.get("score")), str(r.get("status", "")),
-                     "yes" if needs_human(r) else ""])
+                     "yes" if needs_human(r) else "", "yes" if getattr(s, "late", False) else ""])
     return _csv(rows)

@@ -6,6 +6,8 @@ Part 1 samples (no fine-tuning: a few seconds a notebook).
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import subprocess
 import sys
@@ -108,5 +110,51 @@ def test_a_truncated_notebook_and_a_stray_file_are_records_not_failures(tmp_path
     html = (out / "reports" / "students" / "broken.html").read_text()
     assert "is not valid notebook JSON" in html
     rows = (out / "reports" / "gradebook.csv").read_text().splitlines()
-    assert any(r.startswith("broken,") and r.endswith(",yes") for r in rows)
-    assert any(r.startswith("stray,") and r.endswith(",yes") for r in rows)
+    assert any(r.startswith("broken,") and r.endswith(",yes,") for r in rows)
+    assert any(r.startswith("stray,") and r.endswith(",yes,") for r in rows)
+
+
+def test_several_notebooks_are_picked_by_the_documented_rule_and_late_is_kept(tmp_path):
+    """Canvas download: Ada handed in draft + final (the newer is graded), Alan a scratch
+    notebook beside the assignment's (its name wins) and late, Grace two equally new
+    notebooks (none graded: her record names both)."""
+    needs_bwrap()
+    download = tmp_path / "submissions.zip"
+    members = [  # (file name, sample, upload time)
+        ("lovelaceada_2001_9001_draft.ipynb", "wrong-q1d-sin-cos-swapped", (2026, 4, 1, 9, 0, 0)),
+        ("lovelaceada_2001_9001_final.ipynb", "wrong-q1c-missing-scale", (2026, 4, 2, 9, 0, 0)),
+        (f"turingalan_late_2002_9002_{NB}", "wrong-q1d-sin-cos-swapped", (2026, 4, 1, 9, 0, 0)),
+        ("turingalan_late_2002_9002_scratch.ipynb", "solution", (2026, 4, 3, 9, 0, 0)),
+        ("hoppergrace_2003_9003_a.ipynb", "solution", (2026, 4, 1, 9, 0, 0)),
+        ("hoppergrace_2003_9003_b.ipynb", "solution", (2026, 4, 1, 9, 0, 0)),
+    ]
+    with zipfile.ZipFile(download, "w") as zf:
+        for name, stem, when in members:
+            zf.writestr(zipfile.ZipInfo(name, date_time=when), sample(stem))
+    out = tmp_path / "grades"
+    done = grader("grade", str(download), "-a", "stat8021-a3", "--out", str(out),
+                  "--seed", SEED)
+    assert done.returncode == 0, done.stderr
+    records = records_in(out)
+    ada, alan, grace = (records["lovelaceada-2001"], records["turingalan-2002"],
+                        records["hoppergrace-2003"])
+    assert ada["score"] == 18  # final.ipynb (missing scale), not the draft (24)
+    assert alan["score"] == 24  # the assignment's notebook, not the newer scratch (94)
+    notes = {r["name"]: r["notes"] for r in ada["submission"]["reports"] if r.get("intake")}
+    assert notes == {"final.ipynb": ["graded: the newest"],
+                     "draft.ipynb": ["not graded: final.ipynb was (the newest)"]}
+    notes = {r["name"]: r["notes"] for r in alan["submission"]["reports"] if r.get("intake")}
+    assert notes[NB] == [f"graded: named like the assignment's {NB}",
+                         "handed in late (the LMS marked it late)"]
+    assert notes["scratch.ipynb"][0].startswith(f"not graded: {NB} was")
+    assert {q["status"] for q in grace["questions"]} == {"error"}
+    message = grace["questions"][0]["message"]
+    assert "a.ipynb, b.ipynb are equally new" in message and f"named {NB}" in message
+    roster = {r["key"]: r for r in json.loads(
+        (out / "intake" / "submissions" / "roster.json").read_text())}
+    assert roster["lovelaceada-2001"]["ignored"] == ["draft.ipynb"]
+    assert roster["turingalan-2002"]["late"] is True and not roster["lovelaceada-2001"]["late"]
+    # the gradebook keeps Canvas's late mark in a column of its own
+    rows = list(csv.DictReader(io.StringIO((out / "reports" / "gradebook.csv").read_text())))
+    assert {r["key"]: r["late"] for r in rows[1:]} == {
+        "hoppergrace-2003": "", "lovelaceada-2001": "", "turingalan-2002": "yes"}
