@@ -22,6 +22,7 @@ import json
 import re
 import shutil
 import tempfile
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,7 +35,7 @@ LOG_NAMES = re.compile(r"(\.csv$|tfevents)", re.IGNORECASE)
 """Training logs (CSV, TensorBoard event files) travel with the reports to the grader."""
 MOODLE = re.compile(r"^(?P<name>[^_/]+)_(?P<id>\d+)_assign(?:submission|feedback)_"
                     r"(?P<plugin>[a-z]+)_(?P<rest>.*)$")
-CANVAS = re.compile(r"^(?P<name>[a-z0-9-]+)_(?P<late>late_)?(?P<uid>\d+)_(?P<sid>\d+)_"
+CANVAS = re.compile(r"^(?P<name>[^\W_](?:[^\W_]|-)*)_(?P<late>late_)?(?P<uid>\d+)_(?P<sid>\d+)_"
                     r"(?P<file>.+)$", re.IGNORECASE)
 
 
@@ -78,8 +79,13 @@ PICK_RULE = ("the notebook named like the assignment's, else the newest, else no
 
 
 def slug(text: str) -> str:
-    """A file-name-safe key part: letters, digits and dashes."""
-    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "student"
+    """A file-name-safe key part: letters and digits of any script, and dashes.
+
+    NFKC first (full-width letters, ligatures and composed accents read as people
+    type them), then every run of other characters becomes one dash: `María José
+    García` is `maría-josé-garcía`, `王小明` stays `王小明`."""
+    text = unicodedata.normalize("NFKC", text)
+    return re.sub(r"[\W_]+", "-", text).strip("-").lower() or "student"
 
 
 def _group(files: list[Path], root: Path) -> tuple[str, dict[tuple[str, str], list[Path]]]:

@@ -9,9 +9,11 @@ checked while reading, not only from the header, since headers can lie.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import time
+import unicodedata
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -35,6 +37,26 @@ class ZipLimits:
     max_member_bytes: int = 512 << 20
     max_ratio: float = 200.0
     """Uncompressed / compressed size above which a member (> 1 MiB) is called a bomb."""
+
+
+UTF8_FLAG = 0x800
+"""General purpose bit 11: the member's name is UTF-8 (APPNOTE 4.4.4)."""
+
+
+def member_name(info: zipfile.ZipInfo) -> str:
+    """The member's name as its author wrote it.
+
+    Without the UTF-8 flag, zipfile decodes names as cp437 (the zip standard's default),
+    but Moodle, Canvas and macOS write UTF-8 bytes without setting it, and Windows'
+    built-in zipper writes the OEM code page (cp437 in English locales). So: the raw
+    bytes are taken back from cp437 and read as UTF-8 when they are valid UTF-8, else
+    kept as cp437 (`María`, not `Mar├¡a`). Names are NFC-normalised (macOS writes NFD).
+    """
+    name = info.filename
+    if not info.flag_bits & UTF8_FLAG:
+        with contextlib.suppress(UnicodeEncodeError, UnicodeDecodeError):
+            name = name.encode("cp437").decode("utf-8")
+    return unicodedata.normalize("NFC", name)
 
 
 def _safe_name(name: str) -> PurePosixPath:
@@ -66,13 +88,14 @@ def safe_extract(archive: Path, dest: Path, limits: ZipLimits | None = None) -> 
             raise UnsafeZip("", f"{len(infos)} members, more than the limit of {limits.max_files}")
         declared = 0
         for info in infos:
-            _safe_name(info.filename)
+            name = member_name(info)
+            _safe_name(name)
             if _is_link_or_special(info):
-                raise UnsafeZip(info.filename, "a symlink or special file")
+                raise UnsafeZip(name, "a symlink or special file")
             declared += info.file_size
             if info.file_size > (1 << 20) and info.file_size > limits.max_ratio * max(
                     info.compress_size, 1):
-                raise UnsafeZip(info.filename, f"compression ratio above {limits.max_ratio:g}")
+                raise UnsafeZip(name, f"compression ratio above {limits.max_ratio:g}")
         if declared > limits.max_total_bytes:
             raise UnsafeZip("", f"{declared} bytes uncompressed, more than the limit of "
                             f"{limits.max_total_bytes}")
@@ -80,16 +103,17 @@ def safe_extract(archive: Path, dest: Path, limits: ZipLimits | None = None) -> 
         root = dest.resolve()
         written, total = [], 0
         for info in infos:
-            target = (root / _safe_name(info.filename)).resolve()
+            name = member_name(info)
+            target = (root / _safe_name(name)).resolve()
             if root not in target.parents:
-                raise UnsafeZip(info.filename, "member name leaves the folder")
+                raise UnsafeZip(name, "member name leaves the folder")
             if info.is_dir():
                 target.mkdir(parents=True, exist_ok=True)
                 continue
             target.parent.mkdir(parents=True, exist_ok=True)
             size = 0
             if target.exists():
-                raise UnsafeZip(info.filename, "appears twice in the zip")
+                raise UnsafeZip(name, "appears twice in the zip")
             with zf.open(info) as src, open(target, "xb") as out:
                 while chunk := src.read(CHUNK):
                     size += len(chunk)
@@ -97,7 +121,7 @@ def safe_extract(archive: Path, dest: Path, limits: ZipLimits | None = None) -> 
                     if size > limits.max_member_bytes or size > info.file_size:
                         out.close()
                         target.unlink()
-                        raise UnsafeZip(info.filename, "larger than declared or than the "
+                        raise UnsafeZip(name, "larger than declared or than the "
                                         f"member limit of {limits.max_member_bytes} bytes")
                     if total > limits.max_total_bytes:
                         out.close()

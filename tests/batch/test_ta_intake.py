@@ -158,3 +158,49 @@ def test_several_notebooks_are_picked_by_the_documented_rule_and_late_is_kept(tm
     rows = list(csv.DictReader(io.StringIO((out / "reports" / "gradebook.csv").read_text())))
     assert {r["key"]: r["late"] for r in rows[1:]} == {
         "hoppergrace-2003": "", "lovelaceada-2001": "", "turingalan-2002": "yes"}
+
+
+def _zip_without_utf8_flag(path: Path, members: list[tuple[bytes, bytes]]) -> Path:
+    """A zip whose member names are raw bytes with the UTF-8 flag unset, as Moodle's and
+    Windows' zippers write them: written under ASCII stand-ins of the same length, whose
+    bytes are then swapped for the real ones (in the local and central headers)."""
+    stand_ins = []
+    with zipfile.ZipFile(path, "w") as zf:
+        for i, (raw, data) in enumerate(members):
+            stand_in = (chr(ord("A") + i) * len(raw)).encode()
+            stand_ins.append((stand_in, raw))
+            zf.writestr(stand_in.decode(), data)
+    blob = path.read_bytes()
+    for stand_in, raw in stand_ins:
+        assert blob.count(stand_in) == 2
+        blob = blob.replace(stand_in, raw)
+    path.write_bytes(blob)
+    return path
+
+
+def test_names_without_the_utf8_flag_and_keys_keep_their_letters(tmp_path):
+    """María's folder name in UTF-8 bytes without the flag (Moodle), Zoë's in cp437
+    (Windows): both names survive, and keys keep letters of any script."""
+    needs_bwrap()
+    folder = "assignsubmission_file_"
+    members = [
+        (f"María José García_1001_{folder}/{NB}".encode(), sample("wrong-q1d-sin-cos-swapped")),
+        (f"Zoë Müller_1002_{folder}/{NB}".encode("cp437"), b"{}"),
+        (f"王小明_1003_{folder}/{NB}".encode(), b"{}"),
+    ]
+    download = _zip_without_utf8_flag(tmp_path / "A3.zip", members)
+    with zipfile.ZipFile(download) as zf:
+        assert not any(i.flag_bits & 0x800 for i in zf.infolist())
+        assert zf.namelist()[0].startswith("Mar├¡a")  # what zipfile alone makes of it
+    out = tmp_path / "grades"
+    done = grader("grade", str(download), "-a", "stat8021-a3", "--out", str(out),
+                  "--seed", SEED)
+    assert done.returncode == 0, done.stderr
+    assert sorted(records_in(out)) == ["maría-josé-garcía-1001", "zoë-müller-1002",
+                                       "王小明-1003"]
+    assert records_in(out)["maría-josé-garcía-1001"]["score"] == 24
+    roster = json.loads((out / "intake" / "A3" / "roster.json").read_text(encoding="utf-8"))
+    assert [r["name"] for r in roster] == ["María José García", "Zoë Müller", "王小明"]
+    rows = list(csv.DictReader(io.StringIO(
+        (out / "reports" / "gradebook.csv").read_text(encoding="utf-8"))))
+    assert [r["student"] for r in rows[1:]] == ["María José García", "Zoë Müller", "王小明"]
