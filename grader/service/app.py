@@ -1,8 +1,12 @@
 """``create_app(settings)``: the calculator service and self-check pages as one FastAPI app.
 
 Start-up loads the packs once (restart the service after editing one), starts the
-compute workers and the self-check queue; shutdown stops both. Everything a request
-can exhaust is bounded by `Settings` (see docs/service.md).
+compute workers and the self-check queue; shutdown stops both, killing their worker
+processes and any kernel still running (uvicorn runs the shutdown on SIGTERM and
+SIGINT). Nothing a request sends is computed in this process: calculators and answer
+checks run in the compute workers, self-checks in the self-check workers, each with
+a wall-clock limit. Everything a request can exhaust is bounded by `Settings` (see
+docs/service.md).
 """
 
 from __future__ import annotations
@@ -47,7 +51,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         settings.cache_entries)
     selfcheck = SelfCheckQueue(packs, workers=settings.selfcheck_workers,
                                size=settings.selfcheck_queue, keep=settings.selfcheck_jobs_kept,
-                               sandbox=settings.sandbox)
+                               sandbox=settings.sandbox,
+                               timeout_s=settings.selfcheck_timeout_s)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

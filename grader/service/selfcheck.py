@@ -5,11 +5,24 @@ Each upload is run by the same code path as ``grader check`` (``grade_notebook``
 The queue holds at most ``selfcheck_queue`` waiting notebooks; beyond that the upload
 is refused with a 503 rather than letting the backlog grow. Job ids are random, so
 a student's report is reachable only through the link they were given.
+
+Nothing of a job runs in the web process. Each of the ``selfcheck_workers`` threads
+owns one warm worker process (`procs.Worker`, ``spawn`` context; torch and the
+packs loaded once) and only waits on its pipe, so a notebook whose checks hold the
+GIL for minutes slows no other client. A job gets ``selfcheck_timeout_s`` of wall
+clock in its worker; past it the worker, its sandboxed kernel and every process
+under them are killed, the job ends ``failed`` with a message saying so, and the
+thread starts a fresh worker before it takes the next job. Each job's sandbox has a
+uid of its own (when the service runs as root), so killing one job's leftovers never
+touches another's. `stop` kills every worker, kernels included.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import logging
+import os
 import queue
 import secrets
 import shutil
@@ -24,10 +37,16 @@ from typing import Any
 from grader.pack import Pack
 from grader.run.sandbox import Sandbox, SandboxUnavailable
 from grader.service.errors import ApiError
+from grader.service.procs import CallFailed, CallTimeout, Worker, WorkerGone
 
 log = logging.getLogger("grader.service.selfcheck")
 
-STATUSES = ("queued", "running", "done", "error")
+STATUSES = ("queued", "running", "done", "failed", "error")
+"""``failed``: the check of this notebook was stopped (its time limit, or its process
+died); ``error``: the grader itself failed. Both are final, as ``done`` is."""
+FINISHED = ("done", "failed", "error")
+RESTART_PAUSE_S = 5.0
+"""Wait before trying again when a worker could not start (a broken install, no memory)."""
 
 
 @dataclass
@@ -68,12 +87,16 @@ def public_record(record: dict[str, Any], pack_raw: dict[str, Any] | None = None
 
 
 class SelfCheckQueue:
-    """``workers`` threads take jobs from a queue of at most ``size`` waiting notebooks."""
+    """``workers`` threads take jobs from a queue of at most ``size`` waiting notebooks.
+
+    Each thread owns one worker process and runs its jobs there, ``timeout_s`` each.
+    """
 
     def __init__(self, packs: dict[str, Pack], *, workers: int, size: int, keep: int,
-                 sandbox: str) -> None:
+                 sandbox: str, timeout_s: float = 300.0) -> None:
         self.packs = packs
         self.workers, self.size, self.keep = max(1, workers), max(1, size), keep
+        self.timeout_s = timeout_s
         self.sandbox_kind = sandbox
         self.box: Sandbox | None = None
         self.unavailable = ""
@@ -81,9 +104,14 @@ class SelfCheckQueue:
         self._queue: queue.Queue[Job | None] = queue.Queue(maxsize=self.size)
         self._lock = threading.Lock()
         self._threads: list[threading.Thread] = []
+        self._workers: dict[int, Worker] = {}
+        self._uids: set[int] = set()
+        self._stopping = False
         self._tmp = Path(tempfile.mkdtemp(prefix="grader-selfcheck-"))
 
     def start(self) -> None:
+        """Check the sandbox, then start the threads; each starts its worker in the
+        background (the service answers meanwhile; a job waits for a ready worker)."""
         try:
             self.box = Sandbox.create(self.sandbox_kind)
         except SandboxUnavailable as exc:
@@ -91,29 +119,45 @@ class SelfCheckQueue:
             log.warning(self.unavailable)
             return
         for i in range(self.workers):
-            thread = threading.Thread(target=self._work, name=f"selfcheck-{i}", daemon=True)
+            thread = threading.Thread(target=self._work, args=(i,), name=f"selfcheck-{i}",
+                                      daemon=True)
             thread.start()
             self._threads.append(thread)
 
     def stop(self) -> None:
+        """Kill every worker (and so every kernel), fail what waits, end the threads."""
+        with self._lock:
+            self._stopping = True
+            workers = list(self._workers.values())
+        for worker in workers:
+            worker.kill()
+        while True:
+            try:
+                job = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if job is not None:
+                self._finish(job, "failed", STOPPED)
         for _ in self._threads:
             self._queue.put(None)
         for thread in self._threads:
-            thread.join(timeout=5)
+            thread.join(timeout=15)
         shutil.rmtree(self._tmp, ignore_errors=True)
 
     def submit(self, assignment: str, filename: str, data: bytes) -> Job:
         """Queue a notebook, or raise ApiError: unknown pack, not a notebook, queue full."""
         if self.unavailable:
             raise ApiError(503, "unavailable", self.unavailable)
+        if self._stopping:
+            raise ApiError(503, "unavailable", "the service is stopping; try again shortly")
         if assignment not in self.packs:
             raise ApiError(404, "not_found", f"no assignment {assignment!r} on this server; "
                            f"known: {', '.join(sorted(self.packs)) or 'none'}",
                            field="assignment")
         _validate_notebook(data)
         job_id = secrets.token_urlsafe(12)
-        folder = self._tmp / job_id
-        folder.mkdir()
+        folder = self._tmp / "jobs" / job_id
+        folder.mkdir(parents=True)
         path = folder / self.packs[assignment].notebook  # the name the pack expects
         path.write_bytes(data)
         name = Path(filename or path.name).name[:120] or path.name
@@ -146,45 +190,168 @@ class SelfCheckQueue:
         return next((i for i, j in enumerate(waiting, 1) if j is job), None)
 
     def _forget_old(self) -> None:
-        finished = [k for k, j in self.jobs.items() if j.status in ("done", "error")]
+        finished = [k for k, j in self.jobs.items() if j.status in FINISHED]
         for key in finished[: max(0, len(self.jobs) - self.keep)]:
             del self.jobs[key]
 
-    def _work(self) -> None:
+    # -- the threads and their workers ------------------------------------------------------
+
+    def _work(self, slot: int) -> None:
+        worker = self._fresh_worker(slot)
         while True:
             job = self._queue.get()
             if job is None:
-                return
-            self.run(job)
+                break
+            if worker is None or not worker.alive:
+                worker = self._fresh_worker(slot)
+            if worker is None:
+                if self._stopping:
+                    self._finish(job, "failed", STOPPED)
+                else:
+                    self._finish(job, "error", "the grader failed: its worker process could "
+                                 "not start (the server's log says why)")
+                continue
+            self.run(job, worker)
+            if not worker.alive:  # killed past the time limit: the next job finds a warm one
+                worker = self._fresh_worker(slot)
+        if worker is not None:
+            worker.kill()
 
-    def run(self, job: Job) -> None:
-        """Self-check one notebook; any failure becomes the job's message, never a crash."""
-        from grader.grade import grade_notebook
+    def _fresh_worker(self, slot: int) -> Worker | None:
+        """A started worker for this thread, in a clean temporary folder; None if stopping
+        or if it could not start (logged; the next job tries again)."""
+        tmp = self._tmp / f"worker-{slot}"
+        shutil.rmtree(tmp, ignore_errors=True)  # what a killed worker's runs left
+        tmp.mkdir(parents=True)
+        roots = sorted({str(p.root) for p in self.packs.values()})
+        worker = Worker(f"grader-selfcheck-{slot}", warm_worker, (roots, str(tmp)))
+        with self._lock:
+            if self._stopping:
+                return None
+            self._workers[slot] = worker
+        try:
+            return worker.start()
+        except WorkerGone as exc:
+            if not self._stopping:
+                log.error("the self-check worker %d could not start: %s", slot, exc)
+                time.sleep(RESTART_PAUSE_S)
+            return None
+
+    def _job_box(self) -> Sandbox:
+        """The service's sandbox with a uid of this job's own (when the service is root)."""
+        assert self.box is not None
+        if self.box.uid is None:
+            return self.box
+        with self._lock:
+            uid = self.box.uid
+            while uid in self._uids:
+                uid = 200_000 + secrets.randbelow(100_000)
+            self._uids.add(uid)
+        return dataclasses.replace(self.box, uid=uid)
+
+    def run(self, job: Job, worker: Worker) -> None:
+        """Self-check one notebook in ``worker``; any failure becomes the job's message and
+        status, never a crash. Past ``timeout_s`` the worker is killed (with its kernel)."""
+        from grader.models.cache import cache_dir
 
         job.status, job.started = "running", time.time()
+        box = self._job_box()
+        pack = self.packs[job.assignment]
+        # exactly `grader check`: check mode, sandboxed; the model cache as the environment
+        # names it now (a worker started earlier may have an older environment)
+        args = (str(pack.root), str(job.path), box, str(cache_dir()))
         try:
-            # exactly `grader check`: check mode (public demo inputs; quick fine-tuning is
-            # its default), sandboxed; any option `check` gains is one more key here
-            options: dict[str, Any] = {"mode": "check", "sandbox": self.box}
-            pack = self.packs[job.assignment]
-            record = grade_notebook(pack, job.path, **options)
-            job.record = public_record(record.to_dict(), pack.raw)
-            job.status, job.message = "done", "checked on the public demo inputs"
-        except Exception as exc:  # a grader fault: recorded for the student, logged for us
-            log.exception("self-check %s failed", job.id)
-            job.status, job.message = "error", f"the grader failed: {type(exc).__name__}"
+            out = worker.call(check_notebook, args, self.timeout_s)
+        except CallTimeout:
+            self._finish(job, "failed", f"stopped: the self-check ran longer than "
+                         f"{self.timeout_s:g} s, this server's limit for one notebook")
+        except WorkerGone as exc:
+            if self._stopping:
+                self._finish(job, "failed", STOPPED)
+            else:
+                log.error("self-check %s: its worker died: %s", job.id, exc)
+                self._finish(job, "failed", "stopped: the process checking the notebook died "
+                             "(it may have run out of memory)")
+        except CallFailed as exc:  # a grader fault: recorded for the student, logged for us
+            log.error("self-check %s failed:\n%s", job.id, exc.trace)
+            self._finish(job, "error", f"the grader failed: {exc.type_name}")
+        else:
+            if "record" in out:
+                job.record = out["record"]
+                self._finish(job, "done", "checked on the public demo inputs")
+            else:
+                self._finish(job, "failed", out["failed"])
         finally:
-            job.finished = time.time()
-            shutil.rmtree(job.path.parent, ignore_errors=True)
+            if not worker.alive:
+                box.kill_leftovers()  # anything of the job's uid the tree kill missed
+            with self._lock:
+                self._uids.discard(box.uid)  # type: ignore[arg-type]
+
+    def _finish(self, job: Job, status: str, message: str) -> None:
+        job.message, job.finished = message, time.time()
+        job.status = status  # last: a poller that sees the status sees the message too
+        shutil.rmtree(job.path.parent, ignore_errors=True)
+
+
+STOPPED = "stopped: the service was shut down before the check finished; upload it again"
 
 
 def _validate_notebook(data: bytes) -> None:
-    import nbformat
+    """A cheap look (C's JSON parser, no schema) that the upload is a notebook at all.
 
+    The full read happens in the worker: nbformat's validation of a large notebook
+    costs seconds of the GIL, which the web process must not spend.
+    """
     if not data:
         raise ApiError(422, "invalid_input", "the file is empty", field="notebook")
     try:
-        nbformat.reads(data.decode("utf-8"), as_version=4)
-    except Exception:
+        nb = json.loads(data.decode("utf-8"))
+    except (ValueError, RecursionError):
+        nb = None
+    if not isinstance(nb, dict) or not isinstance(nb.get("nbformat"), int) or not (
+            isinstance(nb.get("cells"), list) or isinstance(nb.get("worksheets"), list)):
         raise ApiError(422, "invalid_input", "not a Jupyter notebook (.ipynb JSON)",
-                       field="notebook") from None
+                       field="notebook")
+
+
+# -- in the worker process ----------------------------------------------------------------
+
+_PACKS: dict[str, Pack] = {}
+
+
+def _pack(root: str) -> Pack:
+    from grader.pack import load_pack
+
+    if root not in _PACKS:
+        _PACKS[root] = load_pack(Path(root))
+    return _PACKS[root]
+
+
+def warm_worker(pack_roots: list[str], tmp: str) -> None:
+    """A new worker's start: its own temporary folder (a killed run leaves its files
+    there, and the service wipes it), grading's imports (torch), the packs."""
+    tempfile.tempdir = tmp
+    os.environ["TMPDIR"] = tmp
+    import grader.grade  # noqa: F401 - paid once per worker, not once per job
+
+    for root in pack_roots:
+        try:
+            _pack(root)
+        except Exception as exc:  # noqa: BLE001 - loaded (and reported) when a job needs it
+            print(f"grader self-check worker: cannot load the pack in {root}: {exc}")
+
+
+def check_notebook(pack_root: str, notebook: str, box: Sandbox, hf_cache: str) -> dict[str, Any]:
+    """In a worker: ``grader check`` of one notebook; ``{"record": ...}`` (the student's
+    view of it) or ``{"failed": message}`` when the file is no notebook after all."""
+    import nbformat
+
+    from grader.grade import grade_notebook
+
+    try:
+        nbformat.read(notebook, as_version=4)
+    except Exception:  # noqa: BLE001 - what nbformat cannot read is not a notebook
+        return {"failed": "not a Jupyter notebook (.ipynb JSON)"}
+    pack = _pack(pack_root)
+    record = grade_notebook(pack, Path(notebook), mode="check", sandbox=box, hf_cache=hf_cache)
+    return {"record": public_record(record.to_dict(), pack.raw)}

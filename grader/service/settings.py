@@ -51,6 +51,9 @@ class Settings:
     """Notebooks self-checked at the same time."""
     selfcheck_queue: int = 8
     """Notebooks waiting beyond those running; a full queue answers 503."""
+    selfcheck_timeout_s: float = 300.0
+    """Wall-clock limit of one self-check (kernel start, cells, probes, checks); past it
+    the job ends ``failed`` and its worker process, kernel included, is killed."""
     selfcheck_jobs_kept: int = 200
     """Finished self-check jobs remembered (oldest forgotten first)."""
     sandbox: str = "auto"

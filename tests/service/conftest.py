@@ -93,11 +93,11 @@ def client(base_url: str) -> Iterator[httpx.Client]:
 
 
 def wait_for_job(client: httpx.Client, job_id: str, timeout_s: float = 180) -> dict:
-    """Poll a self-check job until it is done or failed (bounded)."""
+    """Poll a self-check job until it is done, failed or in error (bounded)."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         job = client.get(f"/v1/selfcheck/{job_id}").json()
-        if job["status"] in ("done", "error"):
+        if job["status"] in ("done", "failed", "error"):
             return job
         time.sleep(0.5)
     raise AssertionError(f"job {job_id} still {job['status']} after {timeout_s} s")
