@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import re
 import sys
 import tempfile
 from datetime import UTC, datetime
@@ -186,9 +187,21 @@ class GradeRecord(Part):
         return bool(needs_a_ta(self.to_dict()))
 
 
-def needs_a_ta(record: dict[str, Any]) -> list[str]:
+def needs_a_ta(record: dict[str, Any], manual: bool = True) -> list[str]:
     """Why a TA should open this record (empty when nothing calls for it): the one rule
-    the CLI table, the class summary and the gradebooks share."""
+    the CLI table, the class summary and the gradebooks share.
+
+    Reasons come from the record alone: flags, each limit hit (named once), questions
+    that could not run, and the notebook's own cell errors. An error a cell raised
+    names what the sandbox refused when its type or message says so (a network
+    attempt; reading a secret: a denied `/proc/*/environ`, `.ssh`, a `reference` or
+    `private` path; writing outside: a read-only file system or a denied write), else
+    it is a crashed cell (the template's `NotImplementedError` is an unfinished answer,
+    not a crash). A notebook that catches its own errors leaves no evidence here:
+    the sandbox stopped it all the same.
+    `manual=False` leaves out "manual questions", which the table, summary and
+    gradebook show in a column of their own (the TA sheet lists them).
+    """
     why = []
     flags, run = record.get("flags") or {}, record.get("run") or {}
     if flags.get("tamper"):
@@ -201,12 +214,51 @@ def needs_a_ta(record: dict[str, Any]) -> list[str]:
     if run.get("limits_hit"):
         why.append("limits hit: " + ", ".join(sorted({str(h.get("limit", "?"))
                                                       for h in run["limits_hit"]})))
+    attempts: dict[str, None] = {}
+    crashed: dict[str, None] = {}
+    for error in run.get("cell_errors") or []:
+        what = _sandbox_attempt(str(error.get("ename") or ""), str(error.get("evalue") or ""))
+        if what:
+            attempts[what] = None
+        elif error.get("ename") and error.get("ename") != "NotImplementedError":
+            crashed[str(error["ename"])] = None
+    why += list(attempts)
+    if crashed:
+        why.append("cells crashed: " + ", ".join(crashed))
     questions = record.get("questions") or []
     if any(q.get("status") == "error" for q in questions):
         why.append("a question could not run")
-    if any(q.get("status") == "manual" for q in questions):
+    if manual and any(q.get("status") == "manual" for q in questions):
         why.append("manual questions")
     return why
+
+
+_NETWORK = re.compile(r"Network is unreachable|Name or service not known|name resolution|"
+                      r"nodename nor servname|Failed to establish a new connection|"
+                      r"Connection refused|\[Errno (101|111|-2|-3|-5)\]", re.IGNORECASE)
+_NETWORK_ERRORS = {"ConnectionError", "ConnectionRefusedError", "ConnectionResetError",
+                   "ConnectionAbortedError", "gaierror", "herror", "URLError",
+                   "NewConnectionError", "MaxRetryError", "ConnectTimeout", "ProxyError"}
+_SECRET = re.compile(r"/proc/[^/\s']+/environ|\.ssh/|/etc/shadow|/reference/|/private/|"
+                     r"reference\.py|/\.env\b|credentials", re.IGNORECASE)
+_OUTSIDE_WRITE = re.compile(r"Read-only file system|\[Errno 30\]", re.IGNORECASE)
+_DENIED = re.compile(r"Permission denied|Operation not permitted|\[Errno (1|13)\]",
+                     re.IGNORECASE)
+
+
+def _sandbox_attempt(ename: str, evalue: str) -> str:
+    """What a cell's error says the sandbox refused it ("" when nothing)."""
+    if ename in _NETWORK_ERRORS or (ename in ("OSError", "TimeoutError", "socket.timeout")
+                                    and _NETWORK.search(evalue)):
+        return "network attempt"
+    if ename in ("PermissionError", "FileNotFoundError", "OSError", "IsADirectoryError") \
+            and _SECRET.search(evalue):
+        return "secret-reading attempt"
+    if _OUTSIDE_WRITE.search(evalue):
+        return "writing outside its folder"
+    if ename in ("PermissionError", "OSError") and _DENIED.search(evalue):
+        return "file access denied"
+    return ""
 
 
 def environment() -> dict[str, Any]:

@@ -86,6 +86,17 @@ class BatchResult:
     seconds: float
 
 
+class BatchInterrupted(Exception):
+    """Ctrl-C stopped the batch: `result` holds what was done, `left` the keys not graded.
+
+    Every record written stays; running the same command again resumes (only `left`
+    runs, with the seed kept in the manifest)."""
+
+    def __init__(self, result: BatchResult, left: list[str]) -> None:
+        super().__init__(f"interrupted with {len(left)} submissions left")
+        self.result, self.left = result, left
+
+
 class Log:
     """events.jsonl: appended, flushed and synced line by line, so a crash keeps it."""
 
@@ -217,31 +228,6 @@ def run_batch(pack: Pack, items: Sequence[Item], options: BatchOptions, engine: 
         (out / FAILED / f"{key}.json").unlink(missing_ok=True)
         records[key] = record
 
-    for item in items:
-        key = keys[item.key]
-        record = _existing(out, item.key)
-        current = (record is not None and record.get("run", {}).get("cache_key") == key
-                   and record.get("assignment", {}).get("rubric") == rubric)
-        stored = None if current else load_run(out, key)
-        if current:
-            assert record is not None
-            if with_intake(record, item.intake):  # the download changed, not the notebook
-                write_atomic(out / f"{item.key}.json", json.dumps(record, indent=2))
-            records[item.key] = record
-            cached.append(item.key)
-            log("cached", submission=item.key, score=record.get("score"))
-            progress("cached", item.key, record)
-        elif stored is not None:
-            quick = options.quick or options.mode == "check"
-            fresh = score_run(pack, item.notebook, stored, mode=options.mode, seed=seed,
-                              quick=quick, hf_cache=hf_cache, reports=item.reports).to_dict()
-            finish(item.key, fresh, record.get("run", {}).get("retries", 0) if record else 0)
-            rescored.append(item.key)
-            log("rescored", submission=item.key, score=fresh["score"])
-            progress("rescored", item.key, fresh)
-        else:
-            to_run.append(item)
-
     def task(item: Item) -> Task:
         shown = item.notebook or (item.reports[0] if item.reports else None)
         return Task(key=item.key, name=shown.name if shown else item.key,
@@ -254,17 +240,44 @@ def run_batch(pack: Pack, items: Sequence[Item], options: BatchOptions, engine: 
                     gpus=options.gpus, extra={"problem": item.problem} if item.problem else {})
 
     attempts: dict[str, int] = {}
-    queue = [task(item) for item in to_run]
     executed: list[str] = []
     try:
+        for item in items:
+            key = keys[item.key]
+            record = _existing(out, item.key)
+            current = (record is not None and record.get("run", {}).get("cache_key") == key
+                       and record.get("assignment", {}).get("rubric") == rubric)
+            stored = None if current else load_run(out, key)
+            if current:
+                assert record is not None
+                if with_intake(record, item.intake):  # the download changed, not the notebook
+                    write_atomic(out / f"{item.key}.json", json.dumps(record, indent=2))
+                records[item.key] = record
+                cached.append(item.key)
+                log("cached", submission=item.key, score=record.get("score"))
+                progress("cached", item.key, record)
+            elif stored is not None:
+                quick = options.quick or options.mode == "check"
+                fresh = score_run(pack, item.notebook, stored, mode=options.mode, seed=seed,
+                                  quick=quick, hf_cache=hf_cache, reports=item.reports).to_dict()
+                finish(item.key, fresh, record.get("run", {}).get("retries", 0) if record else 0)
+                rescored.append(item.key)
+                log("rescored", submission=item.key, score=fresh["score"])
+                progress("rescored", item.key, fresh)
+            else:
+                to_run.append(item)
+
+        queue = [task(item) for item in to_run]
         while queue:
-            for t in queue:
-                log("start", submission=t.key, attempt=attempts.get(t.key, 0))
             retry: list[Task] = []
             tasks = {t.key: t for t in queue}
             for result in engine.run(queue):
                 key = result["key"]
                 tries = attempts.get(key, 0)
+                if result.get("event") == "started":  # a worker took it: it runs now
+                    log("start", submission=key, attempt=tries)
+                    progress("started", key, {})
+                    continue
                 if "error" in result:
                     if tries < INFRA_RETRIES:
                         attempts[key] = tries + 1
@@ -286,11 +299,31 @@ def run_batch(pack: Pack, items: Sequence[Item], options: BatchOptions, engine: 
                     seconds=result["seconds"])
                 progress("done", key, result["record"])
             queue = retry
-    finally:
+    except KeyboardInterrupt:
+        # Ctrl-C: stop the workers now, keep every record written, say what is left
+        abort = getattr(engine, "abort", None)
+        if abort is not None:
+            abort()
+        else:
+            engine.close()
+        left = [item.key for item in items if item.key not in records and item.key not in failed]
+        seconds = round(time.perf_counter() - started, 3)
+        log("batch-interrupted", graded=len(records), failed=len(failed), left=len(left),
+            seconds=seconds)
+        log.close()
+        ordered = {item.key: records[item.key] for item in items if item.key in records}
+        raise BatchInterrupted(BatchResult(ordered, failed, executed, cached, rescored, seed,
+                                           seconds), left) from None
+    except BaseException as exc:  # the grader's own failure: close, log it, raise
         engine.close()
-        log("batch-end", graded=len(records), failed=len(failed),
+        log("batch-end", graded=len(records), failed=len(failed), error=type(exc).__name__,
             seconds=round(time.perf_counter() - started, 3))
         log.close()
+        raise
+    engine.close()
+    log("batch-end", graded=len(records), failed=len(failed),
+        seconds=round(time.perf_counter() - started, 3))
+    log.close()
     ordered = {item.key: records[item.key] for item in items if item.key in records}
     return BatchResult(ordered, failed, executed, cached, rescored, seed,
                        round(time.perf_counter() - started, 3))

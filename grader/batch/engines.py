@@ -7,8 +7,10 @@ Both take tasks and yield results in completion order; both turn a worker that d
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -37,38 +39,59 @@ class LocalEngine:
                                    initargs=(threads_per_job(self.jobs),))
 
     def run(self, tasks: Sequence[Task]) -> Iterator[dict[str, Any]]:
+        """Results in completion order; `{"key", "event": "started"}` as each task is
+        handed to a free worker (at most `jobs` are in flight, so "started" means
+        started, not queued)."""
         pending = list(tasks)
-        while pending:
+        futures: dict[Future[dict[str, Any]], Task] = {}
+        while pending or futures:
             self._pool = self._pool or self._new_pool()
-            futures: dict[Future[dict[str, Any]], Task] = {
-                self._pool.submit(grade_task, t): t for t in pending}
-            pending = []
-            while futures:
-                done, _ = wait(futures, return_when=FIRST_COMPLETED)
-                for future in done:
-                    task = futures.pop(future)
-                    try:
-                        yield future.result()
-                    except BrokenProcessPool:
-                        # a worker died: this task and every other unfinished one lost
-                        # their worker; report them once each and start a fresh pool
-                        yield {"key": task.key, "error": "the worker process died",
+            while pending and len(futures) < self.jobs:
+                task = pending.pop(0)
+                futures[self._pool.submit(grade_task, task)] = task
+                yield {"key": task.key, "event": "started"}
+            done, _ = wait(futures, return_when=FIRST_COMPLETED)
+            for future in done:
+                task = futures.pop(future)
+                try:
+                    yield future.result()
+                except BrokenProcessPool:
+                    # a worker died: this task and every other unfinished one lost
+                    # their worker; report them once each and start a fresh pool
+                    yield {"key": task.key, "error": "the worker process died",
+                           "infrastructure": True}
+                    for other in futures:
+                        other.cancel()
+                    lost = list(futures.values())
+                    futures.clear()
+                    self._pool.shutdown(wait=False, cancel_futures=True)
+                    self._pool = None
+                    for other in lost:
+                        yield {"key": other.key, "error": "the worker pool broke",
                                "infrastructure": True}
-                        for other in futures:
-                            other.cancel()
-                        lost = list(futures.values())
-                        futures.clear()
-                        self._pool.shutdown(wait=False, cancel_futures=True)
-                        self._pool = None
-                        for other in lost:
-                            yield {"key": other.key, "error": "the worker pool broke",
-                                   "infrastructure": True}
-                        break
+                    break
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+
+    def abort(self, grace: float = 1.5) -> None:
+        """Stop now (Ctrl-C): cancel what has not started, give running workers `grace`
+        seconds (a worker interrupted by the terminal's Ctrl-C cleans its sandbox up),
+        then kill them; bubblewrap's --die-with-parent takes their kernels down."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + grace
+        for process in processes:
+            process.join(max(0.0, deadline - time.monotonic()))
+        for process in processes:
+            if process.is_alive():
+                process.kill()
+                process.join(1)
 
 
 class RayEngine:
@@ -94,12 +117,19 @@ class RayEngine:
                 ray.init(num_cpus=max(1, jobs) * max(1, int(cpus_per_job)),
                          include_dashboard=False, log_to_driver=False,
                          runtime_env=runtime_env)
+        self._refs: dict[Any, Task] = {}
         self.remote = ray.remote(num_cpus=cpus_per_job, num_gpus=gpus_per_job,
                                  max_retries=0)(_ray_grade)
         self.threads = max(1, int(cpus_per_job))
 
     def run(self, tasks: Sequence[Task]) -> Iterator[dict[str, Any]]:
-        refs = {self.remote.remote(t, self.threads): t for t in tasks}
+        """Results in completion order; "started" as each task is handed to Ray (Ray
+        schedules it on the cluster as resources allow)."""
+        refs: dict[Any, Task] = {}
+        self._refs = refs
+        for t in tasks:
+            refs[self.remote.remote(t, self.threads)] = t
+            yield {"key": t.key, "event": "started"}
         while refs:
             done, _ = self.ray.wait(list(refs), num_returns=1)
             for ref in done:
@@ -113,6 +143,13 @@ class RayEngine:
     def close(self) -> None:
         if self.started and self.ray.is_initialized():
             self.ray.shutdown()
+
+    def abort(self, grace: float = 1.5) -> None:
+        """Stop now (Ctrl-C): cancel this batch's tasks, forcefully, then close."""
+        for ref in list(self._refs):
+            with contextlib.suppress(Exception):  # already finished or gone
+                self.ray.cancel(ref, force=True)
+        self.close()
 
 
 def _ray_grade(task: Task, threads: int) -> dict[str, Any]:

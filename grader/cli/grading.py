@@ -4,7 +4,8 @@ Exit codes: 0 when every submission has a record, whatever its score (a low grad
 a result, not a failure; so is a file that is no readable notebook, a truncated upload
 or a stray .txt: its record says why, every question `error` with 0 points); 1 when
 the grader could not grade one (no sandbox, a crash of the grader itself, after one
-retry); 2 for bad usage or a broken pack.
+retry); 2 for bad usage or a broken pack; 130 after Ctrl-C (the records written stay;
+the same command resumes).
 """
 
 from __future__ import annotations
@@ -34,13 +35,24 @@ from grader.pack import Pack, resolve_pack
 from grader.record import GradeRecord, needs_a_ta, write_atomic
 from grader.run.sandbox import bwrap_works
 
+PREVIEW_NOTE = """This folder is the TA's preview of the batch, written by `grader grade`:
+the class summary (summary.html) and draft reports, before any manual grading.
+Do not hand it to students. What goes to students is what
+
+    grader report {out} --out feedback [--manual feedback/manual-sheet.csv]
+
+writes: feedback/students/ (one report per student) and, for Moodle,
+feedback/moodle-feedback.zip. See docs/reports.md.
+"""
+EXIT_INTERRUPTED = 130
+"""Ctrl-C, as shells report a process stopped by SIGINT (128 + 2)."""
 WIDE_TABLE = 8
 """Up to this many questions get a column each; more would not fit a terminal."""
 
 
 def _flags(record: GradeRecord) -> str:
-    # what waits for a TA has its own column
-    return "; ".join(w for w in needs_a_ta(record.to_dict()) if w != "manual questions")
+    # manual questions are not flags: they have their own column ("TA" cells when wide)
+    return "; ".join(needs_a_ta(record.to_dict(), manual=False))
 
 
 def _table(records: list[GradeRecord], title: str) -> Table:
@@ -157,6 +169,7 @@ def grade(
     grader grade run/*.ipynb -a stat8021-a3 --out grades --no-execute
     """
     from grader.batch import BatchOptions, SourceError, collect, run_batch
+    from grader.batch.driver import BatchInterrupted
 
     console = Console(stderr=True)
     pack = _with_data(resolve_pack(assignment, packs_dir), data)
@@ -191,20 +204,35 @@ def grade(
                                limits=overrides, data=dict(pack.data) if data else {},
                                gpus=_gpus(gpus) if gpus is not None else None)
         runner = _engine(engine, jobs, ray_address, cpus_per_job, gpus_per_job)
-        with _Progress(console, len(items)) as bar:
-            result = run_batch(pack, items, options, runner, on_progress=bar.update)
+        try:
+            with _Progress(console, len(items)) as bar:
+                result = run_batch(pack, items, options, runner, on_progress=bar.update)
+        except BatchInterrupted as stop:
+            done = stop.result
+            console.print(
+                f"[yellow]interrupted:[/] {len(done.records)} of {len(items)} graded "
+                f"({len(done.executed)} executed now, {len(done.cached)} already done, "
+                f"{len(done.rescored)} re-scored), {len(stop.left)} left; records in "
+                f"{escape(str(out))}. Run the same command again to resume: only the "
+                f"{len(stop.left)} left will run, with the same seed.", highlight=False)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
         records, failed = result.records, result.failed
         console.print(f"{len(result.executed)} executed, {len(result.cached)} already done, "
                       f"{len(result.rescored)} re-scored, {len(failed)} failed "
-                      f"in {result.seconds:.1f} s (seed {result.seed})")
+                      f"in {result.seconds:.1f} s (seed {result.seed}); "
+                      + _throughput(len(result.executed), len(result.cached) +
+                                    len(result.rescored), result.seconds))
     if report and records:
         from grader.report import render_batch
 
         # sources taken in by the intake (LMS zips, student folders) left their rosters
         # under OUT/intake/<stem>/: render_batch reads them from the folder
         batch = render_batch(records, out / "reports", pack=pack, roster=out)
-        console.print(f"reports and class summary in {out / 'reports'}"
-                      + (f" ({len(batch.warnings)} warnings)" if batch.warnings else ""))
+        write_atomic(out / "reports" / "README.txt", PREVIEW_NOTE.format(out=out))
+        console.print(f"TA preview (class summary, draft reports) in {escape(str(out))}/reports"
+                      + (f" ({len(batch.warnings)} warnings)" if batch.warnings else "")
+                      + f"; for students: grader report {escape(str(out))} --out feedback",
+                      highlight=False)
     if as_json:
         typer.echo(json.dumps(list(records.values()), indent=2))
     else:
@@ -241,6 +269,13 @@ def _grade_saved(pack: Pack, items, out: Path, seed: int | None, quick: bool, ca
     return records
 
 
+def _throughput(executed: int, reused: int, seconds: float) -> str:
+    """Notebooks executed per minute; reused records (cached, re-scored) do not count."""
+    if executed == 0:
+        return "nothing executed (all cached)" if reused else "nothing executed"
+    return f"{executed / max(seconds, 1e-9) * 60:.1f} executed/min"
+
+
 class _Progress:
     """A live bar: done / failed / remaining, throughput and ETA (rich)."""
 
@@ -258,8 +293,9 @@ class _Progress:
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
             TextColumn("failed {task.fields[failed]}"), TextColumn("{task.fields[rate]}"),
             TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=False)
-        self.total, self.failed, self.done = total, 0, 0
+        self.total, self.failed, self.done, self.executed = total, 0, 0, 0
         self.started = 0.0
+        self.first_start: float | None = None
         self.task = self.progress.add_task("grading", total=total, failed=0, rate="")
 
     def __enter__(self) -> _Progress:
@@ -275,15 +311,25 @@ class _Progress:
     def update(self, kind: str, key: str, info: dict) -> None:
         import time
 
+        if kind == "started":
+            if self.first_start is None:
+                self.first_start = time.perf_counter()
+            return
         if kind == "retry":
-            self.progress.console.print(f"[yellow]retry:[/] {key}: {info.get('error')}")
+            self.progress.console.print(f"[yellow]retry:[/] {escape(key)}: "
+                                        f"{escape(str(info.get('error')))}")
             return
         self.done += 1
         self.failed += kind == "failed"
-        minutes = max(time.perf_counter() - self.started, 1e-9) / 60
-        rate = f"{self.done / minutes:.1f}/min"
+        self.executed += kind == "done"
+        # only notebooks that ran count: records reused from a cache took no time
+        if self.executed and self.first_start is not None:
+            minutes = max(time.perf_counter() - self.first_start, 1e-9) / 60
+            rate = f"{self.executed / minutes:.1f} executed/min"
+        else:
+            rate = "all cached" if self.done > self.failed else ""
         label = {"cached": "already done", "rescored": "re-scored"}.get(kind, kind)
         score = info.get("score")
-        self.progress.console.print(f"{key}: {label}" + (
+        self.progress.console.print(f"{escape(key)}: {label}" + (
             f" {score:g}/{info.get('max_score', 0):g}" if isinstance(score, int | float) else ""))
         self.progress.update(self.task, advance=1, failed=self.failed, rate=rate)

@@ -103,7 +103,10 @@ def report(
     else:
         typer.echo(f"{len(result.students)} students: {len(result.written)} files in {out}"
                    + (f" (summary: {out / 'summary.html'})" if (out / "summary.html").exists()
-                      else ""))
+                      else "")
+                   + f"; to hand out: {out / 'students'}"
+                   + (f" or {out / 'moodle-feedback.zip'}"
+                      if (out / "moodle-feedback.zip").exists() else ""))
 
 
 def find_pack(results: Path, assignment: str | None, packs_dir: Path | None):

@@ -122,7 +122,7 @@ def render_batch(records: Path | Iterable[dict[str, Any] | GradeRecord], out_dir
     if manual is not None:
         if not manual.is_file():
             raise BatchError("manual", f"{manual} does not exist")
-        by_key = merge_sheet(by_key, manual.read_text(encoding="utf-8-sig"))
+        by_key = merge_sheet(by_key, manual.read_text(encoding="utf-8-sig"), now=now)
         for key, record in by_key.items():
             path = out_dir / "records" / f"{key}.json"
             write_atomic(path, _record_json(record))
@@ -149,7 +149,7 @@ def render_batch(records: Path | Iterable[dict[str, Any] | GradeRecord], out_dir
         _write(out_dir / "summary.html", render_summary(graded, links), result)
     if any(c.get("kind") == "manual" for _, r in graded for q in r["questions"]
            for c in q.get("checks", [])):
-        _write(out_dir / "manual-sheet.csv", manual_sheet(graded, reports), result)
+        _write(out_dir / "manual-sheet.csv", manual_sheet(graded, reports, raw), result)
     if moodle_worksheet_csv is not None or any(s.lms == "moodle" for s, _ in graded):
         downloaded = None
         if moodle_worksheet_csv is not None:

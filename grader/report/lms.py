@@ -150,7 +150,10 @@ def canvas_csv(graded: list[Graded], assignment: str, assignment_id: str = "") -
 
 
 def plain_csv(graded: list[Graded]) -> str:
-    """One row per student, one column per question, then the total; row 2 holds the maxima."""
+    """One row per student, one column per question, then the total; row 2 holds the maxima.
+
+    `awaiting_ta` lists the manual questions still to grade (the TA sheet's rows);
+    `needs_human` the other reasons to open the record (`grader.record.needs_a_ta`)."""
     qids: list[str] = []
     for _, r in graded:
         for q in r.get("questions", []):
@@ -161,13 +164,15 @@ def plain_csv(graded: list[Graded]) -> str:
         for q in r.get("questions", []):
             maxima.setdefault(q["id"], q.get("max"))
     max_score = next((r.get("max_score") for _, r in graded), None)
-    rows: list[list[str]] = [["student", "id", "key", *qids, "total", "status", "needs_human",
-                              "late"],
+    rows: list[list[str]] = [["student", "id", "key", *qids, "total", "status", "awaiting_ta",
+                              "needs_human", "late"],
                              [POINTS_POSSIBLE, "", "", *(_grade(maxima[q]) for q in qids),
-                              _grade(max_score), "", "", ""]]
+                              _grade(max_score), "", "", "", ""]]
     for s, r in graded:
         scores = {q["id"]: q.get("score") for q in r.get("questions", [])}
+        waiting = " ".join(q["id"] for q in r.get("questions", []) if q.get("status") == "manual")
         rows.append([s.name, s.id, s.key, *(_grade(scores.get(q)) for q in qids),
-                     _grade(r.get("score")), str(r.get("status", "")),
-                     "yes" if needs_human(r) else "", "yes" if getattr(s, "late", False) else ""])
+                     _grade(r.get("score")), str(r.get("status", "")), waiting,
+                     "; ".join(needs_human(r, manual=False)),
+                     "yes" if getattr(s, "late", False) else ""])
     return _csv(rows)

@@ -15,14 +15,15 @@ import copy
 import csv
 import io
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from calculators.answers import ReportReadError, read_report
 from calculators.answers.report import section_text
 
-SHEET_COLUMNS = ("key", "student", "id", "question", "title", "max_points", "answer",
-                 "points", "comment")
+SHEET_COLUMNS = ("key", "student", "id", "question", "title", "max_points", "rubric",
+                 "answer", "points", "comment")
 ANSWER_LIMIT = 4000
 
 
@@ -70,12 +71,23 @@ def answer_text(qid: str, title: str, notebook: Path | None, reports: list[Path]
     return text[:ANSWER_LIMIT] + (" […]" if len(text) > ANSWER_LIMIT else "")
 
 
+def rubric_text(qid: str, pack_raw: dict[str, Any] | None, record_hint: str = "") -> str:
+    """What the rubric tells the TA about a question: its `hint` in pack.toml (else the
+    record's). Never an answer key: no `expected` value or reference is read."""
+    for q in (pack_raw or {}).get("questions", []) or []:
+        if isinstance(q, dict) and q.get("id") == qid:
+            return str(q.get("hint") or record_hint or "")
+    return record_hint or ""
+
+
 def manual_sheet(graded: list[tuple[Any, dict[str, Any]]],
-                 reports: dict[str, list[Path]] | None = None) -> str:
+                 reports: dict[str, list[Path]] | None = None,
+                 pack_raw: dict[str, Any] | None = None) -> str:
     """The TA sheet (CSV) for every manual question of every record.
 
     `graded` holds (Student, TA record) pairs; the notebook is the record's
-    `submission.path`, reports come from `reports[key]` (the intake roster).
+    `submission.path`, reports come from `reports[key]` (the intake roster). Each row
+    puts the rubric's text for the question (`rubric_text`) beside the student's answer.
     """
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\r\n")
@@ -92,7 +104,8 @@ def manual_sheet(graded: list[tuple[Any, dict[str, Any]]],
             answer = quoted[:ANSWER_LIMIT] or answer_text(
                 q["id"], q.get("title", ""), notebook, (reports or {}).get(student.key, []))
             writer.writerow([student.key, student.name, student.id, q["id"], q.get("title", ""),
-                             f"{q.get('max', 0):g}", answer,
+                             f"{q.get('max', 0):g}",
+                             rubric_text(q["id"], pack_raw, q.get("hint", "")), answer,
                              "" if q.get("score") is None else f"{q['score']:g}",
                              ""])
     return buf.getvalue()
@@ -105,14 +118,18 @@ def read_sheet(text: str) -> list[dict[str, str]]:
     return rows
 
 
-def merge_sheet(records: dict[str, dict[str, Any]], text: str) -> dict[str, dict[str, Any]]:
+def merge_sheet(records: dict[str, dict[str, Any]], text: str,
+                now: datetime | None = None) -> dict[str, dict[str, Any]]:
     """Records (by key) with the sheet's scores and comments in; the inputs are not changed.
 
-    A row with an empty `points` leaves its question awaiting a TA.
+    A row with an empty `points` leaves its question awaiting a TA. A record that got
+    points has `graded_at` set to the merge time (`now`), which Moodle's worksheet
+    writes as "Last modified (grade)": its importer skips a grade older than the one
+    it holds, so the autograde time would lose the TA's points.
     """
     rows = read_sheet(text)
     merged = copy.deepcopy(records)
-    pending: list[tuple[dict[str, Any], float, str]] = []
+    pending: list[tuple[str, dict[str, Any], float, str]] = []
     for line, row in enumerate(rows, start=2):
         key, qid = (row.get("key") or "").strip(), (row.get("question") or "").strip()
         if key not in merged:
@@ -131,9 +148,11 @@ def merge_sheet(records: dict[str, dict[str, Any]], text: str) -> dict[str, dict
             raise SheetError(line, "points", f"{raw!r} is not a number") from None
         if not 0 <= points <= float(question["max"]):
             raise SheetError(line, "points", f"{points:g} is outside 0..{question['max']:g}")
-        pending.append((question, points, (row.get("comment") or "").strip()))
-    for question, points, comment in pending:
+        pending.append((key, question, points, (row.get("comment") or "").strip()))
+    when = (now or datetime.now(UTC)).astimezone(UTC).isoformat(timespec="seconds")
+    for key, question, points, comment in pending:
         _apply(question, points, comment)
+        merged[key]["graded_at"] = when
     for record in merged.values():
         _rescore(record)
     return merged

@@ -52,6 +52,17 @@ def histogram(fractions: list[float], bins: int = 10, width: int = 420,
             "top": top}
 
 
+def limits_once(hits: list[dict[str, Any]]) -> list[str]:
+    """Each limit a run hit, named once, with how often when more than once."""
+    counts = Counter(str(h.get("limit", "?")) for h in hits)
+    return [f"{name} ×{n}" if n > 1 else name for name, n in counts.items()]
+
+
+def awaiting_ta(record: dict[str, Any]) -> list[str]:
+    """The manual questions of a record still waiting for a TA's points."""
+    return [q["id"] for q in record.get("questions", []) if q.get("status") == "manual"]
+
+
 def context(graded: list[tuple[Student, dict[str, Any]]], links: dict[str, str],
             title: str = "") -> dict[str, Any]:
     records = [r for _, r in graded]
@@ -82,13 +93,18 @@ def context(graded: list[tuple[Student, dict[str, Any]]], links: dict[str, str],
         row["pass_rate"] = row["status"]["passed"] / n
         row["mean"] = mean(row["scores"]) if row["scores"] else None
     runs = [{"student": s, "seconds": r.get("run", {}).get("seconds"),
-             "limits": [h.get("limit", "?") for h in r.get("run", {}).get("limits_hit", [])],
+             "limits": limits_once(r.get("run", {}).get("limits_hit", [])),
              "errors": len(r.get("run", {}).get("cell_errors", [])),
              "sandbox": r.get("run", {}).get("sandbox", ""), "link": links.get(s.key)}
             for s, r in graded]
-    attention = [{"student": s, "why": needs_human(r), "score": r.get("score"),
-                  "max": r.get("max_score"), "link": links.get(s.key)}
-                 for s, r in graded if needs_human(r)]
+    # manual questions are not a reason to look: they have their own column and the TA sheet
+    attention = [{"student": s, "why": needs_human(r, manual=False), "score": r.get("score"),
+                  "max": r.get("max_score"), "link": links.get(s.key),
+                  "awaiting": awaiting_ta(r)}
+                 for s, r in graded if needs_human(r, manual=False)]
+    waiting = {q["id"]: sum(1 for _, r in graded for x in r.get("questions", [])
+                            if x["id"] == q["id"] and x.get("status") == "manual")
+               for q in questions.values()}
     return {
         "title": title or (records[0]["assignment"].get("title") if records else ""),
         "assignment": records[0]["assignment"] if records else {},
@@ -101,6 +117,8 @@ def context(graded: list[tuple[Student, dict[str, Any]]], links: dict[str, str],
         "conventions": [{"question": q, "convention": v, "count": c}
                         for (q, v), c in conventions.most_common(12)],
         "runs": runs, "attention": attention,
+        "manual": [{"id": qid, "title": questions[qid]["title"], "count": c}
+                   for qid, c in waiting.items() if c],
         "students": [{"student": s, "score": r.get("score"), "max": r.get("max_score"),
                       "status": r.get("status"), "link": links.get(s.key),
                       "questions": {q["id"]: q for q in r.get("questions", [])}}

@@ -1,0 +1,53 @@
+"""The batch as a TA lives it: Ctrl-C, the event log, throughput when all is cached."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.conftest import ROOT, SAMPLES, needs_bwrap
+
+NAMES = ["wrong-q1d-sin-cos-swapped", "wrong-q1c-missing-scale"]
+
+
+def events(out: Path) -> list[dict]:
+    return [json.loads(line) for line in (out / "events.jsonl").read_text().splitlines()]
+
+
+def test_ctrl_c_stops_fast_says_how_to_resume_and_logs_it(tmp_path, hf_cache):
+    needs_bwrap()
+    out = tmp_path / "grades"
+    argv = [sys.executable, "-m", "grader", "grade", *[str(SAMPLES / f"{n}.ipynb") for n in NAMES],
+            "-a", "stat8021-a3", "--out", str(out), "--seed", "7", "-j", "1", "--no-report"]
+    env = {**os.environ, "GRADER_HF_CACHE": str(hf_cache), "COLUMNS": "300"}
+    proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env, start_new_session=True)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and not (out / f"{NAMES[0]}.json").exists():
+        time.sleep(0.1)
+    time.sleep(1.0)  # the second notebook is running now
+    pressed = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
+    _, err = proc.communicate(timeout=60)
+    assert time.monotonic() - pressed < 3, "Ctrl-C must stop the batch within seconds"
+    assert proc.returncode == 130, err
+    assert "interrupted: 1 of 2 graded" in err and "Run the same command again to resume" in err
+    log = events(out)
+    # -j 1: the second submission is logged as started only once the first is done
+    assert [e["event"] for e in log] == ["batch-start", "start", "done", "start",
+                                         "batch-interrupted"]
+    assert log[-1]["left"] == 1
+    # the same command resumes: only the one left runs
+    again = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env=env, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert "1 executed, 1 already done" in again.stderr
+    assert events(out)[-1]["event"] == "batch-end"
+    # and once more: nothing runs, and no made-up throughput
+    cached = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env=env, timeout=600)
+    assert cached.returncode == 0 and "0 executed, 2 already done" in cached.stderr
+    assert "all cached" in cached.stderr and "/min" not in cached.stderr
