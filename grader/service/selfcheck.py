@@ -107,7 +107,7 @@ class SelfCheckQueue:
         self._workers: dict[int, Worker] = {}
         self._uids: set[int] = set()
         self._stopping = False
-        self._tmp = Path(tempfile.mkdtemp(prefix="grader-selfcheck-"))
+        self._tmp = Path(tempfile.gettempdir())  # a folder of its own from `start` on
 
     def start(self) -> None:
         """Check the sandbox, then start the threads; each starts its worker in the
@@ -118,6 +118,8 @@ class SelfCheckQueue:
             self.unavailable = f"self-check is off on this server: {exc}"
             log.warning(self.unavailable)
             return
+        # made here, not in __init__: an app built and never started leaves nothing behind
+        self._tmp = Path(tempfile.mkdtemp(prefix="grader-selfcheck-"))
         for i in range(self.workers):
             thread = threading.Thread(target=self._work, args=(i,), name=f"selfcheck-{i}",
                                       daemon=True)
@@ -142,7 +144,8 @@ class SelfCheckQueue:
             self._queue.put(None)
         for thread in self._threads:
             thread.join(timeout=15)
-        shutil.rmtree(self._tmp, ignore_errors=True)
+        if self._threads:  # started: the folder is its own
+            shutil.rmtree(self._tmp, ignore_errors=True)
 
     def submit(self, assignment: str, filename: str, data: bytes) -> Job:
         """Queue a notebook, or raise ApiError: unknown pack, not a notebook, queue full."""
