@@ -51,8 +51,8 @@ def notebook_source(nb: NotebookNode) -> list[tuple[int, ast.Module]]:
             continue
         try:
             parsed.append((index, parse_python(manager.transform_cell(cell.source))))
-        except (SyntaxError, ValueError):
-            continue
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue  # a cell that cannot be read (a million-term sum nests too deep)
     return parsed
 
 

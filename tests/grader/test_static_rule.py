@@ -102,3 +102,10 @@ def test_an_operator_that_ran_fails_the_runtime_half():
     assert caught.status == "failed"
     assert caught.evidence == [{"operator": "aten::_scaled_dot_product_flash_attention"}]
     assert "operator ran while the grader called it" in caught.message
+
+
+def test_a_cell_too_deep_to_parse_is_skipped_not_a_grader_failure():
+    deep = "x = (" + " + ".join(["1"] * 200_000) + ")\n"
+    result = check_static(RULE, notebook(deep, "class MultiHeadAttention(nn.Module):\n" +
+                                         CLEAN_FORWARD))
+    assert result.status == "passed"
