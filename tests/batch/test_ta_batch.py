@@ -28,19 +28,22 @@ def test_ctrl_c_stops_fast_says_how_to_resume_and_logs_it(tmp_path, hf_cache):
     proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=env, start_new_session=True)
     deadline = time.monotonic() + 300
-    while time.monotonic() < deadline and not (out / f"{NAMES[0]}.json").exists():
+    while time.monotonic() < deadline and not (
+            (out / "events.jsonl").is_file()
+            and [e["event"] for e in events(out)].count("start") == 2):
         time.sleep(0.1)
-    time.sleep(1.0)  # the second notebook is running now
+    time.sleep(0.5)  # the second notebook is running now
     pressed = time.monotonic()
     os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
     _, err = proc.communicate(timeout=60)
-    assert time.monotonic() - pressed < 3, "Ctrl-C must stop the batch within seconds"
+    took = time.monotonic() - pressed
+    assert took < 5, f"Ctrl-C must stop the batch within seconds, took {took:.1f} s: {err}"
     assert proc.returncode == 130, err
     assert "interrupted: 1 of 2 graded" in err and "Run the same command again to resume" in err
     log = events(out)
     # -j 1: the second submission is logged as started only once the first is done
     assert [e["event"] for e in log] == ["batch-start", "start", "done", "start",
-                                         "batch-interrupted"]
+                                         "batch-interrupted"], (log, err)
     assert log[-1]["left"] == 1
     # the same command resumes: only the one left runs
     again = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env=env, timeout=600)
