@@ -273,8 +273,22 @@ def roster_files(path: Path, kind: str) -> dict[str, list[Path]]:
         path = path / ROSTER
     if not path.is_file():
         return {}
-    return {r["key"]: [Path(p) for p in r.get(kind, [])]
+    folder = path.parent
+    return {r["key"]: [_located(Path(p), folder) for p in r.get(kind, [])]
             for r in json.loads(path.read_text(encoding="utf-8"))}
+
+
+def _located(path: Path, folder: Path) -> Path:
+    """A roster's file path where it is now: a relative one under the roster's folder, an
+    absolute one written while the intake was built beside it (`.<stem>.new`) rebased."""
+    if not path.is_absolute():
+        return folder / path
+    if path.exists():
+        return path
+    for i, part in enumerate(path.parts):
+        if part in (folder.name, f".{folder.name}.new"):
+            return folder.joinpath(*path.parts[i + 1:])
+    return path
 
 
 def batch_rosters(folder: Path) -> list[Path]:
