@@ -30,7 +30,8 @@ def run_to_files(run: RunResult) -> dict[str, bytes]:
         "cells": [asdict(c) for c in run.cells], "telemetry": run.telemetry,
         "limits_hit": run.limits_hit, "seconds": run.seconds, "restarts": run.restarts,
         "sandbox": run.sandbox,
-        "probes": {cid: {"status": p.status, "message": p.message, "cases": p.cases}
+        "probes": {cid: {"status": p.status, "message": p.message, "cases": p.cases,
+                         "ops": p.ops}
                    for cid, p in run.probes.items()},
     }
     files = {"executed.ipynb": nbformat.writes(run.executed).encode("utf-8")}
@@ -48,7 +49,9 @@ def run_from_files(folder: Path) -> RunResult:
     for cid, p in meta["probes"].items():
         blob = folder / "probes" / f"{cid}.safetensors"
         tensors = load_tensors(blob.read_bytes()) if blob.is_file() else {}
-        probes[cid] = ProbePayload(cid, p["status"], p["message"], p["cases"], tensors)
+        # runs stored before operators were recorded have no "ops"
+        probes[cid] = ProbePayload(cid, p["status"], p["message"], p["cases"], tensors,
+                                   ops=p.get("ops") or {})
     return RunResult(
         executed=nbformat.reads((folder / "executed.ipynb").read_text(encoding="utf-8"),
                                 as_version=4),

@@ -40,10 +40,15 @@ class ProbePayload:
     """What one probe sent back: per-case status and output metadata, and the tensors."""
 
     check_id: str
-    status: str  # ok | missing | timeout | died
+    status: str  # ok | missing | timeout | died | invalid (refused by grader.run.payload)
     message: str = ""
     cases: dict[str, dict[str, Any]] = field(default_factory=dict)
     tensors: dict[str, Any] = field(default_factory=dict)
+    ops: dict[str, list[str]] = field(default_factory=dict)
+    """Case name -> the torch operators that ran while the probe called the student's code
+    (aten names such as "aten::_scaled_dot_product_flash_attention_for_cpu", sorted, at
+    most `payload.MAX_OPS`; "grader::..." entries note what the recording saw go wrong).
+    Empty for runs stored before operators were recorded."""
 
 
 @dataclass

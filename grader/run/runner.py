@@ -46,13 +46,13 @@ from nbclient import NotebookClient
 from nbclient.exceptions import DeadKernelError
 from nbformat import NotebookNode
 
+from grader.run import payload as checked
 from grader.run.kernel_side import HARNESS_SOURCE
 from grader.run.limits import Limits, describe
+from grader.run.payload import BadPayload
 from grader.run.result import CellReport, ProbePayload, ProbeRequest, RunResult
 from grader.run.sandbox import Sandbox, SandboxPaths
 
-MAX_PAYLOAD_BYTES = 256 << 20
-"""A probe payload larger than this is refused unread (a student cannot flood the grader)."""
 MAX_RESTARTS = 3
 PING_TIMEOUT = 15.0
 """Seconds an interrupted kernel has to run `pass` before it counts as stuck."""
@@ -255,6 +255,8 @@ class _Run:
         self.telemetry: dict[str, Any] = {}
         self.side_errors: list[str] = []
         """Errors raised in grader cells: evidence of tampering, or a pack's broken probe."""
+        self.bad_telemetry: list[str] = []
+        """Why a snapshot the kernel wrote was refused (kept in the telemetry for the TA)."""
 
     # -- kernel lifecycle ------------------------------------------------------------
 
@@ -356,8 +358,22 @@ class _Run:
             return "ok"
         return outcome
 
-    def _snapshot(self, name: str) -> None:
-        self._grader_cell(f"snapshot({self.paths.telemetry_mount!r}, {name!r})", PING_TIMEOUT)
+    def _snapshot(self, name: str) -> dict[str, Any] | None:
+        """Take a telemetry snapshot in the kernel; what it wrote, checked, or None."""
+        nonce = secrets.token_hex(8)
+        self._grader_cell(f"snapshot({self.paths.telemetry_mount!r}, {name!r}, {nonce!r})",
+                          PING_TIMEOUT)
+        return self._telemetry(f"{name}.json", lambda d: checked.check_snapshot(d, nonce))
+
+    def _telemetry(self, name: str, check: Any) -> Any:
+        assert self.paths.telemetry is not None
+        try:
+            data = checked.load_json(self.paths.telemetry / "out" / name,
+                                     checked.MAX_SNAPSHOT_JSON_BYTES)
+            return None if data is None else check(data)
+        except BadPayload as exc:
+            self.bad_telemetry.append(str(exc))
+            return None
 
     def _hit(self, limit: str, cell: int | None = None, detail: str = "") -> None:
         if limit == "notebook_timeout" and any(h["limit"] == limit for h in self.limits_hit):
@@ -368,25 +384,11 @@ class _Run:
         if entry not in self.limits_hit:
             self.limits_hit.append(entry)
 
-    @staticmethod
-    def _payload(path: Path) -> bool:
-        return path.is_file() and not path.is_symlink() and path.stat().st_size <= MAX_PAYLOAD_BYTES
-
-    def _read_json(self, folder: Path | None, name: str) -> Any:
-        path = (folder or self.paths.io) / "out" / name
-        if not self._payload(path):
-            return None
-        try:
-            return json.loads(path.read_text(encoding="utf-8"))
-        except (ValueError, UnicodeDecodeError):
-            return None
-
     def execute(self) -> RunResult:
         started = time.perf_counter()
         self._start()
         try:
-            self._snapshot("baseline")
-            self.baseline = self._read_json(self.paths.telemetry, "baseline.json")
+            self.baseline = self._snapshot("baseline")
             self._student_cells()
             self._after_cells()
             if self.probes:
@@ -434,14 +436,15 @@ class _Run:
 
     def _after_cells(self) -> None:
         """Snapshot what the notebook patched, then remove its hooks before the probes."""
-        self._snapshot("after")
-        after = self._read_json(self.paths.telemetry, "after.json")
+        after = self._snapshot("after")
         hooks = (self.baseline or {}).get("hooks", {})
+        nonce = secrets.token_hex(8)
         self._grader_cell(f"neutralise({self.paths.telemetry_mount!r}, "
-                          f"json.loads({json.dumps(hooks)!r}))", PING_TIMEOUT)
-        removed = self._read_json(self.paths.telemetry, "neutralised.json")
-        self.telemetry = {"baseline": self.baseline, "after": after,
-                          "removed": (removed or {}).get("removed")}
+                          f"json.loads({json.dumps(hooks)!r}), {nonce!r})", PING_TIMEOUT)
+        removed = self._telemetry("neutralised.json", lambda d: checked.check_removed(d, nonce))
+        self.telemetry = {"baseline": self.baseline, "after": after, "removed": removed}
+        if self.bad_telemetry:
+            self.telemetry["refused"] = self.bad_telemetry
 
     def _probe(self, request: ProbeRequest) -> ProbePayload:
         out = self.paths.io / "out"
@@ -457,26 +460,40 @@ class _Run:
             self._hit("kernel_died", None, f"while probing {request.check_id}")
         elif outcome != "ok":
             self._hit("probe_timeout", None, request.check_id)
-        data = self._read_json(self.paths.io, f"{request.check_id}.json")
+        payload = self._payload(request, outcome)
         if outcome in ("died", "stuck"):
             self._restart(len(self.cells))
-        if not isinstance(data, dict) or not isinstance(data.get("cases"), dict):
-            status = {"died": "died", "stuck": "timeout", "timeout": "timeout"}.get(outcome,
-                                                                                   "missing")
-            return ProbePayload(request.check_id, status, _PROBE_FAILED[status])
-        return ProbePayload(request.check_id, "ok", cases=data["cases"],
-                            tensors=self._read_tensors(request.check_id))
+        return payload
 
-    def _read_tensors(self, check_id: str) -> dict[str, Any]:
-        from safetensors.torch import load_file
-
-        path = self.paths.io / "out" / f"{check_id}.safetensors"
-        if not self._payload(path):
-            return {}
+    def _payload(self, request: ProbeRequest, outcome: str) -> ProbePayload:
+        """What the probe wrote, checked against what the harness writes (`grader.run.payload`):
+        a payload that does not fit is this probe's failure, with the reason."""
+        cid = request.check_id
+        sent, hidden = _sent(request.inputs)
         try:
-            return load_file(str(path))
-        except Exception:  # noqa: BLE001 - a forged file is the student's loss
-            return {}
+            data = checked.load_json(self.paths.io / "out" / f"{cid}.json",
+                                     checked.MAX_PROBE_JSON_BYTES)
+            if data is None:
+                status = {"died": "died", "stuck": "timeout", "timeout": "timeout"}.get(
+                    outcome, "missing")
+                return ProbePayload(cid, status, _PROBE_FAILED[status])
+            cases = checked.check_probe(data, cid, sent, hidden)
+            tensors = checked.check_tensors(
+                checked.load_tensors(self.paths.io / "out" / f"{cid}.safetensors"), cases)
+        except BadPayload as exc:
+            return ProbePayload(cid, "invalid", f"{_PROBE_FAILED['invalid']} ({exc}).")
+        ops = {name: case.pop(checked.OPS_KEY) for name, case in cases.items()
+               if checked.OPS_KEY in case}
+        return ProbePayload(cid, "ok", cases=cases, tensors=tensors, ops=ops)
+
+
+def _sent(inputs: Path) -> tuple[list[str], str]:
+    """The case names of a probe's inputs, and their hidden texts (kept out of messages)."""
+    from safetensors import safe_open
+
+    with safe_open(str(inputs), framework="pt") as fh:
+        params = json.loads((fh.metadata() or {}).get("params", "{}"))
+    return list(params), checked.hidden_texts(params)
 
 
 _PROBE_FAILED = {
@@ -484,4 +501,6 @@ _PROBE_FAILED = {
     "timeout": "Your code did not return within the probe's time limit.",
     "missing": "The grader's probe did not report back: the notebook interfered with cell "
                "execution, or the kernel could not run it (see the tamper evidence).",
+    "invalid": "The grader refused what the probe sent back: it is not what the grader's "
+               "harness writes, so the notebook interfered with it",
 }

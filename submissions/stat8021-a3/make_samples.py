@@ -397,6 +397,31 @@ PICKLE_PAYLOAD = """
     get_ipython().events.register("pre_run_cell", drop_payloads)
     """
 
+FORGED_PAYLOAD = """
+    import os
+
+    # Rewrite what the grader reads back: the Q1(c) probe's JSON nested 200,000 deep, its
+    # tensors file a JSON string where tensors belong, the "after" snapshot 120 MB.
+    real_replace = os.replace
+
+
+    def forge(src, dst):
+        name = os.path.basename(str(dst))
+        if name.startswith("q1c-") and name.endswith(".json"):
+            with open(src, "w") as f:
+                f.write("[" * 200_000 + "]" * 200_000)
+        elif name.startswith("q1c-") and name.endswith(".safetensors"):
+            with open(src, "w") as f:
+                f.write('{"output": "tensor([0.0, 0.0])"}')
+        elif name == "after.json":
+            with open(src, "w") as f:
+                f.write("[" + "0," * 60_000_000 + "0]")
+        return real_replace(src, dst)
+
+
+    os.replace = forge
+    """
+
 
 # Part 3: answers that follow a known convention, each worth the rubric's partial credit.
 GIB_LABELLED_GB = Replace("q3c", "Answer: 25.77 GB", "Answer: 24 GB")
@@ -500,6 +525,12 @@ SAMPLES = (
            "loading runs `touch /tmp/grader-pwned` (as `payload.pkl`, `result.json`, "
            "`*.safetensors`) into every writable folder named in the cell, and the working one.",
            (attack(PICKLE_PAYLOAD),), ALL),
+    Sample("hostile-forged-payload", "wrong-q1c-missing-scale",
+           "The missing-scale sample plus a cell replacing `os.replace` so that what the "
+           "grader reads back is hostile: the Q1(c) probe's JSON nested 200,000 deep, its "
+           "tensors file a string where tensors belong, the \"after\" snapshot 120 MB. "
+           "Refused or never used; the grader does not fail and Q1(c) stays lost.",
+           (attack(FORGED_PAYLOAD),), ("q1c", *PART2, *PART3)),
     Sample("wrong-q2b-fake-accuracy", "solution",
            "Q2(b) loads DistilBERT but never trains it, and prints `train accuracy 0.9900, "
            "test accuracy 0.9900` for two epochs; Q2(d) is left undone. Q2(c) prints the "
@@ -568,8 +599,9 @@ README_HEAD = src("""
     each and do not fine-tune anything, so they also lose Part 2's 40 points and Part 3's
     24 automatic points. The hostile samples
     built on the template implement nothing, so they score 0 whatever the attack does;
-    the two built on `wrong-q1c-missing-scale` must score what that sample scores (18):
-    an attack that fakes numbers inside the kernel must not earn the Q1(c) points back.
+    those built on `wrong-q1c-missing-scale` must score what that sample scores (18):
+    an attack that fakes numbers inside the kernel, or forges what the grader reads back
+    from it, must not earn the Q1(c) points back, nor make the grader fail.
     Part 2 needs the tiny models: `grader models seed --tiny` first.
     """)
 

@@ -24,6 +24,7 @@ WRONG = {
     # Attacks built on the missing-scale sample must not win Q1(c) back.
     "hostile-monkeypatch": "q1c",
     "hostile-fake-prints": "q1c",
+    "hostile-forged-payload": "q1c",  # what the grader reads back, forged: refused
 }
 PART2 = ("q2a", "q2b", "q2c", "q2d")
 PART3 = ("q3a2", "q3c", "q3d", "q3e1", "q3e2", "q3e3")

@@ -33,10 +33,37 @@ def _name(obj):
     return f"{mod}.{qual}"
 
 
+_ESCAPES = {i: f"\\u{i:04x}" for i in range(32)}
+_ESCAPES.update({ord('"'): '\\"', ord("\\"): "\\\\"})
+
+
+def _dumps(value):
+    """JSON text of plain data, written here rather than by the `json` module, which the
+    notebook shares and can patch. Non-finite floats become null (the grader refuses NaN);
+    anything else that is not plain data becomes its `str`."""
+    kind = type(value)
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float:
+        return float.__repr__(value) if value - value == 0.0 else "null"
+    if kind is str:
+        return '"' + str.translate(value, _ESCAPES) + '"'
+    if kind is list or kind is tuple:
+        return "[" + ",".join([_dumps(v) for v in value]) + "]"
+    if kind is dict:
+        return "{" + ",".join([_dumps(k if type(k) is str else str(k)) + ":" + _dumps(v)
+                               for k, v in value.items()]) + "}"
+    return _dumps(str(value))
+
+
 def _write_json(path, data):
     tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(data, fh)
+    with open(tmp, "w", encoding="utf-8", errors="backslashreplace") as fh:
+        fh.write(_dumps(data))
     os.replace(tmp, path)
 
 
@@ -69,8 +96,10 @@ def _ids(namespace, prefix, out, wraps=None):
             wraps[f"{prefix}{key}"] = {"wrapped": id(inner), "file": code.co_filename}
 
 
-def snapshot(io, name):
-    """Record what a notebook could have patched: hooks, tracers, builtins, torch, the shell."""
+def snapshot(io, name, nonce):
+    """Record what a notebook could have patched: hooks, tracers, builtins, torch, the shell.
+
+    `nonce` is new for every snapshot and written into it: a copy of an earlier one is refused."""
     ip = get_ipython()  # noqa: F821 - defined in every IPython kernel
     ids, wraps = {}, {}
     _ids(builtins, "builtins.", ids)
@@ -94,6 +123,7 @@ def snapshot(io, name):
         if testing is not None:
             _ids(testing, "torch.testing.", ids)
     data = {
+        "nonce": nonce,
         "hooks": _hooks(ip),
         "trace": _name(sys.gettrace()),
         "profile": _name(sys.getprofile()),
@@ -116,7 +146,7 @@ def _prune(items, allowed, label, removed):
             removed.append(f"{label}: {name}")
 
 
-def neutralise(io, baseline_hooks):
+def neutralise(io, baseline_hooks, nonce):
     """Remove hooks and tracers the notebook added, so the probes run as written."""
     ip = get_ipython()  # noqa: F821
     removed = []
@@ -132,7 +162,7 @@ def neutralise(io, baseline_hooks):
     if sys.getprofile() is not None:
         removed.append(f"sys.setprofile: {_name(sys.getprofile())}")
         sys.setprofile(None)
-    _write_json(f"{io}/out/neutralised.json", {"removed": removed})
+    _write_json(f"{io}/out/neutralised.json", {"nonce": nonce, "removed": removed})
 
 
 class ProbeError(Exception):
@@ -239,7 +269,7 @@ def _outputs(result):
     info = result.pop(INFO_KEY, None)
     if info is not None:
         # small facts a probe reports beside its tensors (the model it found, the device)
-        meta[INFO_KEY] = json.loads(json.dumps(info, default=str))
+        meta[INFO_KEY] = info if isinstance(info, dict) else {"info": str(info)[:100]}
     for key, value in result.items():
         if not isinstance(value, torch.Tensor):
             raise ProbeError(

@@ -1,0 +1,166 @@
+"""The channel between the student's kernel and the grader, under attack (issue 17).
+
+Unit tests of the payload checks (no kernel), then one small notebook per family in the
+real sandbox: forged payloads, probe deaths, leaks through messages and frames, threads
+and processes outliving their cells, limits on the whole sandbox.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import nbformat
+import pytest
+import torch
+from safetensors.torch import save_file
+
+from grader.run import payload as checked
+from grader.run.limits import Limits
+from grader.run.payload import BadPayload
+from grader.run.runner import ProbeRequest, Runner
+from tests.grader.conftest import needs_bwrap
+
+# ----------------------------------------------------------------------------------------
+# payload checks, without a kernel
+
+
+def ok_case(**outputs: torch.Tensor) -> dict:
+    return {"status": "ok", "seconds": 0.01, "ops": ["aten::mm"], "outputs": {
+        k: {"shape": list(v.shape), "dtype": str(v.dtype).replace("torch.", ""),
+            "device": "cpu", "requires_grad": False} for k, v in outputs.items()}}
+
+
+def test_deep_json_is_refused_before_it_is_parsed():
+    data = b"[" * 200_000 + b"]" * 200_000
+    start = time.perf_counter()
+    with pytest.raises(BadPayload, match="nested deeper"):
+        checked.parse_json(data, "p.json")
+    assert time.perf_counter() - start < 1.0
+    with pytest.raises(BadPayload, match="not valid JSON"):
+        checked.parse_json(b'{"seconds": NaN}', "p.json")
+
+
+def test_big_files_links_and_fifos_are_refused_unread(tmp_path):
+    big = tmp_path / "after.json"
+    with open(big, "wb") as fh:
+        fh.truncate(120 << 20)  # 120 MB, sparse: nothing is written or read
+    with pytest.raises(BadPayload, match="over the limit"):
+        checked.load_json(big, checked.MAX_SNAPSHOT_JSON_BYTES)
+    link = tmp_path / "p.json"
+    link.symlink_to(big)
+    with pytest.raises(BadPayload, match="plain file"):
+        checked.load_json(link, checked.MAX_PROBE_JSON_BYTES)
+    os.mkfifo(tmp_path / "fifo.json")
+    with pytest.raises(BadPayload, match="plain file"):
+        checked.load_json(tmp_path / "fifo.json", checked.MAX_PROBE_JSON_BYTES)
+    assert checked.load_json(tmp_path / "none.json", 10) is None
+
+
+@pytest.mark.parametrize(("cases", "why"), [
+    ({"c": {"status": "ok", "outputs": {"y": "tensor([1.0, 2.0])"}}}, "where an object"),
+    ({"c": {"status": "ok", "outputs": {"y": {"shape": "2", "dtype": "float32"}}}}, "shape"),
+    ({"c": {"status": "ok", "outputs": {}, "seconds": "fast"}}, "finite number"),
+    ({"c": {"status": "ok", "outputs": {}, "ops": ["x" * 500]}}, "operator name"),
+    ({"c": {"status": "passed"}}, "unknown status"),
+    ({"c": {"status": "error", "kind": "pwned"}}, "unknown error kind"),
+    ({"c": {"status": "ok", "outputs": {}, "verdict": "correct"}}, "unknown key"),
+    ({"other": {"status": "ok", "outputs": {}}}, "never sent"),
+    ({"c": {"status": "ok", "outputs": {"__info__": {"a": [1, 2]}}}}, "not a number"),
+])
+def test_a_payload_that_is_not_what_the_harness_writes_is_refused(cases, why):
+    with pytest.raises(BadPayload, match=why):
+        checked.check_probe({"check": "q", "cases": cases}, "q", ["c"])
+
+
+def test_tensors_must_match_their_declaration_and_ids_must_be_integers():
+    y = torch.zeros(2, 3)
+    cases = checked.check_probe({"check": "q", "cases": {"c": ok_case(y=y)}}, "q", ["c"])
+    assert checked.check_tensors({"c/y": y}, cases) == {"c/y": y}
+    with pytest.raises(BadPayload, match="missing"):
+        checked.check_tensors({}, cases)
+    with pytest.raises(BadPayload, match="not declared"):
+        checked.check_tensors({"c/y": y, "c/z": y}, cases)
+    with pytest.raises(BadPayload, match="not what its case declares"):
+        checked.check_tensors({"c/y": torch.zeros(3, 2)}, cases)
+    nan = torch.full((4,), float("nan"))  # an "argmax" that is NaN
+    cases = checked.check_probe({"check": "q", "cases": {"c": ok_case(predictions=nan)}},
+                                "q", ["c"])
+    with pytest.raises(BadPayload, match="not integer ids"):
+        checked.check_tensors({"c/predictions": nan}, cases)
+
+
+def test_messages_are_cut_and_carry_no_tensor_values_or_hidden_text():
+    hidden = checked.hidden_texts({"hidden": {"texts": [
+        "Stocks rally as the central bank holds rates steady for a third month"]}})
+    message = ("ValueError: got tensor([[0.1234, -0.5678], [1.5e-3, 2.0]]) and "
+               "0.318309886 for 'Stocks rally as the central bank holds rates' "
+               + "1, 2, 3, 4, 5, 6, 7, 8 " + "x" * 1_000)
+    case = {"status": "error", "kind": "exception", "message": message,
+            "where": {"line": 3, "code": "raise ValueError(texts[0])", "function": "forward"}}
+    out = checked.check_probe({"check": "q", "cases": {"c": case}}, "q", ["c"], hidden)["c"]
+    text = out["message"]
+    assert len(text) <= checked.MAX_MESSAGE and text.startswith("ValueError: got tensor(…)")
+    assert "0.12" not in text and "0.3183" not in text and "5, 6, 7" not in text
+    assert "central bank" not in text
+    assert out["where"] == {"line": 3, "code": "raise ValueError(texts[0])",
+                            "function": "forward"}
+
+
+def test_snapshots_are_checked_and_a_copied_one_is_refused():
+    snap = {"nonce": "n2", "hooks": {"events.post_run_cell": ["a"]}, "trace": None,
+            "profile": None, "ids": {"torch.allclose": 1}, "wraps": {}, "torch_loaded": True}
+    assert checked.check_snapshot(snap, "n2")["ids"] == {"torch.allclose": 1}
+    with pytest.raises(BadPayload, match="not the one asked for"):
+        checked.check_snapshot({**snap, "nonce": "n1"}, "n2")
+    with pytest.raises(BadPayload, match="ids"):
+        checked.check_snapshot({**snap, "ids": {"torch.allclose": "same"}}, "n2")
+
+
+# ----------------------------------------------------------------------------------------
+# notebooks in the sandbox
+
+
+def write(tmp_path, *sources: str):
+    path = tmp_path / "nb.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(s) for s in sources]), path)
+    return path
+
+
+def probe(tmp_path, name: str = "q", function: str = "f", cases: int = 1) -> ProbeRequest:
+    inputs = tmp_path / f"{name}.safetensors"
+    params = {f"c{i}": {} for i in range(cases)}
+    save_file({f"c{i}/in/x": torch.ones(2) for i in range(cases)}, str(inputs),
+              metadata={"params": json.dumps(params)})
+    source = ("def p(student, case):\n"
+              f"    return {{'y': student.call(student.function({function!r}), case['x'])}}\n")
+    return ProbeRequest(name, "p", source, inputs)
+
+
+FORGE = '''
+import os
+
+def f(x):
+    # Called by the probe: from now on, every JSON put in place is 200,000 levels deep.
+    real = os.replace
+    def replace(src, dst):
+        if str(dst).endswith(".json"):
+            with open(src, "w") as fh:
+                fh.write("[" * 200_000 + "]" * 200_000)
+        return real(src, dst)
+    os.replace = replace
+    return x + 1
+'''
+
+
+def test_a_forged_payload_is_the_checks_failure_not_the_graders(tmp_path):
+    needs_bwrap()
+    from grader.run.sandbox import Sandbox
+
+    result = Runner(Sandbox.create(), Limits(cell_timeout=30)).run(
+        write(tmp_path, FORGE), probes=[probe(tmp_path)])
+    payload = result.probes["q"]
+    assert payload.status == "invalid" and "refused" in payload.message
+    assert payload.tensors == {} and payload.cases == {}
