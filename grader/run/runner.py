@@ -8,9 +8,13 @@ way a notebook can misbehave is turned into data on the `RunResult`:
   cell past its time is interrupted (nbclient's `interrupt_on_timeout`, with an
   `error_on_timeout` reply carrying a secret marker so a timeout cannot be faked);
 - a kernel that dies, or one that does not answer after the interrupt, is replaced
-  (at most `MAX_RESTARTS` times): a fresh kernel replays the cells that worked and skips
-  the fatal one, so an `os._exit` in a demo cell does not hide the functions defined
-  before it;
+  (at most `MAX_RESTARTS` times in a run, whether a cell or a probe killed it): a fresh
+  kernel replays the cells that worked and skips the fatal one, so an `os._exit` in a
+  demo cell does not hide the functions defined before it. A replay is the notebook's
+  time: each cell gets its own limit (a question's time budget for a tagged training
+  cell) and what is left of the notebook's budget, and its seconds count against that
+  budget, so a function that kills the kernel at every probe costs at most
+  `MAX_RESTARTS` replays, never one per probe;
 - an output flood is cut at the notebook's output budget, recorded, and its cell
   interrupted;
 - hooks the notebook installed are recorded and removed before the probes;
@@ -244,6 +248,10 @@ class _Run:
         self.limits_hit: list[dict[str, Any]] = []
         self.fatal: set[int] = set()
         self.restarts = 0
+        self.spent = 0.0
+        """Seconds of student cells so far, replays included (the notebook's budget)."""
+        self.kernel_gone = ""
+        """Why no kernel is left for the probes (restart limit or budget spent), or ""."""
         self.marker = secrets.token_hex(16)
         """The evalue of nbclient's timeout reply: no student cell can raise the same."""
         self.client: _GuardedClient | None = None
@@ -300,16 +308,40 @@ class _Run:
             self.kernel = None
         self.box.kill_leftovers()
 
-    def _restart(self, upto: int) -> None:
-        """A fresh kernel with the cells before `upto` replayed, the fatal ones skipped."""
+    def _restart(self, upto: int) -> bool:
+        """A fresh kernel with the cells before `upto` replayed, the fatal ones skipped.
+
+        False, with no kernel started, when the run has used its `MAX_RESTARTS` restarts.
+        """
         self._stop()
+        if self.restarts >= MAX_RESTARTS:
+            return False
         self.restarts += 1
         self._start()
-        self._snapshot("baseline")
+        # The new kernel's own baseline: ids are addresses, another process has others.
+        self.baseline = self._snapshot("baseline")
         for report in self.cells[:upto]:
             if report.index in self.fatal or report.status == "skipped":
                 continue
-            self._exec(self.nb.cells[report.index], report.index, self.limits.cell_timeout)
+            cell = self.nb.cells[report.index]
+            timeout = self._cell_time(cell)
+            if timeout is not None and timeout <= 0:
+                self._hit("notebook_timeout", report.index, "while replaying the notebook "
+                          "after a restart; later cells were not replayed")
+                break
+            self._exec(cell, report.index, timeout or 0)
+            self.spent += self.cells[report.index].seconds
+        return True
+
+    def _cell_time(self, cell: NotebookNode) -> float | None:
+        """Seconds a cell may run now: its own limit (a tag's time budget, else the cell
+        timeout) and what is left of the notebook's budget, whichever is smaller."""
+        own = self.limits.cell_timeout_for(cell.metadata.get("tags", []))
+        left = (self.limits.notebook_timeout - self.spent
+                if self.limits.notebook_timeout else None)
+        if left is not None and left <= 0:
+            return 0.0
+        return min(filter(None, (own, left)), default=None)
 
     # -- execution -----------------------------------------------------------------------
 
@@ -393,7 +425,13 @@ class _Run:
             self._after_cells()
             if self.probes:
                 self.box.open_io(self.paths)
-            probes = {p.check_id: self._probe(p) for p in self.probes}
+            probes = {}
+            for request in self.probes:
+                if self.kernel_gone:
+                    probes[request.check_id] = ProbePayload(
+                        request.check_id, "died", f"Not run: {self.kernel_gone}.")
+                else:
+                    probes[request.check_id] = self._probe(request)
         finally:
             self._stop()
         return RunResult(
@@ -402,22 +440,21 @@ class _Run:
             restarts=self.restarts, sandbox=self.box.kind)
 
     def _student_cells(self) -> None:
-        spent = 0.0
         for index, cell in enumerate(self.nb.cells):
             if cell.cell_type != "code" or not cell.source.strip():
                 self.cells[index].status = "ok"
                 continue
-            remaining = self.limits.notebook_timeout - spent if self.limits.notebook_timeout else None
+            if self.kernel_gone:
+                self._hit("kernel_died", index, "too many kernel restarts; later cells skipped")
+                continue
+            remaining = (self.limits.notebook_timeout - self.spent
+                         if self.limits.notebook_timeout else None)
             if remaining is not None and remaining <= 0:
                 self._hit("notebook_timeout", index)
                 continue
-            if self.restarts > MAX_RESTARTS:
-                self._hit("kernel_died", index, "too many kernel restarts; later cells skipped")
-                continue
             cell_limit = self.limits.cell_timeout_for(cell.metadata.get("tags", []))
-            timeout = min(filter(None, (cell_limit, remaining)), default=None)
-            outcome = self._exec(cell, index, timeout or 0)
-            spent += self.cells[index].seconds
+            outcome = self._exec(cell, index, self._cell_time(cell) or 0)
+            self.spent += self.cells[index].seconds
             assert self.client is not None
             if self.client.flooded_cell == index:
                 self._hit("output_bytes", index)
@@ -432,7 +469,11 @@ class _Run:
                 if outcome == "died":
                     self._hit("kernel_died", index)
                 self.fatal.add(index)
-                self._restart(index)
+                if not self._restart(index):
+                    self.kernel_gone = (f"the kernel died or hung {self.restarts + 1} times "
+                                        "and was not restarted again")
+                    self._start()  # a last kernel for the cells' telemetry; none replayed
+                    self.baseline = self._snapshot("baseline")
 
     def _after_cells(self) -> None:
         """Snapshot what the notebook patched, then remove its hooks before the probes."""
@@ -462,8 +503,28 @@ class _Run:
             self._hit("probe_timeout", None, request.check_id)
         payload = self._payload(request, outcome)
         if outcome in ("died", "stuck"):
-            self._restart(len(self.cells))
+            self._after_probe_death()
         return payload
+
+    def _after_probe_death(self) -> None:
+        """A fresh kernel for the next probes, the notebook replayed, if the run has a restart
+        and budget left; else the remaining probes are not run (`kernel_gone`)."""
+        if self.limits.notebook_timeout and self.spent >= self.limits.notebook_timeout:
+            self._stop()
+            self.kernel_gone = ("the notebook's time budget was used up, so the kernel was "
+                                "not started again after it died")
+            return
+        if not self._restart(len(self.cells)):
+            self.kernel_gone = (f"the kernel died or hung {self.restarts + 1} times and was "
+                                "not restarted again")
+            return
+        if self.limits.notebook_timeout and self.spent >= self.limits.notebook_timeout:
+            self._hit("notebook_timeout", None, "the replay after a probe killed the kernel "
+                      "used up the notebook's budget")
+        # the replayed cells may have installed their hooks again
+        hooks = (self.baseline or {}).get("hooks", {})
+        self._grader_cell(f"neutralise({self.paths.telemetry_mount!r}, "
+                          f"json.loads({json.dumps(hooks)!r}), 'replay')", PING_TIMEOUT)
 
     def _payload(self, request: ProbeRequest, outcome: str) -> ProbePayload:
         """What the probe wrote, checked against what the harness writes (`grader.run.payload`):

@@ -422,6 +422,28 @@ FORGED_PAYLOAD = """
     os.replace = forge
     """
 
+PROBE_KILLS_KERNEL = """
+    import os
+
+
+    # Every target, when the grader's probe calls it, kills the kernel: without a limit on
+    # restarts each probe would replay the whole notebook.
+    def get_multihead_qkv(*args, **kwargs):
+        os._exit(1)
+
+
+    calculate_multihead_attention = get_multihead_qkv
+
+
+    class MultiHeadAttention(nn.Module):
+        def __init__(self, *args, **kwargs):
+            os._exit(1)
+
+
+    class PositionalEncoding(MultiHeadAttention):
+        pass
+    """
+
 
 # Part 3: answers that follow a known convention, each worth the rubric's partial credit.
 GIB_LABELLED_GB = Replace("q3c", "Answer: 25.77 GB", "Answer: 24 GB")
@@ -531,6 +553,12 @@ SAMPLES = (
            "tensors file a string where tensors belong, the \"after\" snapshot 120 MB. "
            "Refused or never used; the grader does not fail and Q1(c) stays lost.",
            (attack(FORGED_PAYLOAD),), ("q1c", *PART2, *PART3)),
+    Sample("hostile-probe-kills-kernel", "template",
+           "Template plus a cell after Part 1 redefining the four Part 1 targets so that "
+           "calling any of them (only the grader's probes do) kills the kernel with "
+           "`os._exit`: at most 3 restarts, each replay counted against the notebook's "
+           "budget; the probes after the last restart are not run.",
+           (InsertAfter("demo-q1d", "attack", src(PROBE_KILLS_KERNEL)),), ALL),
     Sample("wrong-q2b-fake-accuracy", "solution",
            "Q2(b) loads DistilBERT but never trains it, and prints `train accuracy 0.9900, "
            "test accuracy 0.9900` for two epochs; Q2(d) is left undone. Q2(c) prints the "

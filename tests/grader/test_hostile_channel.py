@@ -164,3 +164,54 @@ def test_a_forged_payload_is_the_checks_failure_not_the_graders(tmp_path):
     payload = result.probes["q"]
     assert payload.status == "invalid" and "refused" in payload.message
     assert payload.tensors == {} and payload.cases == {}
+
+
+KILLER = "def f(x):\n    import os\n    os._exit(1)  # every probe kills the kernel"
+TRAINING = "import time\ntime.sleep(1.5)  # longer than the cell timeout, within the tag's\ntrained = True"
+
+
+def test_probe_deaths_are_replayed_within_the_restart_limit_and_the_tags_budgets(
+        tmp_path, monkeypatch):
+    needs_bwrap()
+    from grader.run import runner as runner_module
+    from grader.run.sandbox import Sandbox
+
+    monkeypatch.setattr(runner_module, "MAX_RESTARTS", 1)
+    nb = tmp_path / "nb.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(KILLER),
+        nbformat.v4.new_code_cell(TRAINING, metadata={"tags": ["train"]})]), nb)
+    limits = Limits(cell_timeout=1, tag_timeouts={"train": 10}, notebook_timeout=60)
+    probes = [probe(tmp_path, f"q{i}") for i in range(4)]
+    start = time.perf_counter()
+    result = Runner(Sandbox.create(), limits).run(nb, probes=probes)
+    # One restart (the limit): the first death is replayed, the second is final, and the
+    # last two probes are not run at all, instead of one replay per probe.
+    assert result.restarts == 1
+    assert [result.probes[f"q{i}"].status for i in range(4)] == ["died"] * 4
+    assert "Not run" in result.probes["q3"].message
+    assert "not restarted again" in result.probes["q3"].message
+    # The replay ran the training cell with its tag's budget, not the 1 s cell timeout.
+    assert result.cells[1].status == "ok" and result.cells[1].seconds >= 1.5
+    assert not any(h["limit"] == "cell_timeout" for h in result.limits_hit)
+    assert time.perf_counter() - start < 40
+
+
+# ----------------------------------------------------------------------------------------
+# the hostile samples (graded once per session by the `graded` fixture of tests/conftest.py)
+
+
+def test_forged_payloads_cost_the_check_never_the_grader(graded):
+    record, run = graded["hostile-forged-payload"].record, graded["hostile-forged-payload"].run
+    assert record.score == 18  # what wrong-q1c-missing-scale scores: nothing won back
+    q1c = next(q for q in record.questions if q.id == "q1c")
+    assert q1c.score == 0
+    assert all(p.status in ("ok", "invalid") for p in run.probes.values())
+
+
+def test_a_kernel_killed_by_every_probe_is_restarted_at_most_three_times(graded):
+    run = graded["hostile-probe-kills-kernel"].run
+    assert run.restarts == 3 and graded["hostile-probe-kills-kernel"].record.score == 0
+    statuses = [p.status for p in run.probes.values()]
+    assert statuses.count("died") == len(statuses)
+    assert sum("Not run" in p.message for p in run.probes.values()) == len(statuses) - 4
