@@ -129,10 +129,11 @@ def write(tmp_path, *sources: str):
     return path
 
 
-def probe(tmp_path, name: str = "q", function: str = "f", cases: int = 1) -> ProbeRequest:
+def probe(tmp_path, name: str = "q", function: str = "f", cases: int = 1,
+          shape: tuple[int, ...] = (2,)) -> ProbeRequest:
     inputs = tmp_path / f"{name}.safetensors"
     params = {f"c{i}": {} for i in range(cases)}
-    save_file({f"c{i}/in/x": torch.ones(2) for i in range(cases)}, str(inputs),
+    save_file({f"c{i}/in/x": torch.ones(shape) for i in range(cases)}, str(inputs),
               metadata={"params": json.dumps(params)})
     source = ("def p(student, case):\n"
               f"    return {{'y': student.call(student.function({function!r}), case['x'])}}\n")
@@ -195,6 +196,44 @@ def test_probe_deaths_are_replayed_within_the_restart_limit_and_the_tags_budgets
     assert result.cells[1].status == "ok" and result.cells[1].seconds >= 1.5
     assert not any(h["limit"] == "cell_timeout" for h in result.limits_hit)
     assert time.perf_counter() - start < 40
+
+
+ATTENTION = """
+import torch
+import torch.nn.functional as F
+
+def fused(x):
+    return F.scaled_dot_product_attention(x, x, x)
+
+def composite(x):  # decomposes before a dispatch mode: only the call itself names it
+    return torch.ops.aten._scaled_dot_product_attention_math(x, x, x)[0]
+
+def hides(x):  # pops the grader's recording, then calls the fused kernel
+    torch._C._pop_torch_dispatch_stack(None)
+    torch._C._pop_torch_function_stack()
+    return F.scaled_dot_product_attention(x, x, x)
+
+def plain(x):
+    return torch.softmax(x @ x.transpose(-2, -1), dim=-1) @ x
+"""
+
+
+def test_the_operators_a_probe_ran_come_back_per_case(tmp_path):
+    needs_bwrap()
+    from grader.run.sandbox import Sandbox
+
+    names = ("fused", "composite", "hides", "plain")
+    probes = [probe(tmp_path, n, n, shape=(1, 2, 3, 4)) for n in names]
+    result = Runner(Sandbox.create(), Limits(cell_timeout=30)).run(
+        write(tmp_path, ATTENTION), probes=probes)
+    ops = {n: result.probes[n].ops["c0"] for n in names}
+    assert "aten::_scaled_dot_product_flash_attention_for_cpu" in ops["fused"]
+    assert "aten::scaled_dot_product_attention" in ops["fused"]
+    assert "aten::_scaled_dot_product_attention_math" in ops["composite"]
+    assert "grader::recording-stopped" in ops["hides"]
+    assert not any("scaled_dot_product" in op for op in ops["plain"])
+    assert "aten::bmm" in ops["plain"] and ops["plain"] == sorted(set(ops["plain"]))
+    assert all(result.probes[n].status == "ok" for n in names)
 
 
 # ----------------------------------------------------------------------------------------

@@ -285,6 +285,113 @@ def _outputs(result):
     return meta, tensors
 
 
+MAX_OPS = 256
+"""Operator names kept per case; past that the list ends with "grader::more-ops"."""
+
+
+def _op_recorder(torch):
+    """A context manager class recording, while a case runs, the torch operators it runs.
+
+    Two modes, because neither sees everything alone: the dispatch mode sees every aten
+    operator that reaches a kernel ("aten::_scaled_dot_product_flash_attention_for_cpu",
+    whatever Python called it), but not composite operators, which decompose before it
+    (`torch.ops.aten._scaled_dot_product_attention_math` shows only as bmm and softmax);
+    the function mode sees the calls made from Python: `torch.ops` operators by their aten
+    name, torch's C bindings as "aten::<name>" (`F.scaled_dot_product_attention` is
+    "aten::scaled_dot_product_attention") and torch's Python functions as
+    "torch::<module>.<name>" (`nn.MultiheadAttention` runs
+    "torch::nn.functional.multi_head_attention_forward"; under a function mode torch takes
+    its Python path, not the fused `_native_multi_head_attention`). The modes are created
+    for each case and are pushed and popped here; a case whose code removed them, or in
+    which nothing was recorded, says so ("grader::recording-stopped").
+    """
+    from torch.overrides import TorchFunctionMode
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    packet, overload = torch._ops.OpOverloadPacket, torch._ops.OpOverload
+
+    def function_name(func):
+        kind = type(func)
+        if kind is overload:
+            return func._schema.name
+        if kind is packet:
+            return func._qualified_op_name
+        name = getattr(func, "__name__", "")
+        if not isinstance(name, str) or not name or name.startswith("__"):
+            return None
+        owner = getattr(func, "__objclass__", None)
+        module = getattr(owner if owner is not None else func, "__module__", None)
+        if not isinstance(module, str) or not module.startswith("torch"):
+            return None
+        if kind.__name__ in ("builtin_function_or_method", "method_descriptor"):
+            return f"aten::{name}"  # a C binding of the aten operator of that name
+        module = module[len("torch."):] if module != "torch" else ""
+        return f"torch::{module}.{name}" if module else f"torch::{name}"
+
+    class _Dispatched(TorchDispatchMode):
+        @classmethod
+        def _should_skip_dynamo(cls):
+            return False  # else torch imports dynamo (1.3 s) on the first operator
+
+        def __init__(self, seen):
+            super().__init__()
+            self.seen = seen
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            if len(self.seen) <= MAX_OPS:
+                self.seen.add(func._schema.name)
+            return func(*args, **(kwargs or {}))
+
+    class _Called(TorchFunctionMode):
+        def __init__(self, seen):
+            super().__init__()
+            self.seen = seen
+
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            if len(self.seen) <= MAX_OPS:
+                name = function_name(func)
+                if name:
+                    self.seen.add(name)
+            return func(*args, **(kwargs or {}))
+
+    dispatch_len = torch._C._len_torch_dispatch_stack
+    function_len = torch._C._len_torch_function_stack
+
+    class Recording:
+        def __init__(self):
+            self.seen = set()
+            self.modes = (_Called(self.seen), _Dispatched(self.seen))
+
+        def __enter__(self):
+            self.depths = (function_len(), dispatch_len())
+            for mode in self.modes:
+                mode.__enter__()
+            return self
+
+        def __exit__(self, *exc):
+            called, dispatched = self.modes
+            intact = (torch.overrides._get_current_function_mode() is called
+                      and torch.utils._python_dispatch._get_current_dispatch_mode() is dispatched)
+            if intact:
+                dispatched.__exit__(None, None, None)
+                called.__exit__(None, None, None)
+            else:  # the student's code popped or pushed modes: restore the stacks as they were
+                self.seen.add("grader::recording-stopped")
+                while dispatch_len() > self.depths[1]:
+                    torch._C._pop_torch_dispatch_stack()
+                while function_len() > self.depths[0]:
+                    torch._C._pop_torch_function_stack()
+            return False
+
+        def ops(self):
+            names = sorted(self.seen)
+            if not names:
+                return ["grader::recording-stopped"]
+            return names[:MAX_OPS] + (["grader::more-ops"] if len(names) > MAX_OPS else [])
+
+    return Recording
+
+
 def probe(io, check_id, target, probe_source):
     """Run one probe over every case of one check; write `out/<check_id>.json` + tensors."""
     import torch
@@ -299,14 +406,18 @@ def probe(io, check_id, target, probe_source):
     exec(compile(probe_source, f"<probe {check_id}>", "exec"), space)
     fn = space[target]
     student = Student(get_ipython().user_ns)  # noqa: F821
+    recording = _op_recorder(torch)
     results, saved = {}, {}
     for case_name, case_params in params.items():
         case = dict(case_params)
         prefix = f"{case_name}/in/"
         case.update({k[len(prefix):]: v for k, v in raw.items() if k.startswith(prefix)})
         start = time.perf_counter()
+        ops = recording()
         try:
-            meta, tensors = _outputs(fn(student, case))
+            with ops:
+                returned = fn(student, case)
+            meta, tensors = _outputs(returned)
         except KeyboardInterrupt:
             results[case_name] = {"status": "error", "kind": "timeout",
                                   "message": "interrupted: the call did not return in time"}
@@ -316,7 +427,8 @@ def probe(io, check_id, target, probe_source):
             continue
         finally:
             elapsed = time.perf_counter() - start
-        results[case_name] = {"status": "ok", "outputs": meta, "seconds": round(elapsed, 4)}
+        results[case_name] = {"status": "ok", "outputs": meta, "seconds": round(elapsed, 4),
+                              "ops": ops.ops()}
         saved.update({f"{case_name}/{key}": value for key, value in tensors.items()})
     if saved:
         save_file(saved, f"{io}/out/{check_id}.safetensors.tmp")
