@@ -109,3 +109,30 @@ def test_a_cell_too_deep_to_parse_is_skipped_not_a_grader_failure():
     result = check_static(RULE, notebook(deep, "class MultiHeadAttention(nn.Module):\n" +
                                          CLEAN_FORWARD))
     assert result.status == "passed"
+
+
+def test_the_runtime_half_catches_what_no_reader_sees(pack, hf_cache, tmp_path):
+    """Through the real sandbox: a correct class whose forward is wrapped, after the class,
+    by code that reaches the forbidden function through the module's `__dict__` (no name
+    a reader can match) keeps its outputs right and passes the static half; the operator
+    it ran fails the rule."""
+    from grader.grade import grade_notebook
+    from tests.conftest import FAST, SAMPLES, needs_bwrap
+
+    needs_bwrap()
+    nb = nbformat.read(SAMPLES / "wrong-q1a-transposed-heads.ipynb", as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(
+        "_original = MultiHeadAttention.forward\n"
+        "def _forward(self, x, mask=None):\n"
+        "    sdpa = torch.nn.functional.__dict__['scaled_dot_product_' + 'attention']\n"
+        "    sdpa(x[:, None], x[:, None], x[:, None])\n"
+        "    return _original(self, x, mask)\n"
+        "MultiHeadAttention.forward = _forward\n"))
+    path = tmp_path / "sneaky.ipynb"
+    nbformat.write(nb, path)
+    record = grade_notebook(pack, path, seed=3, limits=FAST, hf_cache=hf_cache)
+    q1c = next(q for q in record.questions if q.id == "q1c")
+    tensor, rule = q1c.checks
+    assert tensor["status"] == "passed", tensor["message"]
+    assert rule["status"] == "failed" and q1c.score == 0
+    assert any("scaled_dot_product" in hit.get("operator", "") for hit in rule["evidence"])
