@@ -45,6 +45,8 @@ MAX_MESSAGE = 300
 """Characters of a message built from a student's exception."""
 MAX_INFO = 32
 """Facts in a probe's `__info__`."""
+MAX_INFO_TEXT = 64
+"""Characters of a string fact (a class or variable name, a device name)."""
 INFO_KEY = "__info__"
 OPS_KEY = "ops"
 
@@ -63,6 +65,7 @@ _OP = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,31}::[A-Za-z0-9_.\-*]{1,128}")
 _INFO_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 _DEVICE = re.compile(r"[a-z]{1,16}")
 _IDENT = re.compile(r"[A-Za-z_<>][A-Za-z0-9_.<>]{0,99}")
+_INFO_TEXT = re.compile(r"[^A-Za-z0-9_.:\-/ ()+,…]")
 
 
 class BadPayload(ValueError):
@@ -105,12 +108,13 @@ def read_bounded(path: Path, limit: int) -> bytes | None:
 
 
 _BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
 
 
 def json_depth(data: bytes) -> int:
-    """An upper bound of the nesting depth of JSON text (brackets inside strings count too),
-    found without parsing: a parser would recurse once per level."""
-    brackets = data.translate(None, _BRACKETS)
+    """The nesting depth of JSON text, found without parsing (a parser would recurse once
+    per level): brackets counted outside strings; an unterminated string counts its own."""
+    brackets = _STRING.sub(b'""', data).translate(None, _BRACKETS)
     return max(accumulate(1 if b in (91, 123) else -1 for b in brackets), default=0)
 
 
@@ -274,8 +278,8 @@ def _info(value: object, where: str, hidden: str) -> dict[str, Any]:
             out[key] = item if abs(item) < 1 << 63 else None
         elif isinstance(item, float):
             out[key] = item if math.isfinite(item) else None
-        elif isinstance(item, str):
-            out[key] = clean_text(item, 100, hidden)
+        elif isinstance(item, str):  # a name: a class, a variable, a device
+            out[key] = _INFO_TEXT.sub("?", clean_text(item, MAX_INFO_TEXT, hidden))
         else:
             raise _fail(f"{where}.{key}", f"a {type(item).__name__}, not a number or a name")
     return out

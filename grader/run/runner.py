@@ -497,6 +497,7 @@ class _Run:
         call = (f"probe({self.paths.io_mount!r}, {request.check_id!r}, {request.target!r}, "
                 f"{request.source!r})")
         outcome = self._grader_cell(call, self.limits.probe_timeout)
+        inputs.unlink(missing_ok=True)  # later probes' code cannot read this one's inputs
         if outcome == "died":
             self._hit("kernel_died", None, f"while probing {request.check_id}")
         elif outcome != "ok":
@@ -531,6 +532,8 @@ class _Run:
         a payload that does not fit is this probe's failure, with the reason."""
         cid = request.check_id
         sent, hidden = _sent(request.inputs)
+        # the run's own folders are no one's business either
+        hidden = "\0".join([hidden, self.paths.io_mount, self.paths.telemetry_mount])
         try:
             data = checked.load_json(self.paths.io / "out" / f"{cid}.json",
                                      checked.MAX_PROBE_JSON_BYTES)

@@ -444,6 +444,26 @@ PROBE_KILLS_KERNEL = """
         pass
     """
 
+LEAK_HIDDEN = """
+    import sys
+
+
+    def leaky_forward(self, x):
+        # Called by the grader's probe on a hidden case: walk up the stack to the grader's
+        # frames and put all they hold, and the hidden input itself, into the error message
+        # (which a naive grader would print in the student's report).
+        found = []
+        frame = sys._getframe(1)
+        while frame is not None:
+            for name, value in list(frame.f_locals.items()):
+                found.append(f"{name}={value!r}"[:2000])
+            frame = frame.f_back
+        raise ValueError(f"input {x!r}; frames: {' | '.join(found)}")
+
+
+    PositionalEncoding.forward = leaky_forward
+    """
+
 
 # Part 3: answers that follow a known convention, each worth the rubric's partial credit.
 GIB_LABELLED_GB = Replace("q3c", "Answer: 25.77 GB", "Answer: 24 GB")
@@ -559,6 +579,12 @@ SAMPLES = (
            "`os._exit`: at most 3 restarts, each replay counted against the notebook's "
            "budget; the probes after the last restart are not run.",
            (InsertAfter("demo-q1d", "attack", src(PROBE_KILLS_KERNEL)),), ALL),
+    Sample("hostile-leak-hidden", "part1",
+           "The Part 1 solution plus a cell, after the Q1(d) demo, whose `forward` walks up "
+           "the stack from the grader's call and raises an error holding every frame's "
+           "locals and the hidden input: the record's message is cut, without tensor values, "
+           "numbers or the run's folders; Q1(d) is lost.",
+           (InsertAfter("demo-q1d", "attack", src(LEAK_HIDDEN)),), ("q1d", *PART2, *PART3)),
     Sample("wrong-q2b-fake-accuracy", "solution",
            "Q2(b) loads DistilBERT but never trains it, and prints `train accuracy 0.9900, "
            "test accuracy 0.9900` for two epochs; Q2(d) is left undone. Q2(c) prints the "

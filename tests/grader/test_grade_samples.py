@@ -25,6 +25,7 @@ WRONG = {
     "hostile-monkeypatch": "q1c",
     "hostile-fake-prints": "q1c",
     "hostile-forged-payload": "q1c",  # what the grader reads back, forged: refused
+    "hostile-leak-hidden": "q1d",  # the Part 1 solution whose Q1(d) leaks what it can reach
 }
 PART2 = ("q2a", "q2b", "q2c", "q2d")
 PART3 = ("q3a2", "q3c", "q3d", "q3e1", "q3e2", "q3e3")

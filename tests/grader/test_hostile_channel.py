@@ -254,3 +254,17 @@ def test_a_kernel_killed_by_every_probe_is_restarted_at_most_three_times(graded)
     statuses = [p.status for p in run.probes.values()]
     assert statuses.count("died") == len(statuses)
     assert sum("Not run" in p.message for p in run.probes.values()) == len(statuses) - 4
+
+
+def test_messages_from_a_frame_walking_error_carry_no_hidden_values(graded):
+    import re
+
+    record = graded["hostile-leak-hidden"].record
+    assert record.score == 24  # the Part 1 solution less Q1(d)
+    q1d = next(q for q in record.questions if q.id == "q1d")
+    texts = [q1d.message] + [row["problem"] for row in q1d.checks[0]["evidence"]]
+    assert texts and all("ValueError" in t for t in texts[1:])
+    for text in texts:
+        assert not re.search(r"\d\.\d", text), text  # no tensor values, no float at all
+        assert "/run/" not in text and "g-" not in text.replace("-len", "")
+    assert all(len(row["problem"]) <= 320 for row in q1d.checks[0]["evidence"])

@@ -21,6 +21,7 @@ import traceback
 
 _CELL_FILE = re.compile(r"ipykernel_\d+|<ipython-input-")
 _MAX_MESSAGE = 600
+"""The harness cuts here; the grader cuts to 300 and scrubs (grader/run/payload.py)."""
 INFO_KEY = "__info__"
 
 
@@ -235,10 +236,16 @@ class Student:
 
 
 def _describe(value):
+    """An argument as a signature error shows it: its type and size, never its values (a
+    hidden case's tensor or text must not reach a message)."""
     shape = getattr(value, "shape", None)
     if shape is not None:
         return f"<tensor {tuple(shape)}>"
-    return repr(value)[:40]
+    if value is None or type(value) in (bool, int):
+        return repr(value)
+    if type(value) in (list, tuple, dict, str):
+        return f"<{type(value).__name__} of {len(value)}>"
+    return f"<{type(value).__name__}>"
 
 
 def _student_frame(tb):
@@ -392,32 +399,53 @@ def _op_recorder(torch):
     return Recording
 
 
+def _load_cases(path):
+    """The probe's cases, in order, as (name, case) with each case's params and tensors in
+    one dict; nothing else of the file is kept."""
+    from safetensors import safe_open
+
+    with safe_open(path, framework="pt") as fh:
+        params = json.loads(fh.metadata()["params"])
+        cases = []
+        for name, case_params in params.items():
+            case = dict(case_params)
+            prefix = f"{name}/in/"
+            for key in fh.keys():  # noqa: SIM118 - not a dict
+                if key.startswith(prefix):
+                    case[key[len(prefix):]] = fh.get_tensor(key)
+            cases.append((name, case))
+    cases.reverse()  # popped from the end: a case is dropped here once it runs
+    return cases
+
+
+def _run_case(fn, student, case, recording):
+    """One case, called from a frame that holds only it: the student's code, walking up the
+    stack, finds this case (which it was given) and the probe, not the other cases."""
+    ops = recording()
+    with ops:
+        returned = fn(student, case)
+    meta, tensors = _outputs(returned)
+    return meta, tensors, ops.ops()
+
+
 def probe(io, check_id, target, probe_source):
     """Run one probe over every case of one check; write `out/<check_id>.json` + tensors."""
     import torch
-    from safetensors import safe_open
     from safetensors.torch import save_file
 
-    path = f"{io}/in/{check_id}.safetensors"
-    with safe_open(path, framework="pt") as fh:
-        params = json.loads(fh.metadata()["params"])
-        raw = {key: fh.get_tensor(key) for key in fh.keys()}  # noqa: SIM118 - not a dict
+    pending = _load_cases(f"{io}/in/{check_id}.safetensors")
     space = {"__name__": "grader_probe", "torch": torch}
     exec(compile(probe_source, f"<probe {check_id}>", "exec"), space)
     fn = space[target]
+    del space
     student = Student(get_ipython().user_ns)  # noqa: F821
     recording = _op_recorder(torch)
     results, saved = {}, {}
-    for case_name, case_params in params.items():
-        case = dict(case_params)
-        prefix = f"{case_name}/in/"
-        case.update({k[len(prefix):]: v for k, v in raw.items() if k.startswith(prefix)})
+    while pending:
+        case_name, case = pending.pop()
         start = time.perf_counter()
-        ops = recording()
         try:
-            with ops:
-                returned = fn(student, case)
-            meta, tensors = _outputs(returned)
+            meta, tensors, ops = _run_case(fn, student, case, recording)
         except KeyboardInterrupt:
             results[case_name] = {"status": "error", "kind": "timeout",
                                   "message": "interrupted: the call did not return in time"}
@@ -426,10 +454,12 @@ def probe(io, check_id, target, probe_source):
             results[case_name] = _error(exc)
             continue
         finally:
+            del case
             elapsed = time.perf_counter() - start
         results[case_name] = {"status": "ok", "outputs": meta, "seconds": round(elapsed, 4),
-                              "ops": ops.ops()}
+                              "ops": ops}
         saved.update({f"{case_name}/{key}": value for key, value in tensors.items()})
+    del pending
     if saved:
         save_file(saved, f"{io}/out/{check_id}.safetensors.tmp")
         os.replace(f"{io}/out/{check_id}.safetensors.tmp", f"{io}/out/{check_id}.safetensors")
