@@ -410,9 +410,13 @@ def check_snapshot(data: object, nonce: str) -> dict[str, Any]:
     """A telemetry snapshot as the harness writes it (`snapshot()`), with the nonce this
     snapshot was asked with: a copy of an earlier snapshot is refused."""
     snap = _dict(data, "snapshot", ("nonce", "hooks", "trace", "profile", "ids", "wraps",
-                                    "torch_loaded", "threads", "integrity"))
+                                    "torch_loaded", "threads", "integrity", "stopped"))
     if snap.get("nonce") != nonce:
         raise BadPayload("snapshot: not the one asked for (a stale or copied file)")
+    replaced = _names(snap.get("integrity", []), "snapshot integrity")
+    if replaced:
+        raise BadPayload("snapshot: the notebook replaced what the grader's harness uses: "
+                         + ", ".join(str(n)[:60] for n in replaced[:10]))
     hooks = _dict(snap.get("hooks", {}), "snapshot hooks", limit=100)
     for key, names in hooks.items():
         if len(key) > 200:
@@ -435,8 +439,14 @@ def check_snapshot(data: object, nonce: str) -> dict[str, Any]:
     if not isinstance(snap.get("torch_loaded", False), bool):
         raise _fail("snapshot torch_loaded", "not true or false")
     _names(snap.get("threads", []), "snapshot threads")
-    _names(snap.get("integrity", []), "snapshot integrity")
-    return {k: v for k, v in snap.items() if k != "nonce"}
+    if "stopped" in snap:
+        stopped = _dict(snap["stopped"], "snapshot stopped",
+                        ("killed", "stopped", "dormant", "running"))
+        if not isinstance(stopped.get("killed", 0), int):
+            raise _fail("snapshot stopped", "killed is not a count")
+        for key in ("stopped", "dormant", "running"):
+            _names(stopped.get(key, []), f"snapshot stopped {key}")
+    return {k: v for k, v in snap.items() if k not in ("nonce", "integrity")}
 
 
 def check_removed(data: object, nonce: str) -> list[str]:

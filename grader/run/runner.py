@@ -17,7 +17,12 @@ way a notebook can misbehave is turned into data on the `RunResult`:
   `MAX_RESTARTS` replays, never one per probe;
 - an output flood is cut at the notebook's output budget, recorded, and its cell
   interrupted;
-- hooks the notebook installed are recorded and removed before the probes;
+- processes and threads the notebook left running are stopped before the probes (the
+  processes from here, the threads by the harness; see kernel_side/harness.py for why we
+  stop them rather than probe in a fresh interpreter), hooks it installed are recorded
+  and removed; a thread that will not stop means no probe result is used;
+- what the kernel writes back is checked before use (`grader.run.payload`): a payload
+  that does not fit is that probe's failure, never the grader's;
 - the kernel's own stdout/stderr (not the cells') go to a log file beside the run.
 
 Grader cells (the telemetry snapshots and the probes) are sent with the harness of
@@ -57,6 +62,9 @@ from grader.run.payload import BadPayload
 from grader.run.result import CellReport, ProbePayload, ProbeRequest, RunResult
 from grader.run.sandbox import Sandbox, SandboxPaths
 
+REFUSED = "grader-refused: "
+"""The start of the error a grader cell ends with when the harness will not vouch for its
+own output (kernel_side/harness.py): the reason follows."""
 MAX_RESTARTS = 3
 PING_TIMEOUT = 15.0
 """Seconds an interrupted kernel has to run `pass` before it counts as stuck."""
@@ -64,6 +72,8 @@ IOPUB_TIMEOUT = 10
 """Seconds to wait, after a cell's reply (or its interrupt), for its last outputs."""
 SIDE_IOPUB_TIMEOUT = 2
 """The same for grader cells, whose payloads are files, not outputs."""
+STOP_SECONDS = 3.0
+"""Added to a grader cell's time for stopping the notebook's threads and processes."""
 INTERRUPT_WAIT = 5.0
 """Seconds to wait for the kernel to acknowledge the interrupt of a flood."""
 FLOOD_GRACE = 0.5
@@ -248,6 +258,14 @@ class _Run:
         self.limits_hit: list[dict[str, Any]] = []
         self.fatal: set[int] = set()
         self.restarts = 0
+        self.threads: list[int] = []
+        """The kernel's own Python threads (idents at the baseline): any other is stopped."""
+        self.sweep = self.box.kind == "bwrap"
+        """Whether the harness may kill the other processes it sees (in the sandbox's pid
+        namespace they are the notebook's; without one they would be the machine's)."""
+        self.running_threads: list[str] = []
+        """Threads of the notebook still running after the grader stopped them: no probe's
+        output is used then."""
         self.spent = 0.0
         """Seconds of student cells so far, replays included (the notebook's budget)."""
         self.kernel_gone = ""
@@ -371,10 +389,20 @@ class _Run:
         return self.side.run_cell(ping, 0, PING_TIMEOUT, store_history=False) in ("ok", "error")
 
     def _grader_cell(self, call: str, timeout: float) -> str:
+        """Run the harness and one call of it in a fresh namespace. The cell checks that
+        `exec` and `compile` are the interpreter's own (a replaced `exec` would run any code
+        in the harness's place) from objects no notebook can forge, and is an `if`
+        statement, so that no display hook of the notebook runs after it."""
         source = HARNESS_SOURCE + "\n" + call + "\n"
-        return self._side_cell(
-            nbformat.v4.new_code_cell(f"exec({source!r}, {{'__name__': 'grader_harness'}})"),
-            timeout)
+        cell = (
+            "if all(().__class__.__class__(f) is ().__class__.__class__([].append) and "
+            "f.__name__ == n and f.__self__.__dict__.get('__name__') == 'builtins' "
+            "for f, n in ((exec, 'exec'), (compile, 'compile'))):\n"
+            f"    exec(compile({source!r}, '<grader-harness>', 'exec'), "
+            "{'__name__': 'grader_harness'})\n"
+            "else:\n"
+            f"    raise RuntimeError({REFUSED!r} + 'the notebook replaced exec or compile')\n")
+        return self._side_cell(nbformat.v4.new_code_cell(cell), timeout)
 
     def _side_cell(self, cell: NotebookNode, timeout: float) -> str:
         """Run a cell that is not the student's, in the side client's own notebook (nbclient
@@ -391,11 +419,18 @@ class _Run:
         return outcome
 
     def _snapshot(self, name: str) -> dict[str, Any] | None:
-        """Take a telemetry snapshot in the kernel; what it wrote, checked, or None."""
+        """Take a telemetry snapshot in the kernel; what it wrote, checked, or None.
+
+        The baseline lists the kernel's own threads (`self.threads`); every later snapshot
+        first stops the notebook's other threads and processes (harness `_quiesce`)."""
         nonce = secrets.token_hex(8)
-        self._grader_cell(f"snapshot({self.paths.telemetry_mount!r}, {name!r}, {nonce!r})",
-                          PING_TIMEOUT)
-        return self._telemetry(f"{name}.json", lambda d: checked.check_snapshot(d, nonce))
+        extra = "" if name == "baseline" else f", {self.threads!r}, {self.sweep!r}"
+        self._grader_cell(f"snapshot({self.paths.telemetry_mount!r}, {name!r}, {nonce!r}"
+                          f"{extra})", PING_TIMEOUT + STOP_SECONDS)
+        snap = self._telemetry(f"{name}.json", lambda d: checked.check_snapshot(d, nonce))
+        if name == "baseline":
+            self.threads = [int(t) for t in (snap or {}).get("threads", []) if t.isdigit()]
+        return snap
 
     def _telemetry(self, name: str, check: Any) -> Any:
         assert self.paths.telemetry is not None
@@ -476,14 +511,28 @@ class _Run:
                     self.baseline = self._snapshot("baseline")
 
     def _after_cells(self) -> None:
-        """Snapshot what the notebook patched, then remove its hooks before the probes."""
+        """Stop what the notebook left running (its other processes, from outside; its
+        threads, from the harness), snapshot what it patched, then remove its hooks, timers
+        and scheduled callbacks before the probes."""
+        killed = self.box.kill_strays()
         after = self._snapshot("after")
+        stopped = dict((after or {}).pop("stopped", None) or {})
+        stopped["killed"] = stopped.get("killed", 0) + killed
+        self.running_threads = list(stopped.get("running", []))
+        if stopped["killed"] or self.running_threads:
+            # (a thread that ended when asked, tqdm's monitor say, is routine: telemetry only)
+            running = ", ".join(self.running_threads)[:200]
+            self._hit("processes", None, "the notebook left processes or threads running "
+                      f"after its cells: {stopped['killed']} processes killed"
+                      + (f"; threads that would not stop: {running}" if running else ""))
         hooks = (self.baseline or {}).get("hooks", {})
         nonce = secrets.token_hex(8)
         self._grader_cell(f"neutralise({self.paths.telemetry_mount!r}, "
                           f"json.loads({json.dumps(hooks)!r}), {nonce!r})", PING_TIMEOUT)
         removed = self._telemetry("neutralised.json", lambda d: checked.check_removed(d, nonce))
         self.telemetry = {"baseline": self.baseline, "after": after, "removed": removed}
+        if killed or any(stopped.get(k) for k in ("stopped", "dormant", "running")):
+            self.telemetry["stopped"] = stopped
         if self.bad_telemetry:
             self.telemetry["refused"] = self.bad_telemetry
 
@@ -494,18 +543,39 @@ class _Run:
         inputs = self.paths.io / "in" / f"{request.check_id}.safetensors"
         shutil.copyfile(request.inputs, inputs)
         inputs.chmod(0o644)  # safetensors writes 0600; the kernel's user must read it
+        if self.running_threads:
+            return ProbePayload(request.check_id, "invalid", _PROBE_FAILED["threads"].format(
+                ", ".join(self.running_threads)[:200]))
         call = (f"probe({self.paths.io_mount!r}, {request.check_id!r}, {request.target!r}, "
-                f"{request.source!r})")
-        outcome = self._grader_cell(call, self.limits.probe_timeout)
+                f"{request.source!r}, {self.threads!r}, {self.sweep!r})")
+        outcome = self._grader_cell(call, self.limits.probe_timeout + STOP_SECONDS)
         inputs.unlink(missing_ok=True)  # later probes' code cannot read this one's inputs
+        refused = self._refused()
+        # Nothing of the notebook may run once the harness has written: a process still
+        # there was started after the harness stopped the others.
+        late = self.box.kill_strays()
         if outcome == "died":
             self._hit("kernel_died", None, f"while probing {request.check_id}")
-        elif outcome != "ok":
+        elif outcome not in ("ok", "error"):
             self._hit("probe_timeout", None, request.check_id)
-        payload = self._payload(request, outcome)
+        if refused or late:
+            payload = ProbePayload(request.check_id, "invalid", _PROBE_FAILED["refused"].format(
+                refused or f"{late} processes of the notebook were running after it"))
+        else:
+            payload = self._payload(request, outcome)
         if outcome in ("died", "stuck"):
             self._after_probe_death()
         return payload
+
+    def _refused(self) -> str:
+        """The harness's reason for refusing its own output (REFUSED in the cell's error
+        reply), or ""."""
+        assert self.side is not None
+        content = (self.side.reply or {}).get("content", {})
+        evalue = str(content.get("evalue", ""))
+        if content.get("status") == "error" and evalue.startswith(REFUSED):
+            return checked.clean_text(evalue[len(REFUSED):], 300)
+        return ""
 
     def _after_probe_death(self) -> None:
         """A fresh kernel for the next probes, the notebook replayed, if the run has a restart
@@ -567,4 +637,8 @@ _PROBE_FAILED = {
                "execution, or the kernel could not run it (see the tamper evidence).",
     "invalid": "The grader refused what the probe sent back: it is not what the grader's "
                "harness writes, so the notebook interfered with it",
+    "refused": "The grader did not use what the probe found: {}.",
+    "threads": "Not run: threads the notebook started kept running after the grader stopped "
+               "them ({}); the grader does not call your code while they run. Threads must "
+               "end with the cell that starts them.",
 }

@@ -364,12 +364,10 @@ class Sandbox:
 
 
     def kill_strays(self) -> int:
-        """Kill the processes the kernel spawned (a fork bomb's children), keep the kernel.
-
-        The kernel's parent is bwrap's init (root); every process the notebook forked
-        has a parent of the sandbox's uid. Stopping before killing keeps a fork bomb
-        from refilling the table while it is emptied.
-        """
+        """Kill every process of the sandbox but the kernel (children, a fork bomb's, daemons
+        reparented to bwrap's init); returns how many. The kernel is pid 2 of the sandbox's
+        pid namespace (bwrap's init is 1). Stopping before killing keeps a fork bomb from
+        refilling the table while it is emptied."""
         if self.uid is None:
             return 0
         killed = 0
@@ -377,12 +375,10 @@ class Sandbox:
             strays = []
             for pid in _pids_of_uid(self.uid):
                 try:
-                    stat = Path(f"/proc/{pid}/stat").read_text()
-                    ppid = int(stat.rsplit(")", 1)[1].split()[1])
-                    parent = _status_uid(Path(f"/proc/{ppid}/status").read_text())
-                except (OSError, ValueError, IndexError):
+                    status = Path(f"/proc/{pid}/status").read_text()
+                except OSError:
                     continue
-                if parent == self.uid:
+                if _ns_pid(status) != 2 and "\nState:\tZ" not in status:  # zombies are dead
                     strays.append(pid)
             if not strays:
                 break
@@ -392,6 +388,14 @@ class Sandbox:
                         os.kill(pid, sig)
             killed += len(strays)
         return killed
+
+
+def _ns_pid(status: str) -> int | None:
+    """A process's pid in its innermost pid namespace, from /proc/<pid>/status."""
+    for line in status.splitlines():
+        if line.startswith("NSpid:"):
+            return int(line.split()[-1])
+    return None
 
 
 def _status_uid(status: str) -> int | None:

@@ -464,6 +464,96 @@ LEAK_HIDDEN = """
     PositionalEncoding.forward = leaky_forward
     """
 
+BACKGROUND_THREAD = """
+    import json
+    import os
+    import sys
+    import threading
+    import time
+
+    # 1. json.dump: every later JSON written with it into a folder repeats the first one
+    #    written there (the "after" snapshot would be a copy of the "before" one).
+    first_written = {}
+    real_dumps = json.dumps
+
+
+    def copying_dump(obj, fp, *args, **kwargs):
+        folder = os.path.dirname(str(getattr(fp, "name", "")))
+        fp.write(first_written.setdefault(folder, real_dumps(obj, *args, **kwargs)))
+
+
+    json.dump = copying_dump
+
+
+    # 2. A thread that outlives the cells, swallows the SystemExit a grader may raise in it,
+    #    waits for the grader's probe of Q1(c) and replaces its payload with correct outputs,
+    #    computed from the hidden inputs it reads beside it.
+    def find_io():
+        for frame in list(sys._current_frames().values()):
+            while frame is not None:
+                io = frame.f_locals.get("io")
+                if isinstance(io, str) and io.startswith("/run/g-"):
+                    return io
+                frame = frame.f_back
+        return None
+
+
+    def correct(case):
+        x, h = case["x"], case["num_heads"]
+        B, S, D = x.shape
+        d = D // h
+
+        def project(name):
+            return (x @ case[f"{name}.weight"].T + case[f"{name}.bias"]).view(B, S, h, d)
+
+        q, k, v = (project(n).transpose(1, 2) for n in ("W_q", "W_k", "W_v"))
+        scores = q @ k.transpose(-2, -1) / d ** 0.5
+        if case.get("masked"):
+            scores = scores.masked_fill(case["mask"], float("-inf"))
+        out = (scores.softmax(-1) @ v).transpose(1, 2).reshape(B, S, D)
+        return out @ case["W_o.weight"].T + case["W_o.bias"]
+
+
+    def forge(io):
+        from safetensors import safe_open
+        from safetensors.torch import save_file
+
+        check = "q1c-MultiHeadAttention"
+        with safe_open(f"{io}/in/{check}.safetensors", framework="pt") as fh:
+            params = json.loads(fh.metadata()["params"])
+            raw = {key: fh.get_tensor(key) for key in fh.keys()}  # noqa: SIM118 - not a dict
+        cases, tensors = {}, {}
+        for name, case in params.items():
+            case = dict(case)
+            case.update({k.split("/in/")[1]: v for k, v in raw.items()
+                         if k.startswith(name + "/in/")})
+            out = correct(case).contiguous()
+            tensors[f"{name}/output"] = out
+            cases[name] = {"status": "ok", "seconds": 0.01, "ops": ["aten::bmm"], "outputs": {
+                "output": {"shape": list(out.shape), "dtype": "float32", "device": "cpu",
+                           "requires_grad": False}}}
+        while not os.path.exists(f"{io}/out/{check}.json"):
+            time.sleep(0.001)
+        time.sleep(0.01)  # after the grader's harness has written
+        save_file(tensors, f"{io}/out/{check}.safetensors")
+        with open(f"{io}/out/{check}.json", "w") as f:
+            f.write(real_dumps({"check": check, "cases": cases}))
+
+
+    def meddle():
+        try:
+            while True:
+                io = find_io()
+                if io and os.path.exists(f"{io}/in/q1c-MultiHeadAttention.safetensors"):
+                    forge(io)
+                time.sleep(0.001)
+        except BaseException:  # SystemExit from the grader: swallowed, and round again
+            meddle()
+
+
+    threading.Thread(target=meddle, name="meddler", daemon=True).start()
+    """
+
 
 # Part 3: answers that follow a known convention, each worth the rubric's partial credit.
 GIB_LABELLED_GB = Replace("q3c", "Answer: 25.77 GB", "Answer: 24 GB")
@@ -585,6 +675,14 @@ SAMPLES = (
            "locals and the hidden input: the record's message is cut, without tensor values, "
            "numbers or the run's folders; Q1(d) is lost.",
            (InsertAfter("demo-q1d", "attack", src(LEAK_HIDDEN)),), ("q1d", *PART2, *PART3)),
+    Sample("hostile-background-thread", "wrong-q1c-missing-scale",
+           "The missing-scale sample plus a cell that makes `json.dump` repeat the first JSON "
+           "written in a folder, and starts a thread that swallows SystemExit, waits for the "
+           "grader's Q1(c) probe and replaces its payload with correct outputs computed from "
+           "the hidden inputs. The thread is still running after the grader stops the "
+           "notebook's threads, so no probe result is used: nothing is won, everything is "
+           "lost, and the record says why.",
+           (attack(BACKGROUND_THREAD),), ALL),
     Sample("wrong-q2b-fake-accuracy", "solution",
            "Q2(b) loads DistilBERT but never trains it, and prints `train accuracy 0.9900, "
            "test accuracy 0.9900` for two epochs; Q2(d) is left undone. Q2(c) prints the "

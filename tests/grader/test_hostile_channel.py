@@ -140,32 +140,25 @@ def probe(tmp_path, name: str = "q", function: str = "f", cases: int = 1,
     return ProbeRequest(name, "p", source, inputs)
 
 
-FORGE = '''
-import os
+NAN_IDS = """
+import torch
 
 def f(x):
-    # Called by the probe: from now on, every JSON put in place is 200,000 levels deep.
-    real = os.replace
-    def replace(src, dst):
-        if str(dst).endswith(".json"):
-            with open(src, "w") as fh:
-                fh.write("[" * 200_000 + "]" * 200_000)
-        return real(src, dst)
-    os.replace = replace
-    return x + 1
-'''
+    return torch.full((2,), float("nan"))  # "class ids" that are NaN (an argmax of NaN)
+"""
 
 
-def test_a_forged_payload_is_the_checks_failure_not_the_graders(tmp_path):
+def test_a_payload_the_checks_cannot_read_is_the_checks_failure_not_the_graders(tmp_path):
     needs_bwrap()
     from grader.run.sandbox import Sandbox
 
+    request = probe(tmp_path)
+    request.source = request.source.replace("{'y':", "{'predictions':")
     result = Runner(Sandbox.create(), Limits(cell_timeout=30)).run(
-        write(tmp_path, FORGE), probes=[probe(tmp_path)])
+        write(tmp_path, NAN_IDS), probes=[request])
     payload = result.probes["q"]
-    assert payload.status == "invalid" and "refused" in payload.message
+    assert payload.status == "invalid" and "not integer ids" in payload.message
     assert payload.tensors == {} and payload.cases == {}
-
 
 KILLER = "def f(x):\n    import os\n    os._exit(1)  # every probe kills the kernel"
 TRAINING = "import time\ntime.sleep(1.5)  # longer than the cell timeout, within the tag's\ntrained = True"
@@ -268,3 +261,71 @@ def test_messages_from_a_frame_walking_error_carry_no_hidden_values(graded):
         assert not re.search(r"\d\.\d", text), text  # no tensor values, no float at all
         assert "/run/" not in text and "g-" not in text.replace("-len", "")
     assert all(len(row["problem"]) <= 320 for row in q1d.checks[0]["evidence"])
+
+
+POLITE = """
+import os, queue, threading, time
+
+def f(x):
+    return x + 1
+
+def busy():
+    while True:
+        time.sleep(0.001)  # ends at the SystemExit the grader raises in it
+
+blocked = queue.Queue()
+threading.Thread(target=busy, name="busy", daemon=True).start()
+threading.Thread(target=blocked.get, name="blocked", daemon=True).start()  # never wakes
+if os.fork() == 0:  # a daemon: its own session, reparented to the sandbox's init
+    os.setsid()
+    if os.fork() == 0:
+        time.sleep(3600)
+    os._exit(0)
+"""
+STUBBORN = """
+import threading, time
+
+def f(x):
+    return x + 1
+
+def stubborn():
+    try:
+        while True:
+            time.sleep(0.001)
+    except BaseException:  # the grader's SystemExit, swallowed: go round again
+        stubborn()
+
+threading.Thread(target=stubborn, name="stubborn", daemon=True).start()
+"""
+
+
+def test_threads_and_processes_do_not_outlive_the_cells(tmp_path):
+    needs_bwrap()
+    from grader.run.sandbox import Sandbox
+
+    box = Sandbox.create()
+    result = Runner(box, Limits(cell_timeout=30)).run(write(tmp_path, POLITE),
+                                                      probes=[probe(tmp_path)])
+    stopped = result.telemetry["stopped"]
+    assert stopped["stopped"] == ["busy"] and stopped["dormant"] == ["blocked"]
+    assert stopped["running"] == [] and stopped["killed"] >= 1
+    assert result.probes["q"].status == "ok"  # nothing left running: the probe is used
+    assert [h["limit"] for h in result.limits_hit] == ["processes"]
+    # A thread that swallows the SystemExit keeps running: no probe result is used.
+    result = Runner(box, Limits(cell_timeout=30)).run(write(tmp_path, STUBBORN),
+                                                      probes=[probe(tmp_path)])
+    assert result.telemetry["stopped"]["running"] == ["stubborn"]
+    payload = result.probes["q"]
+    assert payload.status == "invalid" and "stubborn" in payload.message
+    assert "stubborn" in result.limits_hit[0]["detail"]
+
+
+def test_a_thread_that_would_forge_payloads_stops_the_probes_not_the_grader(graded):
+    graded_run = graded["hostile-background-thread"]
+    run, record = graded_run.run, graded_run.record
+    assert record.score == 0  # a forged Q1(c) would have won its 12 points
+    assert run.telemetry["stopped"]["running"] == ["meddler"]
+    assert all(p.status == "invalid" and "meddler" in p.message for p in run.probes.values())
+    assert any("meddler" in h.get("detail", "") for h in record.run["limits_hit"])
+    # the patched json.dump changed nothing the grader reads: the snapshots are the harness's
+    assert run.telemetry["after"] is not None and "refused" not in run.telemetry

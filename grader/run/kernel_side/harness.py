@@ -8,9 +8,30 @@ in its io folder, which is created, and first named in a cell, only after the st
 cells have run. Nothing is compared here. Comparison with the reference
 happens in the grader process, so patching torch or builtins from the notebook can
 only spoil the student's own outputs, never earn points.
+
+What runs beside the harness. A notebook can leave threads and processes running after
+its cells, and they could rewrite a payload after the harness wrote it. We stop them
+before probing rather than run the probes in a fresh interpreter: a fresh interpreter
+would have to rebuild the student's objects, and Part 2's fine-tuned models exist only in
+this kernel's memory (re-running the training costs minutes, and a forked copy cannot use
+CUDA). So the runner kills the notebook's other processes from outside, and `_quiesce`,
+before the "after" snapshot and again before each probe writes, kills any process left in
+the sandbox's pid namespace and raises SystemExit in every thread the kernel did not have
+at the baseline (tqdm's monitor is asked to stop in its own way). A thread still running
+Python code after `STOP_WINDOW` (it swallowed the exception) means the harness will not
+vouch for anything it writes: the probes are not used. A thread blocked in C the whole
+window is left blocked, with the exception pending for when it wakes. The harness also
+keeps what it writes with to itself: its JSON writer is its own (the `json` module is the
+notebook's to patch), the C functions and builtins it uses are checked to be the
+interpreter's own each time (`_integrity`), an audit hook installed at the baseline
+refuses later audit hooks, and the notebook's gc callbacks, timers and event-loop
+callbacks are removed with its IPython hooks (`neutralise`).
 """
 
+import _signal
+import _thread
 import builtins
+import gc
 import inspect
 import json
 import os
@@ -18,6 +39,93 @@ import re
 import sys
 import time
 import traceback
+
+# ----------------------------------------------------------------------------------------
+# Integrity: the harness shares the kernel with the student's code, which can replace any
+# module attribute or builtin it uses. What it writes with is checked here, each time it
+# runs, against objects a notebook cannot forge (types reached from literals; a C
+# function's name and module cannot be reassigned), and anything replaced is named in
+# what it writes, so that the grader refuses it (`integrity`).
+
+_TYPE = ().__class__.__class__
+_C_FUNCTION = _TYPE([].append)
+_TYPE_NAME = _TYPE.__dict__["__name__"]
+_TYPE_FLAGS = _TYPE.__dict__["__flags__"]
+_HEAPTYPE = 1 << 9
+_C_DEPENDENCIES = (
+    (os, "posix", ("kill", "listdir", "getpid")),
+    (sys, "sys", ("_current_frames", "_getframe", "gettrace", "settrace", "getprofile",
+                  "setprofile", "addaudithook")),
+    (time, "time", ("perf_counter", "sleep")),
+    (gc, "gc", ("collect", "disable", "enable", "isenabled")),
+    (_signal, "_signal", ("setitimer", "signal", "getsignal")),
+    (_thread, "_thread", ("get_ident",)),
+)
+
+
+def _c_function(obj, name, module):
+    """True when `obj` is the C function `name` of the module named `module`."""
+    if _TYPE(obj) is not _C_FUNCTION or obj.__name__ != name:
+        return False
+    owner = obj.__self__
+    return _TYPE_NAME.__get__(_TYPE(owner)) == "module" and \
+        owner.__dict__.get("__name__") == module
+
+
+def _c_type(obj, name):
+    """True when `obj` is the built-in (static, C) type named `name`."""
+    return _TYPE(obj) is _TYPE and not _TYPE_FLAGS.__get__(obj) & _HEAPTYPE and \
+        _TYPE_NAME.__get__(obj) == name
+
+
+def _names_used(code, found):
+    found.update(code.co_names)
+    for const in code.co_consts:
+        if _TYPE(const) is _TYPE(code):
+            _names_used(const, found)
+    return found
+
+
+_NOT_CALLED = frozenset({
+    "exit", "quit", "help", "copyright", "credits", "license", "get_ipython", "display",
+    "__IPYTHON__", "__name__", "__doc__", "__spec__", "__loader__", "__package__", "__debug__",
+    "Ellipsis", "NotImplemented", "runfile", "execfile"})
+"""Builtins that are not C functions or types (IPython's, site's), or that appear in the
+harness only as attribute names (`.exit()`): not dependencies."""
+
+
+def _integrity():
+    """What of the harness's own dependencies the notebook replaced (names), or []."""
+    table = _GLOBALS.get("__builtins__", builtins)
+    table = table if _TYPE(table) is _TYPE({}) else table.__dict__
+    replaced = []
+    for name in sorted((_names_used(_HARNESS_CODE, set()) & set(table)) - _NOT_CALLED):
+        obj = table[name]
+        if not (_c_function(obj, name, "builtins") or _c_function(obj, name, "io")
+                or _c_type(obj, name)):
+            replaced.append(f"builtins.{name}")
+    for module, c_name, names in _C_DEPENDENCIES:
+        for name in names:
+            if not _c_function(module.__dict__.get(name), name, c_name):
+                replaced.append(f"{module.__name__}.{name}")
+    for module, name, where in _PY_DEPENDENCIES:
+        loaded = sys.modules.get(module)
+        obj = loaded.__dict__.get(name) if loaded is not None else None
+        if loaded is not None and not (
+                _TYPE(obj) is _TYPE(_integrity) and obj.__code__.co_filename.endswith(where)):
+            replaced.append(f"{module}.{name}")
+    return replaced
+
+
+_PY_DEPENDENCIES = (("safetensors.torch", "save_file", "/safetensors/torch.py"),)
+"""Python functions the harness calls after it stopped the notebook's code: written in
+their library's file (a function defined in a cell is not)."""
+
+
+if _c_function(sys._getframe, "_getframe", "sys"):
+    _HARNESS_CODE, _GLOBALS = sys._getframe().f_code, sys._getframe().f_globals
+else:  # reported by _integrity
+    _HARNESS_CODE, _GLOBALS = compile("", "<grader-harness>", "exec"), {}
 
 _CELL_FILE = re.compile(r"ipykernel_\d+|<ipython-input-")
 _MAX_MESSAGE = 600
@@ -62,10 +170,9 @@ def _dumps(value):
 
 
 def _write_json(path, data):
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8", errors="backslashreplace") as fh:
-        fh.write(_dumps(data))
-    os.replace(tmp, path)
+    text = _dumps(data)  # a str from here on: nothing can change it on its way out
+    with open(path, "w", encoding="utf-8", errors="backslashreplace") as fh:
+        fh.write(text)
 
 
 def _hooks(ip):
@@ -97,10 +204,137 @@ def _ids(namespace, prefix, out, wraps=None):
             wraps[f"{prefix}{key}"] = {"wrapped": id(inner), "file": code.co_filename}
 
 
-def snapshot(io, name, nonce):
+# ----------------------------------------------------------------------------------------
+# What outlives the notebook's cells: stopped before the probes, and again before each
+# probe writes its payload, so that nothing of the notebook runs beside the harness.
+
+STOP_WINDOW = 1.0
+"""Seconds the notebook's threads have to end once asked (SystemExit raised in them)."""
+
+
+def _thread_names():
+    import threading
+
+    return {ident: f"{getattr(t, 'name', '?')}"[:60] for ident, t in
+            list(getattr(threading, "_active", {}).items())}
+
+
+def _zombie(pid):
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
+            return fh.read().rsplit(")", 1)[-1].split()[:1] == ["Z"]
+    except OSError:
+        return True  # gone
+
+
+def _kill_other_processes():
+    """SIGKILL every other process of the sandbox (the kernel is pid 2 of its own pid
+    namespace, bwrap's init pid 1); how many. Only in that namespace: elsewhere the others
+    are the machine's."""
+    me, killed = os.getpid(), 0
+    if me != 2:
+        return 0
+    for _round in range(20):
+        others = [int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) not in (1, me)
+                  and not _zombie(p)]
+        if not others:
+            break
+        for sig in (19, 9):  # SIGSTOP first: a fork bomb cannot refill while it is emptied
+            for pid in others:
+                try:
+                    os.kill(pid, sig)
+                except OSError:
+                    continue
+        killed += len(others)
+        time.sleep(0.01)
+    return killed
+
+
+def _stop_threads(allowed):
+    """Stop the Python threads not in `allowed` (idents at the baseline): tqdm's monitor
+    politely, others by raising SystemExit in them, for up to STOP_WINDOW seconds.
+
+    Returns (stopped, dormant, running) names. A thread blocked in C the whole window (a
+    queue's `get`, a long `wait`) cannot see the exception yet: it stays blocked with it
+    pending and is *dormant*; one that ran Python code in the window and is still alive
+    (it caught SystemExit, or was started in the window) is *running*, and the grader will
+    not use the probes' results.
+    """
+    import ctypes
+    import threading
+
+    me = _thread.get_ident()
+    raise_in = ctypes.pythonapi.PyThreadState_SetAsyncExc
+    deadline = time.perf_counter() + STOP_WINDOW
+    names, first, moved, seen = {}, {}, set(), []
+    rounds = 0
+    while True:
+        frames = sys._current_frames()
+        names.update(_thread_names())
+        alive = [t for t in frames if t != me and t not in allowed]
+        for t in alive:
+            spot = (id(frames[t]), frames[t].f_lasti)
+            if t not in first:
+                first[t] = spot
+                seen.append(t)
+                thread = threading._active.get(t)
+                if type(thread).__name__ == "TMonitor" and \
+                        type(thread).__module__ == "tqdm._monitor":
+                    thread.was_killed.set()  # tqdm's own stop: its loop waits on this event
+                if rounds:
+                    moved.add(t)  # started while the others were being stopped
+            elif spot != first[t]:
+                moved.add(t)
+        del frames
+        if not alive or time.perf_counter() > deadline:
+            break
+        for t in alive:
+            raise_in(ctypes.c_ulong(t), ctypes.py_object(SystemExit))
+        rounds += 1
+        time.sleep(0.02)  # let them run, and die
+    stopped = [names.get(t, str(t)) for t in seen if t not in alive]
+    dormant = [names.get(t, str(t)) for t in alive if t not in moved]
+    running = [names.get(t, str(t)) for t in alive if t in moved]
+    return stopped, dormant, running
+
+
+def _quiesce(allowed, sweep):
+    """Kill the notebook's other processes (`sweep`: in the sandbox's pid namespace only)
+    and stop its threads; a summary for the payload."""
+    killed = _kill_other_processes() if sweep else 0
+    stopped, dormant, running = _stop_threads(set(allowed))
+    return {"killed": killed, "stopped": stopped, "dormant": dormant, "running": running}
+
+
+def _guard():
+    """An audit hook, installed once per kernel before the student's first cell: no audit
+    hook may be added after it (a hook runs at every audited event, the harness's own
+    writes included, and cannot be removed), nor may this one be rewritten."""
+
+    def guard(event, args):
+        if event == "sys.addaudithook":
+            raise RuntimeError("audit hooks are not allowed in the grader's sandbox")
+        if event == "object.__setattr__" and args and args[0] is guard:
+            raise RuntimeError("the grader's audit hook cannot be changed")
+
+    try:  # noqa: SIM105 - contextlib is one more module the notebook could patch
+        sys.addaudithook(guard)
+    except RuntimeError:
+        pass  # already guarded
+
+
+def snapshot(io, name, nonce, allowed=None, sweep=False):
     """Record what a notebook could have patched: hooks, tracers, builtins, torch, the shell.
 
-    `nonce` is new for every snapshot and written into it: a copy of an earlier one is refused."""
+    `nonce` is new for every snapshot and written into it: a copy of an earlier one is
+    refused. The baseline (`allowed` None) installs the audit guard and lists the kernel's
+    own threads; a later snapshot first stops what the notebook left running
+    (`_quiesce`) and says what it stopped."""
+    stopped = None
+    if allowed is None:
+        _guard()
+    else:
+        stopped = _quiesce(allowed, sweep)
     ip = get_ipython()  # noqa: F821 - defined in every IPython kernel
     ids, wraps = {}, {}
     _ids(builtins, "builtins.", ids)
@@ -131,7 +365,11 @@ def snapshot(io, name, nonce):
         "ids": ids,
         "wraps": wraps,
         "torch_loaded": torch is not None,
+        "threads": [str(t) for t in sys._current_frames()] if allowed is None else [],
+        "integrity": _integrity(),
     }
+    if stopped is not None:
+        data["stopped"] = stopped
     _write_json(f"{io}/out/{name}.json", data)
 
 
@@ -163,7 +401,57 @@ def neutralise(io, baseline_hooks, nonce):
     if sys.getprofile() is not None:
         removed.append(f"sys.setprofile: {_name(sys.getprofile())}")
         sys.setprofile(None)
+    _quiet_callbacks(removed)
     _write_json(f"{io}/out/neutralised.json", {"nonce": nonce, "removed": removed})
+
+
+_KERNEL_LIBRARIES = ("ipykernel", "IPython", "tornado", "zmq", "asyncio", "jupyter_client",
+                     "jupyter_core", "comm", "traitlets", "concurrent", "selectors")
+
+
+def _origin(callback):
+    """The module a scheduled callback comes from (a bound method's, a partial's)."""
+    for _ in range(5):
+        inner = getattr(callback, "func", None) or getattr(callback, "__func__", None)
+        if inner is None:
+            break
+        callback = inner
+    module = getattr(callback, "__module__", None) or type(callback).__module__
+    return module if isinstance(module, str) else ""
+
+
+def _quiet_callbacks(removed):
+    """Remove what would run the notebook's code later, between or inside the grader's
+    cells: gc callbacks, interval timers and their signal handlers, and callbacks and
+    tasks the notebook scheduled on the kernel's event loop."""
+    if gc.callbacks:
+        removed.extend(f"gc.callbacks: {_name(cb)}" for cb in gc.callbacks)
+        gc.callbacks.clear()
+    for which in (0, 1, 2):  # ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF
+        if _signal.setitimer(which, 0)[0]:
+            removed.append(f"signal.setitimer({which})")
+    for signum in (14, 26, 27, 10, 12):  # SIGALRM, SIGVTALRM, SIGPROF, SIGUSR1, SIGUSR2
+        handler = _signal.getsignal(signum)
+        if callable(handler):
+            removed.append(f"signal handler {signum}: {_name(handler)}")
+            _signal.signal(signum, _signal.SIG_IGN)
+    try:
+        import asyncio
+
+        loop = asyncio.get_event_loop()
+    except Exception:  # noqa: BLE001 - no loop, nothing scheduled
+        return
+    for handle in [*getattr(loop, "_ready", ()), *getattr(loop, "_scheduled", ())]:
+        callback = getattr(handle, "_callback", None)
+        if callback is not None and not _origin(callback).startswith(_KERNEL_LIBRARIES):
+            removed.append(f"event loop callback: {_name(callback)}")
+            handle.cancel()
+    for task in asyncio.all_tasks(loop):
+        coro = task.get_coro()
+        module = getattr(getattr(coro, "cr_frame", None), "f_globals", {}).get("__name__", "")
+        if not str(module).startswith(_KERNEL_LIBRARIES):
+            removed.append(f"event loop task: {getattr(coro, '__qualname__', '?')}")
+            task.cancel()
 
 
 class ProbeError(Exception):
@@ -428,8 +716,18 @@ def _run_case(fn, student, case, recording):
     return meta, tensors, ops.ops()
 
 
-def probe(io, check_id, target, probe_source):
-    """Run one probe over every case of one check; write `out/<check_id>.json` + tensors."""
+REFUSED = "grader-refused: "
+"""How a probe cell ends when the harness will not vouch for what it would write: the
+reason travels in the cell's error reply, which nothing left in the kernel can rewrite."""
+
+
+def probe(io, check_id, target, probe_source, allowed=(), sweep=False):
+    """Run one probe over every case of one check; write `out/<check_id>.json` + tensors.
+
+    Before writing, what the cases left running is stopped (`_quiesce`: threads not in
+    `allowed`, other processes when `sweep`) and the harness's dependencies are checked
+    (`_integrity`); if a thread kept running or a dependency was replaced, nothing is
+    written and the cell ends with REFUSED and the reason."""
     import torch
     from safetensors.torch import save_file
 
@@ -441,26 +739,40 @@ def probe(io, check_id, target, probe_source):
     student = Student(get_ipython().user_ns)  # noqa: F821
     recording = _op_recorder(torch)
     results, saved = {}, {}
-    while pending:
-        case_name, case = pending.pop()
-        start = time.perf_counter()
-        try:
-            meta, tensors, ops = _run_case(fn, student, case, recording)
-        except KeyboardInterrupt:
-            results[case_name] = {"status": "error", "kind": "timeout",
-                                  "message": "interrupted: the call did not return in time"}
-            break
-        except BaseException as exc:  # noqa: BLE001 - the student's error is a result
-            results[case_name] = _error(exc)
-            continue
-        finally:
-            del case
-            elapsed = time.perf_counter() - start
-        results[case_name] = {"status": "ok", "outputs": meta, "seconds": round(elapsed, 4),
-                              "ops": ops}
-        saved.update({f"{case_name}/{key}": value for key, value in tensors.items()})
-    del pending
+    collecting = gc.isenabled()
+    gc.disable()  # no collection, so no finalizer of the notebook's, between the cases
+    try:
+        while pending:
+            case_name, case = pending.pop()
+            start = time.perf_counter()
+            try:
+                meta, tensors, ops = _run_case(fn, student, case, recording)
+            except KeyboardInterrupt:
+                results[case_name] = {"status": "error", "kind": "timeout",
+                                      "message": "interrupted: the call did not return in time"}
+                break
+            except BaseException as exc:  # noqa: BLE001 - the student's error is a result
+                results[case_name] = _error(exc)
+                continue
+            finally:
+                sys.settrace(None)  # a tracer set by the call would run the harness's lines
+                sys.setprofile(None)
+                del case
+                elapsed = time.perf_counter() - start
+            results[case_name] = {"status": "ok", "outputs": meta,
+                                  "seconds": round(elapsed, 4), "ops": ops}
+            saved.update({f"{case_name}/{key}": value for key, value in tensors.items()})
+        del pending, student, fn
+        gc.collect()  # the notebook's finalizers run now, before the checks below
+    finally:
+        if collecting:
+            gc.enable()
+    stopped = _quiesce(allowed, sweep)
+    replaced = _integrity()
+    if stopped["running"] or replaced:
+        why = (f"threads the notebook started kept running: {', '.join(stopped['running'])}"
+               if stopped["running"] else f"the notebook replaced {', '.join(replaced)}")
+        raise RuntimeError(REFUSED + why[:400])
     if saved:
-        save_file(saved, f"{io}/out/{check_id}.safetensors.tmp")
-        os.replace(f"{io}/out/{check_id}.safetensors.tmp", f"{io}/out/{check_id}.safetensors")
+        save_file(saved, f"{io}/out/{check_id}.safetensors")
     _write_json(f"{io}/out/{check_id}.json", {"check": check_id, "cases": results})
