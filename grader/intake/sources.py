@@ -78,8 +78,12 @@ def _item(notebook: Path) -> Item:
     """A notebook and the reports handed in beside it (`<stem>.md`, `<stem>-report.pdf`)."""
     from grader.intake.lms import REPORT_SUFFIXES
 
-    reports = tuple(sorted(p for p in notebook.parent.glob(f"{notebook.stem}*")
-                           if p.is_file() and p.suffix.lower() in REPORT_SUFFIXES))
+    stem = notebook.stem
+    # the exact stem, or the stem and a separator: `u123-report.pdf` is u123's,
+    # `u1234.md` is not
+    reports = tuple(sorted(p for p in notebook.parent.glob(f"{glob.escape(stem)}*")
+                           if p.is_file() and p.suffix.lower() in REPORT_SUFFIXES
+                           and (p.stem == stem or p.stem[len(stem):][:1] in ("-", "_", " ", "."))))
     return Item(notebook.stem, notebook, reports)
 
 

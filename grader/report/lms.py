@@ -47,11 +47,32 @@ def comment_html(record: dict[str, Any]) -> str:
     return " ".join(render("comment.html.j2", r=record).split())
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows as text: student text beginning like a formula
+    (`=HYPERLINK(...)`, `+1`, `@SUM`) gets a leading apostrophe, as OWASP advises; numbers
+    ("-1.5") stay numbers."""
+    if not isinstance(value, str) or not value.startswith(FORMULA_START):
+        return value
+    try:
+        float(value)
+        return value
+    except ValueError:
+        return "'" + value
+
+
+def unsafe_cell(value: str) -> str:
+    """`safe_cell` undone, for a cell read back (a TA sheet's key)."""
+    return value[1:] if value.startswith("'") and value[1:].startswith(FORMULA_START) else value
+
+
 def _csv(rows: Iterable[Iterable[Any]]) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\r\n")
     for row in rows:
-        writer.writerow(row)
+        writer.writerow([safe_cell(cell) for cell in row])
     return buf.getvalue()
 
 

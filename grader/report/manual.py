@@ -21,6 +21,7 @@ from typing import Any
 
 from calculators.answers import ReportReadError, read_report
 from calculators.answers.report import section_text
+from grader.report.lms import safe_cell, unsafe_cell
 
 SHEET_COLUMNS = ("key", "student", "id", "question", "title", "max_points", "rubric",
                  "answer", "points", "comment")
@@ -103,16 +104,16 @@ def manual_sheet(graded: list[tuple[Any, dict[str, Any]]],
                            and c["evidence"].get("answer_text")), "")
             answer = quoted[:ANSWER_LIMIT] or answer_text(
                 q["id"], q.get("title", ""), notebook, (reports or {}).get(student.key, []))
-            writer.writerow([student.key, student.name, student.id, q["id"], q.get("title", ""),
-                             f"{q.get('max', 0):g}",
-                             rubric_text(q["id"], pack_raw, q.get("hint", "")), answer,
-                             "" if q.get("score") is None else f"{q['score']:g}",
-                             ""])
+            writer.writerow([safe_cell(cell) for cell in (
+                student.key, student.name, student.id, q["id"], q.get("title", ""),
+                f"{q.get('max', 0):g}", rubric_text(q["id"], pack_raw, q.get("hint", "")),
+                answer, "" if q.get("score") is None else f"{q['score']:g}", "")])
     return buf.getvalue()
 
 
 def read_sheet(text: str) -> list[dict[str, str]]:
-    rows = list(csv.DictReader(io.StringIO(text.lstrip("\ufeff"))))
+    rows = [{k: unsafe_cell(v) if isinstance(v, str) else v for k, v in row.items()}
+            for row in csv.DictReader(io.StringIO(text.lstrip("\ufeff")))]
     if rows and not {"key", "question", "points"} <= set(rows[0]):
         raise SheetError(1, "header", "needs the columns key, question and points")
     return rows
