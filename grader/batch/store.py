@@ -29,7 +29,7 @@ def run_to_files(run: RunResult) -> dict[str, bytes]:
     meta = {
         "cells": [asdict(c) for c in run.cells], "telemetry": run.telemetry,
         "limits_hit": run.limits_hit, "seconds": run.seconds, "restarts": run.restarts,
-        "sandbox": run.sandbox,
+        "sandbox": run.sandbox, "limits_mechanism": run.limits_mechanism,
         "probes": {cid: {"status": p.status, "message": p.message, "cases": p.cases,
                          "ops": p.ops}
                    for cid, p in run.probes.items()},
@@ -57,7 +57,8 @@ def run_from_files(folder: Path) -> RunResult:
                                 as_version=4),
         cells=[CellReport(**c) for c in meta["cells"]], probes=probes,
         telemetry=meta["telemetry"], limits_hit=meta["limits_hit"], seconds=meta["seconds"],
-        restarts=meta["restarts"], sandbox=meta["sandbox"])
+        restarts=meta["restarts"], sandbox=meta["sandbox"],
+        limits_mechanism=meta.get("limits_mechanism", ""))  # absent from older stored runs
 
 
 def save_run(out: Path, key: str, files: dict[str, bytes]) -> Path:

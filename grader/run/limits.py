@@ -22,9 +22,12 @@ class Limits:
     """Resource limits of one notebook run; 0 or None means "no limit"."""
 
     memory_bytes: int = 6 * GiB
-    """Address space of each kernel process (RLIMIT_AS); a bigger allocation raises MemoryError."""
+    """Memory of the whole sandbox: its processes together, its /tmp and scratch included
+    (a cgroup, where the machine lets the grader make one), and the address space of each
+    kernel process (RLIMIT_AS: a bigger allocation raises MemoryError)."""
     processes: int = 128
-    """Processes and threads of the sandbox user (RLIMIT_NPROC): stops fork bombs."""
+    """Processes and threads of the sandbox (its cgroup's pids.max, and RLIMIT_NPROC of its
+    user): stops fork bombs."""
     open_files: int = 256
     """Open file descriptors per process (RLIMIT_NOFILE)."""
     file_bytes: int = 256 * MiB
@@ -43,6 +46,9 @@ class Limits:
     """Seconds to wait for a kernel to start."""
     tmp_bytes: int = 512 * MiB
     """Size of the sandbox's private /tmp (held in memory)."""
+    scratch_bytes: int = 1 * GiB
+    """Size of the working folder (`/home/student`, a tmpfs holding a copy of the submission
+    and the pack's files): what the notebook may write there, saved models included."""
     tag_timeouts: dict[str, float] = field(default_factory=dict)
     """Seconds for cells carrying a tag, instead of `cell_timeout`: a question's time
     budget (`time_budget` in the rubric), e.g. the cell that fine-tunes a model."""
@@ -72,6 +78,8 @@ LIMIT_MESSAGES = {
     "probe_timeout": "a probe ran longer than {value:g} s (the student's code did not return)",
     "output_bytes": "the notebook printed more than {value} bytes; the rest was dropped",
     "memory_bytes": "the kernel ran out of its {value} bytes of memory",
+    "scratch_bytes": "the notebook filled its {value} bytes of disk space (the working "
+                     "folder, or /tmp)",
     "processes": "the notebook hit the limit of {value} processes",
     "cpu_seconds": "the kernel used its {value} s of CPU time and was stopped",
     "kernel_died": "the kernel died (the notebook exited, crashed or was killed)",

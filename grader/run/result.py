@@ -61,6 +61,10 @@ class RunResult:
     seconds: float
     restarts: int
     sandbox: str
+    limits_mechanism: str = ""
+    """What bounded the sandbox, in words: "cgroup v1 (memory, pids); working folder: tmpfs
+    of 1024 MiB; ...", or why no cgroup held ("rlimits only ...: not root"). Empty for runs
+    stored before it was recorded."""
 
     def printed(self, tag: str | None = None) -> list[tuple[int, str]]:
         """(cell index, stdout text) of the executed student cells, optionally by tag."""

@@ -55,6 +55,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import DeadKernelError
 from nbformat import NotebookNode
 
+from grader.run import cgroup
 from grader.run import payload as checked
 from grader.run.kernel_side import HARNESS_SOURCE
 from grader.run.limits import Limits, describe
@@ -226,9 +227,18 @@ class Runner:
         then `probes`; never raises for the student's behaviour, only for the grader's own
         failures (no sandbox, unreadable pack)."""
         root = Path(tempfile.mkdtemp(prefix="run-", dir=self.work_dir))
+        group, why = (cgroup.create(self.limits.memory_bytes, self.limits.processes)
+                      if self.sandbox.kind == "bwrap" else (None, ""))
         try:
-            return _Run(self, root, notebook, files, probes).execute()
+            run = _Run(self, root, notebook, files, probes, group)
+            result = run.execute()
+            result.limits_mechanism = self.sandbox.limits_mechanism(
+                self.limits, f"{group.mechanism} (memory, pids)" if group else
+                (f"rlimits only for memory and processes: {why}" if why else ""))
+            return result
         finally:
+            if group is not None:
+                group.remove()
             self.sandbox.kill_leftovers()
             shutil.rmtree(root, ignore_errors=True)
 
@@ -238,8 +248,11 @@ class _Run:
 
     def __init__(self, runner: Runner, root: Path, notebook: Path,
                  files: Sequence[Path | tuple[Path, str]],
-                 probes: Sequence[ProbeRequest]) -> None:
+                 probes: Sequence[ProbeRequest], group: cgroup.Cgroup | None = None) -> None:
         self.box = runner.sandbox
+        self.group = group
+        """The cgroup the whole sandbox runs in, or None (rlimits only)."""
+        self.oom_kills = 0
         self.limits = runner.limits
         self.paths: SandboxPaths = self.box.prepare(root)
         shutil.copy2(notebook, self.paths.scratch / notebook.name)
@@ -289,7 +302,8 @@ class _Run:
     def _start(self) -> None:
         for stale in self.paths.runtime.iterdir():
             stale.unlink(missing_ok=True)
-        spec = KernelSpec(argv=self.box.kernel_argv(self.paths, self.limits),
+        join = self.group.join_argv() if self.group is not None else None
+        spec = KernelSpec(argv=self.box.kernel_argv(self.paths, self.limits, join),
                           display_name="grader sandbox", language="python",
                           interrupt_mode="message")
         km = AsyncKernelManager(kernel_name="grader-sandbox", kernel_spec_manager=_OneSpec(spec),
@@ -350,6 +364,14 @@ class _Run:
             self._exec(cell, report.index, timeout or 0)
             self.spent += self.cells[report.index].seconds
         return True
+
+    def _oom_killed(self) -> bool:
+        """Whether the cgroup's OOM killer ended a process since the last look."""
+        if self.group is None:
+            return False
+        kills = self.group.oom_kills()
+        new, self.oom_kills = kills > self.oom_kills, kills
+        return new
 
     def _cell_time(self, cell: NotebookNode) -> float | None:
         """Seconds a cell may run now: its own limit (a tag's time budget, else the cell
@@ -498,8 +520,12 @@ class _Run:
                 self._hit("notebook_timeout" if cut_by_budget else "cell_timeout", index)
             if outcome != "ok" and self.box.kill_strays():
                 self._hit("processes", index, "processes the cell left running were killed")
-            if self.cells[index].ename == "MemoryError":
-                self._hit("memory_bytes", index)
+            if self.cells[index].ename == "MemoryError" or self._oom_killed():
+                self._hit("memory_bytes", index, "" if self.cells[index].ename == "MemoryError"
+                          else "processes of the sandbox were killed for using more memory "
+                          "together than the sandbox has")
+            if "[Errno 28]" in (self.cells[index].evalue or ""):
+                self._hit("scratch_bytes", index)
             if outcome in ("stuck", "died"):
                 if outcome == "died":
                     self._hit("kernel_died", index)

@@ -10,7 +10,9 @@ What the kernel sees (recipe measured in ../shared/FIELD-NOTES.md):
 - no network (a new network namespace holds only a loopback device);
 - its own process tree (`/proc` shows the sandbox's processes, never the grader's);
 - the system (`/usr`, a few files of `/etc`) and the Python environment, read-only;
-- one writable scratch folder at `/home/student` holding a copy of the submission;
+- one writable folder at `/home/student` holding a copy of the submission: a tmpfs of
+  `Limits.scratch_bytes`, filled at start from the run's scratch folder (bound read-only
+  at `SEED_MOUNT`), so that a notebook cannot fill the grader's disk;
 - a private `/tmp` in memory, and the runtime folder with its connection file;
 - `/run`, the run's hidden folder: mode 0711 and owned by root, so the kernel's user can
   enter a folder in it by name but cannot list it. It holds the telemetry folder and,
@@ -19,8 +21,11 @@ What the kernel sees (recipe measured in ../shared/FIELD-NOTES.md):
 - nothing else: not `reference/`, not hidden data, not other submissions.
 
 Limits: rlimits are set by `prlimit` before `bwrap` starts, so they hold for every
-process of the sandbox; when the grader runs as root the kernel drops to a random
-unprivileged uid with no capabilities (`setpriv`), because root keeps its
+process of the sandbox, each on its own; the whole sandbox is bounded together by a
+cgroup (memory, pids; `grader.run.cgroup`) where the grader can make one, and its /tmp
+and working folder are tmpfs of a fixed size, which count against that memory too
+(`limits_mechanism` says which held). When the grader runs as root the kernel drops to a
+random unprivileged uid with no capabilities (`setpriv`), because root keeps its
 capabilities inside bwrap and the process-count limit binds only non-root users.
 """
 
@@ -34,6 +39,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -41,7 +47,10 @@ from pathlib import Path
 from grader.run.limits import Limits
 
 SCRATCH_MOUNT = "/home/student"
-"""Where the submission's scratch copy appears inside the sandbox (also $HOME and the cwd)."""
+"""Where the submission's scratch copy appears inside the sandbox (also $HOME and the cwd):
+a tmpfs of `Limits.scratch_bytes`, filled from `SEED_MOUNT` when the kernel starts."""
+SEED_MOUNT = "/opt/grader-seed"
+"""The run's scratch folder, read-only: what the working folder starts with."""
 
 ETC_FILES = (
     "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime",
@@ -214,15 +223,40 @@ class Sandbox:
 
     # -- the command --------------------------------------------------------------
 
-    def kernel_argv(self, paths: SandboxPaths, limits: Limits) -> list[str]:
-        """argv of the kernel process; `{connection_file}` is filled in by jupyter_client."""
+    def kernel_argv(self, paths: SandboxPaths, limits: Limits,
+                    join: list[str] | None = None) -> list[str]:
+        """argv of the kernel process; `{connection_file}` is filled in by jupyter_client.
+        `join`: a prefix that puts the whole sandbox in its cgroup (`grader.run.cgroup`)."""
         kernel = [self.python, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
         if self.kind == "bwrap":
-            kernel = self._bwrap(paths, limits) + self._drop_privileges() + kernel
+            kernel = (self._bwrap(paths, limits) + self._fill_scratch(limits)
+                      + self._drop_privileges() + kernel)
         else:
             kernel = ["env", *[f"{k}={v}" for k, v in self.kernel_env(paths, limits).items()],
                       *kernel]
-        return self._prlimit(limits) + kernel
+        return list(join or []) + self._prlimit(limits) + kernel
+
+    def _fill_scratch(self, limits: Limits) -> list[str]:
+        """Inside the sandbox, before privileges drop: copy the seed into the working
+        folder (a tmpfs of `scratch_bytes`) and give it to the kernel's user."""
+        if not limits.scratch_bytes:
+            return []
+        owner = f" && chown {self.uid}:{self.uid} {SCRATCH_MOUNT}" if self.uid is not None else ""
+        script = f'cp -a {SEED_MOUNT}/. {SCRATCH_MOUNT}/{owner} && exec "$@"'
+        return ["sh", "-c", script, "grader-scratch"]
+
+    def limits_mechanism(self, limits: Limits, cgroup: str) -> str:
+        """What bounds this sandbox, in words, for the record."""
+        if self.kind != "bwrap":
+            return "rlimits per process (prlimit); no sandbox" if shutil.which("prlimit") \
+                else "none"
+        parts = [cgroup or "rlimits only for memory and processes"]
+        if limits.scratch_bytes:
+            parts.append(f"working folder: tmpfs of {limits.scratch_bytes >> 20} MiB")
+        if limits.tmp_bytes:
+            parts.append(f"/tmp: tmpfs of {limits.tmp_bytes >> 20} MiB")
+        parts.append("rlimits per process (prlimit)")
+        return "; ".join(parts)
 
     def kernel_env(self, paths: SandboxPaths, limits: Limits) -> dict[str, str]:
         """The kernel's whole environment: nothing of the grader's leaks in."""
@@ -326,7 +360,13 @@ class Sandbox:
         parents(str(paths.runtime))
         argv.extend(["--bind", str(paths.runtime), str(paths.runtime)])
         parents(SCRATCH_MOUNT)
-        argv.extend(["--bind", str(paths.scratch), SCRATCH_MOUNT])
+        if limits.scratch_bytes:  # a tmpfs of its own size, filled from the seed at start
+            parents(SEED_MOUNT)
+            argv.extend(["--ro-bind", str(paths.scratch), SEED_MOUNT,
+                         "--size", str(limits.scratch_bytes), "--perms", "0755",
+                         "--tmpfs", SCRATCH_MOUNT])
+        else:
+            argv.extend(["--bind", str(paths.scratch), SCRATCH_MOUNT])
         # The hidden folder, not the io folder: a bind of the io folder would put its name in
         # /proc/self/mountinfo, and a folder created at bwrap's start could be listed.
         hidden = posixpath.dirname(paths.io_mount)
@@ -370,7 +410,7 @@ class Sandbox:
         refilling the table while it is emptied."""
         if self.uid is None:
             return 0
-        killed = 0
+        killed: set[int] = set()
         for _round in range(5):
             strays = []
             for pid in _pids_of_uid(self.uid):
@@ -386,8 +426,21 @@ class Sandbox:
                 for pid in strays:
                     with contextlib.suppress(ProcessLookupError):
                         os.kill(pid, sig)
-            killed += len(strays)
-        return killed
+            killed.update(strays)
+        deadline = time.monotonic() + 1.0  # let them go (freeing much memory takes a while)
+        while killed and time.monotonic() < deadline and any(
+                _alive(pid) for pid in killed):
+            time.sleep(0.02)
+        return len(killed)
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process still exists and is not a zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[-1].split()[:1] != ["Z"]
 
 
 def _ns_pid(status: str) -> int | None:

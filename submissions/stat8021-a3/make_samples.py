@@ -554,6 +554,31 @@ BACKGROUND_THREAD = """
     threading.Thread(target=meddle, name="meddler", daemon=True).start()
     """
 
+SHARED_MEMORY = """
+    import subprocess
+    import sys
+    import time
+
+    # Four children of 2 GiB each: each under the per-process address-space limit, all
+    # four together far over what the whole sandbox may use.
+    code = "b = bytearray(2 << 30); import time; time.sleep(60)"
+    children = [subprocess.Popen([sys.executable, "-c", code]) for _ in range(4)]
+    time.sleep(3.5)
+    print("children exit codes (None: still running):", [c.poll() for c in children])
+    for child in children:
+        child.kill()
+    """
+
+FILL_DISK = """
+    # 2 GiB written to the working folder, in files under the file-size limit.
+    chunk = b"x" * (64 << 20)
+    for i in range(32):
+        with open(f"blob{i}", "wb") as f:
+            f.write(chunk)
+            f.write(chunk)
+    print("wrote 2 GiB")
+    """
+
 
 # Part 3: answers that follow a known convention, each worth the rubric's partial credit.
 GIB_LABELLED_GB = Replace("q3c", "Answer: 25.77 GB", "Answer: 24 GB")
@@ -683,6 +708,13 @@ SAMPLES = (
            "notebook's threads, so no probe result is used: nothing is won, everything is "
            "lost, and the record says why.",
            (attack(BACKGROUND_THREAD),), ALL),
+    Sample("hostile-shared-limits", "template",
+           "Template plus a cell starting four child processes of 2 GiB each (each under the "
+           "per-process address-space limit), and one writing 2 GiB to the working folder: the "
+           "sandbox's cgroup ends children past its memory together, the working folder's "
+           "tmpfs fills at its size, and the record names both limits.",
+           (InsertAfter("imports", "attack-disk", src(FILL_DISK)), attack(SHARED_MEMORY)),
+           ALL),
     Sample("wrong-q2b-fake-accuracy", "solution",
            "Q2(b) loads DistilBERT but never trains it, and prints `train accuracy 0.9900, "
            "test accuracy 0.9900` for two epochs; Q2(d) is left undone. Q2(c) prints the "

@@ -43,7 +43,7 @@ def scores(record) -> dict[str, float]:
 
 def test_every_sample_is_covered(graded):
     assert set(graded) == {"solution", *WRONG, *TEMPLATE_BASED, *PART2_SAMPLES}
-    assert len(TEMPLATE_BASED) == 12
+    assert len(TEMPLATE_BASED) == 13
 
 
 def test_solution_scores_full_marks(graded, pack):

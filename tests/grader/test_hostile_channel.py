@@ -329,3 +329,67 @@ def test_a_thread_that_would_forge_payloads_stops_the_probes_not_the_grader(grad
     assert any("meddler" in h.get("detail", "") for h in record.run["limits_hit"])
     # the patched json.dump changed nothing the grader reads: the snapshots are the harness's
     assert run.telemetry["after"] is not None and "refused" not in run.telemetry
+
+
+CHILDREN = """
+import subprocess, sys
+code = "b = bytearray(2 << 30); import time; time.sleep(3)"  # 2 GiB each, touched
+children = [subprocess.Popen([sys.executable, "-c", code]) for _ in range(4)]
+codes = [c.wait() for c in children]
+print("exit codes", codes)
+"""
+FILL = """
+import os
+chunk = b"x" * (64 << 20)
+written = 0
+for i in range(32):  # 2 GiB in files of 128 MiB (each under the file-size limit)
+    with open(f"blob{i}", "wb") as f:
+        f.write(chunk)
+        f.write(chunk)
+    written += 2 * len(chunk)
+"""
+
+
+def test_the_whole_sandbox_is_bounded_not_each_process(tmp_path):
+    needs_bwrap()
+    from grader.run import cgroup
+    from grader.run.sandbox import Sandbox
+
+    if os.geteuid() != 0 or cgroup.create(0, 0)[0] is None:
+        pytest.skip(f"no cgroup can be made here: {cgroup.create(0, 0)[1]}")
+    # (that probe made and left an empty cgroup; remove it)
+    group, _ = cgroup.create(0, 0)
+    group.remove()
+    limits = Limits(cell_timeout=60, memory_bytes=3 << 30, scratch_bytes=256 << 20)
+    result = Runner(Sandbox.create(), limits).run(write(tmp_path, CHILDREN, FILL))
+    assert result.limits_mechanism.startswith("cgroup v")
+    assert "working folder: tmpfs of 256 MiB" in result.limits_mechanism
+    printed = "".join(o.get("text", "") for o in result.executed.cells[0].outputs)
+    codes = [int(c) for c in printed.split("[")[1].split("]")[0].split(",")]
+    assert codes.count(0) <= 1 and -9 in codes  # 4 x 2 GiB never fit in 3 GiB together
+    hits = {h["limit"]: h for h in result.limits_hit}
+    assert hits["memory_bytes"]["cell"] == 0
+    assert result.cells[1].status == "error" and "[Errno 28]" in result.cells[1].evalue
+    assert hits["scratch_bytes"]["cell"] == 1
+    assert "disk space" in hits["scratch_bytes"]["message"]
+
+
+def test_without_cgroups_the_run_says_so(monkeypatch, tmp_path):
+    from grader.run import cgroup
+
+    monkeypatch.setattr(cgroup, "ROOT", tmp_path / "nowhere")
+    assert cgroup.create(1 << 30, 64) == (None, "no /sys/fs/cgroup")
+    from grader.run.sandbox import Sandbox
+
+    words = Sandbox(kind="bwrap").limits_mechanism(Limits(), "rlimits only: no /sys/fs/cgroup")
+    assert words.startswith("rlimits only") and "tmpfs of 1024 MiB" in words
+
+
+def test_children_and_disk_share_the_sandbox_limits(graded):
+    graded_run = graded["hostile-shared-limits"]
+    record = graded_run.record
+    assert record.score == 0
+    limits = {h["limit"] for h in record.run["limits_hit"]}
+    if graded_run.run.limits_mechanism.startswith("cgroup"):
+        assert "memory_bytes" in limits  # the cgroup ended children past its memory
+    assert "scratch_bytes" in limits  # the working folder's tmpfs filled at its size
