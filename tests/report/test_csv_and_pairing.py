@@ -32,7 +32,7 @@ def test_formula_like_cells_are_text_in_every_sheet():
         {"id": "q1", "title": "=cmd|' /C calc'!A0", "score": 1.0, "max": 1.0,
          "status": "passed", "checks": []}], "flags": {}, "run": {}}
     rows = list(csv.reader(io.StringIO(plain_csv([(Student("k", "=1+1"), record)]))))
-    assert ["'=1+1"] == [cell for row in rows for cell in row if "1+1" in cell]
+    assert [cell for row in rows for cell in row if "1+1" in cell] == ["'=1+1"]
     assert not any(cell.startswith("=") for row in rows for cell in row)
 
 
