@@ -557,14 +557,14 @@ BACKGROUND_THREAD = """
 SHARED_MEMORY = """
     import subprocess
     import sys
-    import time
 
     # Four children of 2 GiB each: each under the per-process address-space limit, all
     # four together far over what the whole sandbox may use.
-    code = "b = bytearray(2 << 30); import time; time.sleep(60)"
-    children = [subprocess.Popen([sys.executable, "-c", code]) for _ in range(4)]
-    time.sleep(3.5)
-    print("children exit codes (None: still running):", [c.poll() for c in children])
+    code = "b = bytearray(2 << 30); print('holding 2 GiB', flush=True); input()"
+    children = [subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, text=True) for _ in range(4)]
+    # each one holds its 2 GiB, or was killed for the memory the others hold
+    print([c.stdout.readline().strip() or f"killed ({c.wait()})" for c in children])
     for child in children:
         child.kill()
     """
