@@ -1,6 +1,6 @@
 """Overhead of grading one notebook against bare nbclient execution of the same notebook.
 
-Run: .venv/bin/python benchmarks/bench_grading.py [REPEATS]
+Run: .venv/bin/python benchmarks/bench_grading.py [REPEATS] [--against CHECKOUT]
 
 Three ways to run the Part 1 solution (`submissions/stat8021-a3/solution.ipynb` with the
 later parts put back as the template has them, so no model is fine-tuned: Part 2's
@@ -13,12 +13,19 @@ run (ratios in one run are what to compare across machines):
 - sandboxed: the grader's runner (bubblewrap + rlimits + telemetry cells), no probes;
 - graded: `grade_notebook` end to end (sandbox, hidden cases drawn and run through the
   reference, four probes in the kernel, comparisons, static check, record).
+
+`--against CHECKOUT` (another checkout of this project, e.g. `git worktree add /tmp/old
+<commit>`) also grades the same notebook with that checkout's code and this one's, in
+alternating fresh processes (warm medians of 3 after one warm-up each): the difference
+is what the code between the two commits costs per notebook (the defences of issue 17,
+measured against the commit before them).
 """
 
 from __future__ import annotations
 
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -62,8 +69,46 @@ def bare(pack) -> None:
                        allow_errors=True, shutdown_kernel="immediate").execute()
 
 
+GRADE_HERE = """
+import statistics, sys, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+import nbformat
+from grader.grade import grade_notebook
+from grader.models.cache import cache_dir
+from grader.pack import load_pack
+from grader.run.sandbox import Sandbox
+pack = load_pack(Path(sys.argv[1]) / "reference" / "stat8021-a3")
+box = Sandbox.create(hf_cache=str(cache_dir(None)))
+times = []
+for _ in range(4):
+    start = time.perf_counter()
+    grade_notebook(pack, Path(sys.argv[2]), sandbox=box)
+    times.append(time.perf_counter() - start)
+print(statistics.median(times[1:]))
+"""
+
+
+def against(other: Path, rounds: int) -> None:
+    """This checkout's grading against another's, alternating fresh processes."""
+    medians: dict[str, list[float]] = {"other": [], "this": []}
+    for _ in range(rounds):
+        for label, root in (("other", other), ("this", ROOT)):
+            done = subprocess.run([sys.executable, "-c", GRADE_HERE, str(root), str(NOTEBOOK)],
+                                  capture_output=True, text=True, check=True, cwd=root)
+            medians[label].append(float(done.stdout.strip().splitlines()[-1]))
+    a, b = statistics.median(medians["other"]), statistics.median(medians["this"])
+    print(f"graded by {other}: {a:.2f} s, by this checkout: {b:.2f} s, "
+          f"difference {b - a:+.2f} s (medians of {rounds} rounds)")
+
+
 def main() -> None:
-    repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    args, other = sys.argv[1:], None
+    if "--against" in args:
+        at = args.index("--against")
+        other = Path(args[at + 1]).resolve()
+        del args[at:at + 2]
+    repeats = int(args[0]) if args else 5
     pack = load_pack(ROOT / "reference" / "stat8021-a3")
     part1_solution()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the bare kernel: never the network
@@ -87,6 +132,8 @@ def main() -> None:
         med = statistics.median(values)
         print(f"  {name:22s} {med:6.2f} s  x{med / base:4.2f}  (+{med - base:5.2f} s)"
               f"  min {min(values):.2f} max {max(values):.2f}")
+    if other is not None:
+        against(other, 3)
 
 
 if __name__ == "__main__":

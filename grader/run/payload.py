@@ -23,7 +23,7 @@ import math
 import os
 import re
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
@@ -188,7 +188,11 @@ def scrub_hidden(text: str, hidden: str) -> str:
     return "".join(out)
 
 
-def clean_text(value: object, limit: int = MAX_MESSAGE, hidden: str = "") -> str:
+Hidden = str | Callable[[], str]
+"""Hidden texts joined by NUL, or a function returning them (read only when needed)."""
+
+
+def clean_text(value: object, limit: int = MAX_MESSAGE, hidden: Hidden = "") -> str:
     """Free text from the kernel as a report may show it: a string, without tensor values,
     number runs, control characters or hidden inputs, at most `limit` characters."""
     text = value if isinstance(value, str) else ""
@@ -197,7 +201,8 @@ def clean_text(value: object, limit: int = MAX_MESSAGE, hidden: str = "") -> str
     text = _drop_tensor_reprs(text)
     text = _NUMBER_RUN.sub("…", text)
     text = _FLOAT.sub("…", text)
-    text = scrub_hidden(text, hidden)
+    if len(text) >= _GRAM:
+        text = scrub_hidden(text, hidden() if callable(hidden) else hidden)
     text = re.sub(r"\s{2,}", " ", text).strip()
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
@@ -266,7 +271,7 @@ def _meta(value: object, where: str) -> dict[str, Any]:
             "requires_grad": meta.get("requires_grad", False)}
 
 
-def _info(value: object, where: str, hidden: str) -> dict[str, Any]:
+def _info(value: object, where: str, hidden: Hidden) -> dict[str, Any]:
     info = _dict(value, where, limit=MAX_INFO)
     out: dict[str, Any] = {}
     for key, item in info.items():
@@ -293,7 +298,7 @@ def _ops(value: object, where: str) -> list[str]:
     return sorted(set(value))
 
 
-def _case(name: str, value: object, hidden: str) -> dict[str, Any]:
+def _case(name: str, value: object, hidden: Hidden) -> dict[str, Any]:
     where = f"case {name}"
     case = _dict(value, where)
     status = case.get("status")
@@ -335,7 +340,7 @@ def _case(name: str, value: object, hidden: str) -> dict[str, Any]:
     raise _fail(where, f"unknown status {str(status)[:20]!r}")
 
 
-def check_probe(data: object, check_id: str, sent: Iterable[str], hidden: str = "",
+def check_probe(data: object, check_id: str, sent: Iterable[str], hidden: Hidden = "",
                 ) -> dict[str, dict[str, Any]]:
     """The per-case results of a probe's JSON, rebuilt from what the schema allows.
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import math
 import secrets
@@ -541,7 +542,15 @@ class _Run:
         threads, from the harness), snapshot what it patched, then remove its hooks, timers
         and scheduled callbacks before the probes."""
         killed = self.box.kill_strays()
-        after = self._snapshot("after")
+        nonce, removed_nonce = secrets.token_hex(8), secrets.token_hex(8)
+        hooks = (self.baseline or {}).get("hooks", {})
+        self._grader_cell(
+            f"after({self.paths.telemetry_mount!r}, {nonce!r}, {self.threads!r}, "
+            f"{self.sweep!r}, json.loads({json.dumps(hooks)!r}), {removed_nonce!r})",
+            PING_TIMEOUT + STOP_SECONDS)
+        after = self._telemetry("after.json", lambda d: checked.check_snapshot(d, nonce))
+        removed = self._telemetry("neutralised.json",
+                                  lambda d: checked.check_removed(d, removed_nonce))
         stopped = dict((after or {}).pop("stopped", None) or {})
         stopped["killed"] = stopped.get("killed", 0) + killed
         self.running_threads = list(stopped.get("running", []))
@@ -551,11 +560,6 @@ class _Run:
             self._hit("processes", None, "the notebook left processes or threads running "
                       f"after its cells: {stopped['killed']} processes killed"
                       + (f"; threads that would not stop: {running}" if running else ""))
-        hooks = (self.baseline or {}).get("hooks", {})
-        nonce = secrets.token_hex(8)
-        self._grader_cell(f"neutralise({self.paths.telemetry_mount!r}, "
-                          f"json.loads({json.dumps(hooks)!r}), {nonce!r})", PING_TIMEOUT)
-        removed = self._telemetry("neutralised.json", lambda d: checked.check_removed(d, nonce))
         self.telemetry = {"baseline": self.baseline, "after": after, "removed": removed}
         if killed or any(stopped.get(k) for k in ("stopped", "dormant", "running")):
             self.telemetry["stopped"] = stopped
@@ -627,9 +631,14 @@ class _Run:
         """What the probe wrote, checked against what the harness writes (`grader.run.payload`):
         a payload that does not fit is this probe's failure, with the reason."""
         cid = request.check_id
-        sent, hidden = _sent(request.inputs)
-        # the run's own folders are no one's business either
-        hidden = "\0".join([hidden, self.paths.io_mount, self.paths.telemetry_mount])
+        sent, params = _sent(request.inputs)
+
+        @functools.cache
+        def hidden() -> str:  # read only if a message needs scrubbing
+            # the run's own folders are no one's business either
+            return "\0".join([checked.hidden_texts(params), self.paths.io_mount,
+                              self.paths.telemetry_mount])
+
         try:
             data = checked.load_json(self.paths.io / "out" / f"{cid}.json",
                                      checked.MAX_PROBE_JSON_BYTES)
@@ -647,13 +656,14 @@ class _Run:
         return ProbePayload(cid, "ok", cases=cases, tensors=tensors, ops=ops)
 
 
-def _sent(inputs: Path) -> tuple[list[str], str]:
-    """The case names of a probe's inputs, and their hidden texts (kept out of messages)."""
+def _sent(inputs: Path) -> tuple[list[str], dict[str, Any]]:
+    """The case names of a probe's inputs, and their parameters (whose texts are kept out
+    of messages)."""
     from safetensors import safe_open
 
     with safe_open(str(inputs), framework="pt") as fh:
         params = json.loads((fh.metadata() or {}).get("params", "{}"))
-    return list(params), checked.hidden_texts(params)
+    return list(params), params
 
 
 _PROBE_FAILED = {

@@ -186,22 +186,33 @@ def _hooks(ip):
     return found
 
 
+_MRO = _TYPE.__dict__["__mro__"]
+_DICT = _TYPE.__dict__["__dict__"]
+
+
+def _static(namespace):
+    """Name -> value of a module or class, as `getattr` would find it without running any
+    descriptor or `__getattr__` (what `inspect.getattr_static` does, per name; this reads
+    the dictionaries once, through descriptors of `type` no notebook can replace)."""
+    if _TYPE(namespace) is _TYPE(sys):
+        return dict(namespace.__dict__)
+    table = {}
+    for klass in reversed(_MRO.__get__(namespace)):
+        table.update(_DICT.__get__(klass))
+    return table
+
+
 def _ids(namespace, prefix, out, wraps=None):
-    for key in dir(namespace):
-        try:
-            value = inspect.getattr_static(namespace, key)
-        except AttributeError:
-            continue
+    function = _TYPE(_ids)
+    for key, value in _static(namespace).items():
         out[f"{prefix}{key}"] = id(value)
-        if wraps is None:
-            continue
-        if not inspect.isfunction(value):
+        if wraps is None or _TYPE(value) is not function:
             continue  # only Python functions wrap; C functions and proxies are skipped
-        inner, code = getattr(value, "__wrapped__", None), value.__code__
+        inner = value.__dict__.get("__wrapped__")
         if inner is not None:
             # torch wraps some of its own functions lazily (manual_seed, on first use of
             # dynamo): record what wraps what, and where the wrapper was written
-            wraps[f"{prefix}{key}"] = {"wrapped": id(inner), "file": code.co_filename}
+            wraps[f"{prefix}{key}"] = {"wrapped": id(inner), "file": value.__code__.co_filename}
 
 
 # ----------------------------------------------------------------------------------------
@@ -383,6 +394,13 @@ def _prune(items, allowed, label, removed):
         else:
             items.remove(item)
             removed.append(f"{label}: {name}")
+
+
+def after(io, nonce, allowed, sweep, baseline_hooks, removed_nonce):
+    """The grader's cell after the student's: stop what the notebook left running, take
+    the "after" snapshot, then remove its hooks (one cell: one round trip less)."""
+    snapshot(io, "after", nonce, allowed, sweep)
+    neutralise(io, baseline_hooks, removed_nonce)
 
 
 def neutralise(io, baseline_hooks, nonce):
@@ -739,34 +757,32 @@ def probe(io, check_id, target, probe_source, allowed=(), sweep=False):
     student = Student(get_ipython().user_ns)  # noqa: F821
     recording = _op_recorder(torch)
     results, saved = {}, {}
-    collecting = gc.isenabled()
-    gc.disable()  # no collection, so no finalizer of the notebook's, between the cases
-    try:
-        while pending:
-            case_name, case = pending.pop()
-            start = time.perf_counter()
-            try:
-                meta, tensors, ops = _run_case(fn, student, case, recording)
-            except KeyboardInterrupt:
-                results[case_name] = {"status": "error", "kind": "timeout",
-                                      "message": "interrupted: the call did not return in time"}
-                break
-            except BaseException as exc:  # noqa: BLE001 - the student's error is a result
-                results[case_name] = _error(exc)
-                continue
-            finally:
-                sys.settrace(None)  # a tracer set by the call would run the harness's lines
-                sys.setprofile(None)
-                del case
-                elapsed = time.perf_counter() - start
-            results[case_name] = {"status": "ok", "outputs": meta,
-                                  "seconds": round(elapsed, 4), "ops": ops}
-            saved.update({f"{case_name}/{key}": value for key, value in tensors.items()})
-        del pending, student, fn
-        gc.collect()  # the notebook's finalizers run now, before the checks below
-    finally:
-        if collecting:
-            gc.enable()
+    # No automatic collection, so no finalizer of the notebook's runs at a moment of its
+    # choosing; off until the run ends (the kernel ends after the probes).
+    gc.disable()
+    while pending:
+        case_name, case = pending.pop()
+        start = time.perf_counter()
+        try:
+            meta, tensors, ops = _run_case(fn, student, case, recording)
+        except KeyboardInterrupt:
+            results[case_name] = {"status": "error", "kind": "timeout",
+                                  "message": "interrupted: the call did not return in time"}
+            break
+        except BaseException as exc:  # noqa: BLE001 - the student's error is a result
+            results[case_name] = _error(exc)
+            continue
+        finally:
+            sys.settrace(None)  # a tracer set by the call would run the harness's lines
+            sys.setprofile(None)
+            del case
+            elapsed = time.perf_counter() - start
+        results[case_name] = {"status": "ok", "outputs": meta,
+                              "seconds": round(elapsed, 4), "ops": ops}
+        saved.update({f"{case_name}/{key}": value for key, value in tensors.items()})
+    del pending, student, fn
+    gc.disable()  # again: the notebook's code may have turned it on
+    gc.collect(0)  # the cases' garbage (all young, with collection off): finalizers run now
     stopped = _quiesce(allowed, sweep)
     replaced = _integrity()
     if stopped["running"] or replaced:
