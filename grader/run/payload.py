@@ -147,7 +147,9 @@ _FLOAT = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?\d+[eE][-+]?
                     r"\b(?:nan|inf)\b", re.IGNORECASE)
 _NUMBER_RUN = re.compile(r"(?:[-+]?\d+[\s,;]+){5,}[-+]?\d+")
 _GRAM = 16
-"""A stretch of this many characters of a hidden text found in a message is cut out."""
+_STRIDE = 8
+"""A stretch of a hidden text found in a message is cut out when it is `_GRAM + _STRIDE - 1`
+(23) characters or more (often from 16)."""
 
 
 def _drop_tensor_reprs(text: str) -> str:
@@ -167,15 +169,26 @@ def _drop_tensor_reprs(text: str) -> str:
 
 
 def scrub_hidden(text: str, hidden: str) -> str:
-    """`text` with every stretch of `_GRAM`+ characters that occurs in `hidden` (hidden texts
-    joined by NUL) replaced by "…"."""
+    """`text` with every stretch it shares with `hidden` (hidden texts joined by NUL) of
+    `_GRAM + _STRIDE - 1` characters or more replaced by "…" (windows of `_GRAM` are looked
+    up every `_STRIDE` characters, then grown to the whole shared stretch)."""
     if not hidden or len(text) < _GRAM:
         return text
-    cut = [False] * len(text)
-    for i in range(len(text) - _GRAM + 1):
-        if text[i:i + _GRAM] in hidden:
-            for j in range(i, i + _GRAM):
-                cut[j] = True
+    size = len(text)
+    cut = [False] * size
+    starts = list(range(0, size - _GRAM + 1, _STRIDE))
+    if starts[-1] != size - _GRAM:
+        starts.append(size - _GRAM)
+    for i in starts:
+        if cut[i] or text[i:i + _GRAM] not in hidden:
+            continue
+        a, b = i, i + _GRAM
+        while a > 0 and text[a - 1:b] in hidden:
+            a -= 1
+        while b < size and text[a:b + 1] in hidden:
+            b += 1
+        for j in range(a, b):
+            cut[j] = True
     if not any(cut):
         return text
     out, previous = [], False
