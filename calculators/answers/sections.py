@@ -1,0 +1,359 @@
+"""Where each question's answer is in a report: labels, and the sections they open.
+
+Why labels and not phrases: students write the same sub-question as "Q3 (c)", "Q3(c)",
+"Question 3 (c)", "3(c)", "3.3", "Part 3 – c)", "Q3.c", a "(c)" line under a "Question 3"
+heading, or a table row "| Q3(e)(II) | ... |". A phrase search cannot see that "Q3 (d)"
+ends "Q3 (c)" (both contain "Q3"), nor that "(II)" ends "(I)". So a heading (the pack's
+``report`` key, with ``report_part``) is read into a ``Target`` (kind, number, letter,
+roman numeral), every line of the report that starts with a label or a part marker is
+read into the same form, and a section runs from the line that enters the target to the
+first later labelled line that leaves it. Headings that name no label ("Language
+modeling task") keep the phrase search of ``report.py``.
+
+A part marker alone ("(c)", "(II)", "e-ii") continues the label above it; a letter that
+goes backwards ("a)" after "(c)") is a list inside the answer, not a new part.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+ROMAN = r"(?:viii|vii|vi|iv|ix|iii|ii|i|v|x)"
+ROMAN_VALUES = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8,
+                "ix": 9, "x": 10}
+_KINDS = {"question": "q", "q": "q", "part": "q", "problem": "q", "exercise": "q", "task": "task"}
+END = ("end", "", None, None)
+"""The path of a "References"/"Appendix" heading: it ends every section."""
+
+_WORD = r"(?P<word>question|problem|exercise|part|task|q)\s*\.?\s*(?P<num>\d+)(?![\d,])"
+_BARE = r"(?P<bare>\d+)(?=\s*\(\s*[a-hA-H]\s*\)|(?-i:[a-h])\)|\.\d{1,2}(?![\d.,]))"
+_LETTER = (
+    r"(?:\s*\(\s*(?P<l1>[a-h])\s*\)"
+    r"|\s*[.\-–—]\s*\(?(?P<l2>(?-i:[a-h]))(?:\)|(?![a-z0-9]))"
+    r"|\s*(?P<l3>(?-i:[a-h]))\)"
+    r"|(?P<l4>(?-i:[a-h]))(?![a-z0-9])"
+    r"|\.(?P<sub>\d{1,2})(?![\d.,]))"
+)
+_ROMAN_PART = (
+    rf"(?:\s*\(\s*(?P<r1>{ROMAN})\s*\)"
+    rf"|\s*[-–—]\s*(?P<r2>{ROMAN})(?![a-z0-9])"
+    rf"|\.(?P<r3>{ROMAN})(?![a-z0-9])"
+    rf"|\s+(?P<r4>{ROMAN})\))"
+)
+_LABEL = re.compile(rf"(?:{_WORD}|{_BARE})(?:{_LETTER})?(?:{_ROMAN_PART})?", re.I)
+_MORE = re.compile(r"\s*(?:&|and|,|/)\s*(?:(?P<word>question|task|part|q)\s*)?(?P<num>\d+)\b",
+                   re.I)
+_LETTER_ONLY = re.compile(
+    rf"(?:\(\s*(?P<l1>[a-h])\s*\)|(?P<l2>(?-i:[a-h]))[).](?=\s|$|\*)"
+    rf"|(?P<l3>(?-i:[a-h]))\s*[-–.]\s*(?=(?-i:{ROMAN})\b))"
+    rf"(?:{_ROMAN_PART}|(?P<r5>(?-i:{ROMAN}))(?![a-z0-9]))?",
+    re.I,
+)
+_ROMAN_ONLY = re.compile(rf"(?:\(\s*(?P<r1>{ROMAN})\s*\)|(?P<r2>{ROMAN})[).](?=\s|$|\*))", re.I)
+_SECTION_NUMBER = re.compile(
+    r"^(?P<n>\d+)(?P<dots>(?:\.\d+)*)\.?\s+(?=(?:question|problem|exercise|part|task|q)\s*\.?\s*\d)",
+    re.I,
+)
+_BARE_HEADING = re.compile(r"^(?P<n>\d+)(?P<dots>(?:\.\d+)*)\.?(?:\s|$)")
+_END_WORDS = ("references", "bibliography", "appendix", "acknowledg")
+
+# markup that may wrap a label: removed before reading it, positions kept
+_MARKUP = re.compile(r"\*\*|__|(?<![\w])[*_](?=\S)|(?<=\S)[*_](?![\w])|`|\$|\\textbf\{|\\textit\{"
+                     r"|\\emph\{|\\text\{|\\mathbf\{|\\section\*?\{|\\subsection\*?\{")
+_MD_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)([^*_]{1,120}?)(?:\*\*|__)\s*[:.]?\s*$")
+_PREFIX = re.compile(r"^(?:\s|>|[-•*+–·▪◦]\s+)*")
+_TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+
+Path = tuple[str, str, str | None, str | None]
+
+
+@dataclass(frozen=True)
+class Target:
+    """A question as a label: kind ("q" for Question/Q/Part, "task"), number, letter, numeral."""
+
+    kind: str
+    num: str
+    letter: str | None = None
+    roman: str | None = None
+
+    def holds(self, path: Path, entering: bool = False) -> bool:
+        """Whether a line at ``path`` is inside this target (``entering``: may open it)."""
+        kind, num, letter, roman = path
+        if kind == "?":
+            if self.kind != "q" or (entering and self.letter is None):
+                return False
+        elif kind != self.kind:
+            return False
+        if num != self.num:
+            return False
+        if self.letter is not None and letter != self.letter:
+            return False
+        return self.roman is None or roman == self.roman
+
+    def describe(self) -> str:
+        word = "Task " if self.kind == "task" else "Q"
+        return (f"{word}{self.num}" + (f" ({self.letter})" if self.letter else "")
+                + (f" ({self.roman.upper()})" if self.roman else ""))
+
+
+def _first(m: re.Match[str], *names: str) -> str | None:
+    for name in names:
+        value = m.groupdict().get(name)
+        if value:
+            return value.lower()
+    return None
+
+
+def _sub_letter(m: re.Match[str]) -> str | None:
+    letter = _first(m, "l1", "l2", "l3", "l4")
+    if letter is None and m.groupdict().get("sub"):
+        n = int(m.group("sub"))
+        letter = chr(ord("a") + n - 1) if 1 <= n <= 8 else None
+    return letter
+
+
+def parse_label(text: str) -> Target | None:
+    """``"Q3 (e)"`` + nothing -> Target("q", "3", "e"); None when ``text`` names no label."""
+    plain, _ = strip_markup(text.strip())
+    m = _LABEL.match(plain)
+    if m is None or m.end() < len(plain.rstrip(" :.)")):
+        return None
+    word = _first(m, "word")
+    kind = _KINDS[word] if word else "q"
+    return Target(kind, m.group("num") or m.group("bare"), _sub_letter(m),
+                  _first(m, "r1", "r2", "r3", "r4"))
+
+
+def parse_part(text: str) -> tuple[str | None, str | None] | None:
+    """``"(II)"`` -> (None, "ii"); ``"(c)"`` -> ("c", None); None for a phrase part."""
+    plain, _ = strip_markup(text.strip())
+    m = _LETTER_ONLY.fullmatch(plain)
+    if m is not None:
+        return _first(m, "l1", "l2", "l3"), _first(m, "r1", "r2", "r3", "r4", "r5")
+    m = _ROMAN_ONLY.fullmatch(plain)
+    if m is not None:
+        return None, _first(m, "r1", "r2")
+    return None
+
+
+def target_of(headings: Sequence[str], part: str | None) -> Target | None:
+    """The target a pack's ``report`` headings and ``report_part`` name, or None (phrases)."""
+    for heading in headings:
+        target = parse_label(heading)
+        if target is None:
+            continue
+        if part is None:
+            return target
+        marker = parse_part(part)
+        if marker is None:
+            return None  # a phrase part ("Language modeling task") inside a labelled section
+        letter, roman = marker
+        if letter is not None and target.letter is None:
+            return Target(target.kind, target.num, letter, roman)
+        if roman is not None and target.roman is None:
+            return Target(target.kind, target.num, target.letter, roman)
+        return None
+    return None
+
+
+def strip_markup(raw: str) -> tuple[str, list[int]]:
+    """``raw`` without emphasis, ``$`` and LaTeX wrappers, and where each kept character was."""
+    out: list[str] = []
+    where: list[int] = []
+    pos = 0
+    for m in _MARKUP.finditer(raw):
+        for i in range(pos, m.start()):
+            out.append(raw[i])
+            where.append(i)
+        pos = m.end()
+    for i in range(pos, len(raw)):
+        if raw[i] == "}" and not _open_brace(out):
+            continue
+        out.append(raw[i])
+        where.append(i)
+    text = "".join(out)
+    return text, where
+
+
+def _open_brace(chars: list[str]) -> bool:
+    return chars.count("{") > chars.count("}")
+
+
+@dataclass(frozen=True)
+class Mark:
+    """What a line's label says; ``content`` is the column of ``raw`` where its answer text starts."""
+
+    paths: tuple[Path, ...]
+    content: int
+    letter_only: bool = False
+    roman_only: bool = False
+    weak: bool = False  # a bare "3.1" heading: a label only where the pack has lettered parts
+
+
+@dataclass(frozen=True)
+class Line:
+    number: int  # 1-based, in the report as read
+    raw: str
+    heading: bool  # a Markdown heading or a line that is all bold
+    table: bool
+    mark: Mark | None
+    paths: tuple[Path, ...] = ()
+    opens: bool = False  # its label took effect (it begins a new section or part)
+
+
+def _label_at(text: str, where: list[int], raw_len: int) -> tuple[Mark, int] | None:
+    """A label at the start of ``text`` (markup already stripped)."""
+    m = _LABEL.match(text)
+    if m is None:
+        return None
+    word = _first(m, "word")
+    letter = _sub_letter(m)
+    weak = word is None and m.groupdict().get("sub") is not None
+    kind = _KINDS[word] if word else "?"
+    paths: list[Path] = [(kind, m.group("num") or m.group("bare"), letter,
+                          _first(m, "r1", "r2", "r3", "r4"))]
+    end = m.end()
+    while True:
+        more = _MORE.match(text, end)
+        if more is None:
+            break
+        more_word = more.group("word")
+        more_kind = _KINDS[more_word.lower()] if more_word else paths[-1][0]
+        paths.append((more_kind, more.group("num"), None, None))
+        end = more.end()
+    column = where[end] if end < len(where) else raw_len
+    return Mark(tuple(paths), column, weak=weak), end
+
+
+def _marker_at(text: str, where: list[int], raw_len: int) -> Mark | None:
+    m = _LETTER_ONLY.match(text)
+    if m is not None:
+        letter = _first(m, "l1", "l2", "l3")
+        roman = _first(m, "r1", "r2", "r3", "r4", "r5")
+        column = where[m.end()] if m.end() < len(where) else raw_len
+        return Mark((("?", "", letter, roman),), column, letter_only=True)
+    m = _ROMAN_ONLY.match(text)
+    if m is not None:
+        column = where[m.end()] if m.end() < len(where) else raw_len
+        return Mark((("?", "", None, _first(m, "r1", "r2")),), column, roman_only=True)
+    return None
+
+
+def _read_mark(raw: str, heading: bool) -> Mark | None:
+    """The label or part marker a line starts with, if any."""
+    body = raw
+    offset = 0
+    md = _MD_HEADING.match(raw)
+    if md:
+        offset = md.start(2)
+        body = md.group(2)
+    prefix = _PREFIX.match(body)
+    if prefix:
+        offset += prefix.end()
+        body = body[prefix.end():]
+    plain, where = strip_markup(body)
+    lead = len(plain) - len(plain.lstrip())
+    plain, where = plain[lead:], where[lead:]
+    where = [w + offset for w in where]
+    low = plain.lower()
+    if heading and low.startswith(_END_WORDS):
+        return Mark((END,), len(raw))
+    section = _SECTION_NUMBER.match(plain)
+    if section:
+        plain, where = plain[section.end():], where[section.end():]
+    found = _label_at(plain, where, len(raw))
+    if found is not None:
+        return found[0]
+    if heading:
+        bare = _BARE_HEADING.match(plain)
+        if bare and not bare.group("dots"):
+            return Mark((("?", bare.group("n"), None, None),), len(raw))
+        if bare:
+            return None  # "1.2 Details": a subsection, neutral
+    return _marker_at(plain, where, len(raw))
+
+
+def read_lines(text: str, lettered: set[str] | None = None) -> list[Line]:
+    """Every line of the report, with the label path it is under.
+
+    ``lettered``: question numbers the pack asks in lettered parts; a bare "3.3" heading
+    is read as Q3 (c) only for those (elsewhere "3.1 Language Modeling Task" is a
+    subsection).
+    """
+    lettered = lettered or set()
+    out: list[Line] = []
+    paths: tuple[Path, ...] = ()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        table = raw.lstrip().startswith("|")
+        if table and _TABLE_SEPARATOR.match(raw):
+            out.append(Line(number, raw, False, True, None, paths))
+            continue
+        heading = bool(_MD_HEADING.match(raw) or _BOLD_LINE.match(raw))
+        if table:
+            first_cell = raw.split("|")[1] if raw.count("|") >= 2 else raw
+            start = raw.index("|") + 1
+            mark = _read_mark(first_cell, heading=False)
+            if mark is not None:
+                column = raw.index("|", start) + 1 if "|" in raw[start:] else len(raw)
+                mark = Mark(mark.paths, column, mark.letter_only, mark.roman_only, mark.weak)
+        else:
+            mark = _read_mark(raw, heading)
+        opens = False
+        if mark is not None:
+            new = _apply(mark, paths, lettered)
+            if new is not None:
+                paths, opens = new, True
+        out.append(Line(number, raw, heading, table, mark, paths, opens))
+    return out
+
+
+def _apply(mark: Mark, paths: tuple[Path, ...], lettered: set[str]) -> tuple[Path, ...] | None:
+    """The paths after a line with ``mark``, or None when the mark does not count."""
+    if mark.letter_only or mark.roman_only:
+        if not paths or paths[0] == END:
+            return None
+        kind, num, letter, roman = paths[0]
+        new_letter, new_roman = mark.paths[0][2], mark.paths[0][3]
+        if new_letter is not None:
+            if letter is not None and new_letter <= letter:
+                return None  # "a)" after "(c)": a list inside the answer
+            return ((kind, num, new_letter, new_roman),)
+        assert new_roman is not None
+        if roman is not None and ROMAN_VALUES[new_roman] <= ROMAN_VALUES[roman]:
+            return None
+        return ((kind, num, letter, new_roman),)
+    if mark.weak and mark.paths[0][1] not in lettered:
+        return None
+    return mark.paths
+
+
+def opening(lines: Sequence[Line], target: Target) -> int | None:
+    """Index of the line that enters ``target``, or None."""
+    for i, line in enumerate(lines):
+        if line.opens and any(target.holds(p, entering=True) for p in line.paths):
+            return i
+    return None
+
+
+def section_end(lines: Sequence[Line], start: int, target: Target) -> int:
+    """Index (exclusive) of the first labelled line after ``start`` that leaves ``target``."""
+    for j in range(start + 1, len(lines)):
+        line = lines[j]
+        if line.opens and not any(target.holds(p) for p in line.paths):
+            return j
+    return len(lines)
+
+
+def find_section(lines: Sequence[Line], target: Target) -> tuple[int, int] | None:
+    """(first index, end index exclusive) of ``target``'s section, or None."""
+    start = opening(lines, target)
+    if start is None:
+        return None
+    return start, section_end(lines, start, target)
+
+
+def lettered_numbers(targets: Sequence[Target | None]) -> set[str]:
+    return {t.num for t in targets if t is not None and t.letter is not None}
