@@ -67,7 +67,7 @@ _CHAR_FOLDS = str.maketrans(
 )
 _WRAPPERS = re.compile(
     r"\\(?:text|mathrm|textrm|textbf|mathbf|mathit|textit|operatorname|boldsymbol|bm|emph"
-    r"|mbox|mathsf|texttt|textnormal|mathnormal)\s*\{([^{}]*)\}"
+    r"|mbox|mathsf|texttt|textnormal|mathnormal|boxed|fbox|underline)\s*\{([^{}]*)\}"
 )
 _SIZERS = re.compile(
     r"\\(?:left|right|bigl|bigr|Bigl|Bigr|biggl|biggr|bigg|Bigg|big|Big|displaystyle)(?![A-Za-z])"

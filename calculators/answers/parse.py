@@ -47,7 +47,9 @@ _APPROX_WORDS = {"about", "approx", "approximately", "roughly", "around", "circa
 _NOISE_WORDS = {
     "parameters", "parameter", "params", "param", "trainable", "weights", "in", "total",
     "memory", "approximately", "approx", "roughly", "of", "the", "model",
+    "smaller", "larger", "bigger", "less", "more", "fewer", "overall", "only",
 }  # fmt: skip
+_PERCENT_WORDS = {"percent", "pct", "percentage"}
 _TIMES_WORDS = {"times", "x", "X"}
 
 
@@ -258,6 +260,18 @@ def _strip_trailing(
             tokens, approximate = tokens[:-1], True
         elif unit is None and scale == 1 and tok.kind == PERCENT and before is not None:
             unit, tokens, last = "percent", tokens[:-1], last or tok
+        elif (
+            unit is None
+            and scale == 1
+            and tok.kind == NAME
+            and after_value
+            and tok.text not in known
+            and (tok.text.lower() in _PERCENT_WORDS
+                 or (tok.text.lower() == "cent" and before is not None
+                     and before.kind == NAME and before.text.lower() == "per"))
+        ):  # "0.065 percent", "0.065 per cent"
+            drop = 2 if tok.text.lower() == "cent" else 1
+            unit, tokens, last = "percent", tokens[:-drop], last or tok
         elif (
             unit is None
             and scale == 1
