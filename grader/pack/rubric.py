@@ -12,7 +12,7 @@ import difflib
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 PositiveSeconds = Annotated[float, Field(gt=0)]
 
@@ -32,12 +32,31 @@ class AssignmentTable(Table):
     version: str = "0"
     demo: str | None = None
     public_files: list[str] = []
+    files: list[str] = []
+    """The student's files taken besides the notebook: globs relative to the notebook's
+    folder (`mycourse/**/*.py`, `*.py`, `data/*.csv`), copied into the sandbox with their
+    relative paths (docs/submissions.md)."""
+    files_max_count: int = Field(200, ge=1)
+    """At most this many student files are taken; the rest are refused, named."""
+    files_max_bytes: int = Field(20 << 20, ge=1)
+    """At most this many bytes of student files in all (and per file)."""
     reference: str | None = None
     """Private: the reference implementation (absent from a public part)."""
     solution: str | None = None
     """Private: the solution notebook."""
     deadline: datetime | str | None = None
     """When `visibility = "after_deadline"` questions show their details."""
+
+    @field_validator("files")
+    @classmethod
+    def _relative_globs(cls, value: list[str]) -> list[str]:
+        for pattern in value:
+            parts = pattern.replace("\\", "/").split("/")
+            if not pattern.strip() or pattern.startswith(("/", "~")) or ".." in parts or (
+                    ":" in parts[0]):
+                raise ValueError(f"{pattern!r}: a glob relative to the notebook's folder, "
+                                 "without '..' or a leading '/'")
+        return value
 
 
 class PrintedTable(Table):
