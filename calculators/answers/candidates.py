@@ -1,0 +1,281 @@
+"""The numbers (and formulas) of a report section, and which one the student marks as final.
+
+Why tiers: a section holds working as well as the answer ("48 × 16384² × 2 bytes =
+25,769,803,776 bytes ≈ 25.77 GB"). What a student marks as final wins: a boxed value, an
+"Answer:" line or a table's answer cell first; then the last *conclusive* value (bold, the
+end of an ``=`` chain, after ``≈``/"about", after "total"/"therefore"/"gives", or a formula
+in the question's symbols); failing that, the last number, which is the last line's.
+
+Why cleaning first: units hide behind markup and LaTeX (``$25.77$ GB``, ``25.77\\text{ MB}``,
+``14\\,495\\,514\\,624``, ``25{,}769{,}803{,}776``) or are words ("25.8 gigabytes",
+"0.065 percent", "1536 times"); a PDF line break can put the unit on the next line.
+
+Why shotguns: several *different* values offered as the answer ("Answer: 25.77 GB or
+24 GB", two boxed values) earn nothing; the grader names them rather than pick one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sympy import Rational
+
+from calculators.answers._lexer import normalize_name
+from calculators.answers.parse import ParsedAnswer, parse_answer
+
+_UNIT_WORDS = (
+    r"KiB|MiB|GiB|TiB|kB|KB|MB|GB|TB|Gb|Mb|bytes?|bits?|billions?|millions?|thousands?"
+    r"|trillions?|bn|[kKMBGT](?![A-Za-z])"
+    r"|(?:kilo|mega|giga|tera|kibi|mebi|gibi|tebi)(?:bytes?|bits?)|percent|per\s?cent|times"
+)
+_NUMBER = (
+    r"(?:\d{1,3}(?:(?:,\s?|['’ \u2009\u202f])\d{3})+(?!\d)|\d+)(?:\.\d+)?"
+    r"(?:[eE][+-]?\d+|\s*(?:×|x|\\times|\*)\s*10\s*(?:\^|\*\*)\s*\{?[-−]?\d+\}?)?"
+)
+_CANDIDATE = re.compile(
+    r"(?<![\w.,^_])(?<!\^\{)(?<!_\{)(" + _NUMBER + r")"
+    r"(?:\s*(?:%|(?:" + _UNIT_WORDS + r")\b|×(?!\s*\d)|x(?=\s*$|\s*[.,;)]|\s+(?:smaller|larger|less|more)\b)))?"
+)
+_UNIT_START = re.compile(r"^\s*(?:\$\s*)?((?:" + _UNIT_WORDS + r")\b|%)")
+_BOLD_SPANS = re.compile(r"\*\*(.+?)\*\*|__(.+?)__|\\textbf\{([^{}]*)\}|\\mathbf\{([^{}]*)\}")
+_BOXED_SPANS = re.compile(r"\\(?:boxed|fbox)\{((?:[^{}]|\{[^{}]*\})*)\}|\[\[(.+?)\]\]")
+_ANSWER_LINE = re.compile(r"^\W*(?:final\s+)?answers?\b\W*(?:[:=]|is\b)", re.I)
+_KEYWORDS = re.compile(
+    r"\b(total|therefore|thus|hence|answer|result|gives|overall|altogether|so)\b", re.I
+)
+_OPERATOR_AFTER = re.compile(
+    r"^\s*[*}]*\s*(?:[-+×*/^·÷²³⁴⁵⁶⁷⁸⁹]|\\times|\\cdot|\\div|\(|\\frac)"
+)
+_EQ_BEFORE = re.compile(r"(?<![=<>!])=\s*(?:\*|\\textbf\{|\\mathbf\{|\\boxed\{|\{|\s)*$")
+_APPROX_BEFORE = re.compile(
+    r"(?:≈|\\approx|~|\\sim|\b(?:about|approximately|approx\.?|roughly|around|nearly))"
+    r"\s*(?:\*|\\textbf\{|\\mathbf\{|\\boxed\{|\{|\s)*$",
+    re.I,
+)
+_CHAIN_AFTER = re.compile(r"(?<![<>!])(?:=|≈|\\approx)")
+_TAG = re.compile(r"(?:\\tag\{|\[)\s*$")
+_OR_BETWEEN = re.compile(r"^[\s*$)]*(?:,\s*)?(?:\bor\b|/|\beither\b|;)[\s*$(]*$", re.I)
+
+# LaTeX and markup that hide a number's unit or digit groups
+_CLEAN = [
+    (re.compile(r"\\(?:text|mathrm|textrm|mathit|operatorname|mbox)\s*\{\s*([^{}]*)\}"), r" \1"),
+    (re.compile(r"(?<=\d)\\[,;: ](?=\d{3})"), ","),
+    (re.compile(r"(?<=\d)\{,\}(?=\d)"), ","),
+    (re.compile(r"\\[,;:!](?!\d)| \\ "), " "),
+    (re.compile(r"\\%"), "%"),
+    (re.compile(r"\$+"), " "),
+    (re.compile(r"[\u2009\u202f\u00a0]"), " "),
+    (re.compile(r"−"), "-"),
+]
+
+TIER_FINAL, TIER_CONCLUSIVE, TIER_NUMBER = 3, 2, 1
+
+
+@dataclass(frozen=True)
+class Candidate:
+    text: str
+    line: int
+    why: str  # "boxed", "answer line", "answer cell", "bold", "after =", "formula", "number", ...
+    conclusive: bool
+    parsed: ParsedAnswer | None = field(default=None, repr=False, compare=False)
+    tier: int = TIER_NUMBER
+    column: int = 0
+    end: int = 0
+    line_text: str = field(default="", repr=False, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "line": self.line, "why": self.why,
+                "conclusive": self.conclusive}
+
+
+def clean(raw: str) -> str:
+    """``raw`` with LaTeX digit groups, ``\\text{}`` units and ``$`` turned into plain text."""
+    out = raw
+    for pattern, repl in _CLEAN:
+        out = pattern.sub(repl, out)
+    return out
+
+
+@dataclass(frozen=True)
+class Source:
+    """One line of a section as the candidates see it."""
+
+    number: int
+    text: str  # the part of the line that may hold the answer (after a label)
+    table: bool = False
+    next_text: str = ""  # the following line (a unit may have been wrapped onto it)
+
+
+def _symbol_names(symbols: Mapping[str, Any] | None) -> list[str]:
+    return sorted({normalize_name(n) for n in (symbols or {})}, key=len, reverse=True)
+
+
+_SYMBOLISH = re.compile(r"[A-Za-z_][A-Za-z_0-9{}\\]*")
+
+
+def _mentions_symbol(text: str, names: Sequence[str]) -> bool:
+    return any(normalize_name(tok) in names for tok in _SYMBOLISH.findall(text))
+
+
+def _formulas(text: str, symbols: Mapping[str, Any], names: Sequence[str]) -> list[tuple[int, int, ParsedAnswer, bool]]:
+    """Formulas in the question's symbols on one line: (start, end, parsed, end of chain)."""
+    out = []
+    cuts = [0] + [m.end() for m in re.finditer(r"(?<![<>!])=|≈|\\approx|:", text)]
+    for k, start in enumerate(cuts):
+        stop = next((m.start() for m in re.finditer(r"(?<![<>!])=|≈|\\approx|:", text)
+                     if m.start() >= start), len(text))
+        segment = text[start:stop]
+        if not _mentions_symbol(segment, names):
+            continue
+        words = [m.start() for m in re.finditer(r"\S+", segment)]
+        for w in words[:12]:
+            piece = segment[w:].strip().rstrip(".,;")
+            parsed = parse_answer(piece, symbols)
+            if parsed.ok and parsed.expr is not None and parsed.expr.free_symbols \
+                    and parsed.is_formula:
+                out.append((start + w, start + w + len(piece), parsed, k == len(cuts) - 1))
+                break
+    return out
+
+
+def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = None) -> list[Candidate]:
+    """Every number (and formula in ``symbols``) of the lines, with how conclusive it is."""
+    out: list[Candidate] = []
+    names = _symbol_names(symbols)
+    for src in sources:
+        text = clean(src.text)
+        bold = [m.span() for m in _BOLD_SPANS.finditer(text)]
+        boxed = [m.span() for m in _BOXED_SPANS.finditer(text)]
+        answer_line = bool(_ANSWER_LINE.match(text))
+        cells = _last_number_cell(text) if src.table else None
+        formulas = _formulas(text, symbols, names) if names and symbols else []
+        for fs, fe, parsed, chain_end in formulas:
+            tier = TIER_FINAL if answer_line or any(bs <= fs and fe <= be for bs, be in boxed) \
+                else TIER_CONCLUSIVE
+            why = "answer line" if answer_line else "formula"
+            out.append(Candidate(text[fs:fe], src.number, why, chain_end or answer_line,
+                                 parsed, tier if chain_end or answer_line else TIER_NUMBER, fs,
+                                 fe, text))
+        for m in _CANDIDATE.finditer(text):
+            s, e = m.span()
+            if any(fs <= s and e <= fe for fs, fe, _, _ in formulas):
+                continue  # a coefficient of a formula
+            before, after = text[:s], text[e:]
+            if _TAG.search(before) or re.match(r"^\s*\]", after):
+                continue  # \tag{1}, citations [4]
+            if re.search(r"\(\s*$", before) and re.match(r"^\s*\)", after) and len(m.group(0)) <= 2:
+                continue  # equation number "(5)"
+            if not before.strip(" *") and re.match(r"^[.)]\s", after):
+                continue  # a list marker "1. "
+            written = " ".join(m.group(0).split())
+            unit_next = None
+            if not after.strip(" *.") and not re.search(r"[A-Za-z%]\s*$", written):
+                unit_next = _UNIT_START.match(clean(src.next_text))
+            if unit_next:
+                written = f"{written} {unit_next.group(1)}"
+            operand = bool(_OPERATOR_AFTER.match(after)) or bool(
+                re.search(r"[-+×*/^·÷]\s*[*{(]*\s*$", before))
+            chain_continues = bool(_CHAIN_AFTER.search(after))
+            sentence = re.split(r"[.;:]\s", before)[-1]
+            keyword = _KEYWORDS.search(sentence)
+            in_bold = any(bs <= s and e <= be for bs, be in bold)
+            in_box = any(bs <= s and e <= be for bs, be in boxed)
+            tier, why = TIER_NUMBER, "number"
+            if in_box:
+                tier, why = TIER_FINAL, "boxed"
+            elif cells is not None and cells[0] <= s < cells[1]:
+                tier, why = TIER_FINAL, "answer cell"
+            elif answer_line and not operand and not chain_continues:
+                tier, why = TIER_FINAL, "answer line"
+            elif in_bold and not operand:
+                tier, why = TIER_CONCLUSIVE, "bold"
+            elif _EQ_BEFORE.search(before) and not operand and not chain_continues:
+                tier, why = TIER_CONCLUSIVE, "after ="
+            elif _APPROX_BEFORE.search(before) and not operand and not chain_continues:
+                tier, why = TIER_CONCLUSIVE, "after ≈"
+            elif keyword and not operand and not chain_continues:
+                tier, why = TIER_CONCLUSIVE, f"after '{keyword.group(1).lower()}'"
+            out.append(Candidate(written, src.number, why, tier > TIER_NUMBER,
+                                 parse_answer(written, symbols), tier, s, e, text))
+    out.sort(key=lambda c: (c.line, c.column))
+    return out
+
+
+def _last_number_cell(row: str) -> tuple[int, int] | None:
+    """Span of the last cell of a table row that holds a digit (its answer cell)."""
+    bars = [i for i, ch in enumerate(row) if ch == "|"]
+    spans = list(zip([-1, *bars], [*bars, len(row)], strict=False))
+    for a, b in reversed(spans):
+        if re.search(r"\d", row[a + 1:b]):
+            return a + 1, b
+    return None
+
+
+def pick(found: Sequence[Candidate]) -> Candidate | None:
+    """The answer: the last candidate of the highest tier present."""
+    if not found:
+        return None
+    top = max(c.tier for c in found)
+    return [c for c in found if c.tier == top][-1]
+
+
+def _magnitude(c: Candidate) -> Rational | None:
+    p = c.parsed
+    if p is None or not p.ok or p.value is None:
+        return None
+    if p.is_memory and p.bytes is not None:
+        return Rational(p.bytes)
+    try:
+        return Rational(p.value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _same(a: Candidate, b: Candidate) -> bool:
+    """Whether two candidates give the same answer (a rounding, or GB beside GiB of it)."""
+    if a.parsed is not None and b.parsed is not None and a.parsed.is_memory != b.parsed.is_memory:
+        return False
+    x, y = _magnitude(a), _magnitude(b)
+    if x is None or y is None:
+        return True  # unreadable: not a competing value
+    if x == y:
+        return True
+    size = max(abs(x), abs(y))
+    return abs(x - y) <= Rational(8, 100) * size if (a.parsed and a.parsed.is_memory) \
+        else abs(x - y) <= Rational(5, 1000) * size
+
+
+def shotgun(found: Sequence[Candidate], chosen: Candidate) -> tuple[str, ...]:
+    """Different values the student offers as the answer beside ``chosen`` (empty if none).
+
+    Offered means: several boxed values, "Answer:" lines or answer cells that disagree;
+    or values joined to the chosen one by "or", "/" or ";" on its line.
+    """
+    rivals: list[Candidate] = []
+    if chosen.tier == TIER_FINAL:
+        rivals += [c for c in found if c.tier == TIER_FINAL and c is not chosen
+                   and c.why == chosen.why and not _same(c, chosen)]
+    same_line = [c for c in found if c.line == chosen.line]
+    same_line.sort(key=lambda c: c.column)
+    k = same_line.index(chosen)
+    for step in (-1, 1):
+        j = k
+        while 0 <= j + step < len(same_line):
+            a, b = same_line[min(j, j + step)], same_line[max(j, j + step)]
+            gap = _between(a, b)
+            if not _OR_BETWEEN.match(gap):
+                break
+            other = same_line[j + step]
+            if not _same(other, chosen) and other not in rivals:
+                rivals.append(other)
+            j += step
+    if not rivals:
+        return ()
+    return tuple(dict.fromkeys([chosen.text, *(c.text for c in rivals)]))
+
+
+def _between(a: Candidate, b: Candidate) -> str:
+    return a.line_text[a.end:b.column]
