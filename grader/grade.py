@@ -226,10 +226,16 @@ def _question(question: Question, ctx: Context) -> QuestionResult:
         if row.get("status") == "disagrees":
             ctx.flags.setdefault("printed_mismatch", []).append({"question": question.id, **row})
     pending = next((r for r in results if r.status == "not_graded"), None)
+    # a check that cannot score this submission (a curve claim without a notebook, figures
+    # without logs) hands the whole question to a TA: it reaches the TA sheet, and the
+    # record stays incomplete until the TA's points are merged
+    for_ta = next((r for r in results if r.status == "manual" and r.kind != "manual"), None)
     if all(c.kind == "manual" for c in question.checks):
         score, status, message = None, "manual", "Awaiting a TA."
     elif pending is not None:
         score, status, message = None, "not_graded", pending.message
+    elif for_ta is not None:
+        score, status, message = None, "manual", for_ta.message
     else:
         score, status, message = _score_question(question, results)
     return QuestionResult(
