@@ -75,6 +75,14 @@ class Submission(Part):
         description="each report read: name, path, format, notes, sha256; or an error")
     logs: list[str] | None = Field(None, exclude_if=_absent,
                                    description="training logs handed in (file names)")
+    files: list[dict[str, Any]] | None = Field(
+        None, exclude_if=_absent,
+        description="the student's files taken beside the notebook (the pack's [assignment] "
+        "files): path relative to the notebook's folder, sha256, bytes")
+    refused: list[dict[str, str]] | None = Field(
+        None, exclude_if=_absent,
+        description="files [assignment] files matched and the grader did not take: path and "
+        "why (a link, a device or pipe, over the count or size limit)")
 
 
 class CheckOutcome(Part):
