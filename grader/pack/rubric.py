@@ -46,6 +46,20 @@ class AssignmentTable(Table):
     """Private: the solution notebook."""
     deadline: datetime | str | None = None
     """When `visibility = "after_deadline"` questions show their details."""
+    downloads: dict[str, str] = {}
+    """URL -> a file of the pack: what a notebook's `!wget`/`!curl`/`urllib` of that URL
+    gets in the sandbox, which has no network (grader/run/kernel_side/shims)."""
+
+    @field_validator("downloads")
+    @classmethod
+    def _download_urls(cls, value: dict[str, str]) -> dict[str, str]:
+        for url, target in value.items():
+            if not url.startswith(("http://", "https://", "ftp://")):
+                raise ValueError(f"{url!r}: a URL (http://, https:// or ftp://)")
+            parts = target.replace("\\", "/").split("/")
+            if not target.strip() or target.startswith(("/", "~")) or ".." in parts:
+                raise ValueError(f"{target!r}: a file of the pack, relative to its folder")
+        return value
 
     @field_validator("files")
     @classmethod
@@ -97,6 +111,49 @@ class LmsTable(Table):
     canvas_assignment_id: str = ""
 
 
+class EnvironmentTable(Table):
+    """`[environment]`: what a pack's kernels need beyond the grader's own packages, built
+    once per machine by `grader env build` (grader/env, docs/environments.md)."""
+
+    packages: list[str] = []
+    """pip requirement strings (`"matplotlib>=3.8"`, `"h5py"`)."""
+    python: str | None = None
+    """Python versions the pack supports (`"3.11"`, `">=3.10"`): the kernel runs the
+    grader's own interpreter, so this is checked, never installed."""
+    index_url: str | None = None
+    """A package index to resolve from (default: pip's own configuration)."""
+    wheelhouse: str | None = None
+    """A folder of wheels in the pack: with no `index_url`, the only source (offline)."""
+    benign: list[str] = []
+    """Names (fnmatch patterns) of callbacks and kernel attributes that the pack's own
+    libraries install and that are not tampering (grader/checks/tamper.py)."""
+
+    @field_validator("packages")
+    @classmethod
+    def _requirements(cls, value: list[str]) -> list[str]:
+        from packaging.requirements import InvalidRequirement, Requirement
+
+        for text in value:
+            try:
+                Requirement(text)
+            except InvalidRequirement as exc:
+                raise ValueError(f"{text!r} is not a pip requirement: {exc}") from None
+        return value
+
+    @field_validator("python")
+    @classmethod
+    def _python(cls, value: str | None) -> str | None:
+        from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+        if value is not None:
+            spec = value if value[:1] in "<>=!~" else f"=={value}.*"
+            try:
+                SpecifierSet(spec)
+            except InvalidSpecifier:
+                raise ValueError(f"{value!r}: a version (3.11) or specifier (>=3.10)") from None
+        return value
+
+
 class Rubric(Table):
     """The whole `pack.toml`."""
 
@@ -107,6 +164,7 @@ class Rubric(Table):
     limits: dict[str, Any] = {}
     """Checked against `grader.run.limits.Limits` (unknown limits refused there)."""
     lms: LmsTable = LmsTable()
+    environment: EnvironmentTable = EnvironmentTable()
 
 
 class CheckHead(Table):
