@@ -30,6 +30,7 @@ from grader.checks.printed import cross_check
 from grader.checks.registry import kind
 from grader.checks.tamper import diff_telemetry
 from grader.checks.tensor import check_id, demo
+from grader.intake.files import StudentFiles, default_folder
 from grader.intake.runlogs import is_log
 from grader.models.cache import cache_dir
 from grader.models.cache import require as require_models
@@ -90,7 +91,8 @@ def grade_notebook(pack: Pack, notebook: Path | None, *, mode: str = "grade",
                    hf_cache: str | Path | None = None,
                    on_event: Callable[[str], None] | None = None,
                    on_run: Callable[[RunResult], None] | None = None,
-                   reports: Sequence[Path] = ()) -> GradeRecord:
+                   reports: Sequence[Path] = (),
+                   files: StudentFiles | None = None) -> GradeRecord:
     """Grade (or self-check) one notebook; a student's failure is a record, never an exception.
 
     `quick` (default: on for `check`, off for `grade`) tells the notebook, through
@@ -100,6 +102,8 @@ def grade_notebook(pack: Pack, notebook: Path | None, *, mode: str = "grade",
     `reports` are the written reports handed in beside the notebook (.md, .txt, .pdf):
     `answer` checks read from them, manual questions quote them. `notebook=None` grades
     a report alone: nothing runs, and checks that need the notebook say so.
+    `files`: the student's files copied beside the notebook (`Pack.student_files`); by
+    default those of the notebook's own folder, unless other notebooks share it.
     """
     if mode not in ("grade", "check"):
         raise ValueError(f"mode must be grade or check, not {mode!r}")
@@ -119,6 +123,8 @@ def grade_notebook(pack: Pack, notebook: Path | None, *, mode: str = "grade",
         emit(f"reading the saved outputs of {notebook.name}")
         return score_run(pack, notebook, saved_run(notebook), mode=mode, seed=seed, quick=quick,
                          executed=False, hf_cache=cache, reports=reports)
+    if files is None:
+        files = pack.student_files(default_folder(notebook), notebook)
     if pack.models and pack.checks("finetune"):
         require_models(cache, list(pack.models))
     box = sandbox or Sandbox.create()
@@ -134,12 +140,14 @@ def grade_notebook(pack: Pack, notebook: Path | None, *, mode: str = "grade",
             write_inputs(inputs, probe.cases)
             requests.append(ProbeRequest(probe.id, probe.function, probe_source, inputs))
         emit(f"running {notebook.name}" + (" (quick)" if quick else ""))
-        run = runner.run(notebook, files=pack.notebook_files(), probes=requests)
+        # the pack's files last: a student file of the same name does not replace them
+        run = runner.run(notebook, files=[*files.copies(), *pack.notebook_files()],
+                         probes=requests)
     if on_run is not None:
         on_run(run)  # the executed notebook and raw payloads, for tests and debugging
     emit(f"checking {notebook.name}")
     return score_run(pack, notebook, run, mode=mode, seed=seed, quick=quick, hf_cache=cache,
-                     reports=reports, context=ctx)
+                     reports=reports, context=ctx, files=files)
 
 
 def empty_run() -> RunResult:
@@ -150,7 +158,8 @@ def empty_run() -> RunResult:
 
 def score_run(pack: Pack, notebook: Path | None, run: RunResult, *, mode: str, seed: int | None,
               quick: bool, executed: bool = True, hf_cache: str | Path | None = None,
-              reports: Sequence[Path] = (), context: Context | None = None) -> GradeRecord:
+              reports: Sequence[Path] = (), context: Context | None = None,
+              files: StudentFiles | None = None) -> GradeRecord:
     """Score a run: right after it, or again without executing anything (after a rubric
     change, from a run stored by a batch). The hidden cases come back from the same seed,
     so the expected outputs are the ones the probes saw; `context` reuses what planning
@@ -177,7 +186,8 @@ def score_run(pack: Pack, notebook: Path | None, run: RunResult, *, mode: str, s
         assignment={"id": pack.id, "title": pack.title, "version": pack.version,
                     "fingerprint": pack.fingerprint()},
         submission={**_submission(notebook, written),
-                    **({"logs": [p.name for p in logs]} if logs else {})},
+                    **({"logs": [p.name for p in logs]} if logs else {}),
+                    **(files.to_record() if files is not None else {})},
         mode=mode, score=round(total, 6), max_score=pack.total,
         status="graded" if all(q.score is not None for q in questions) else "incomplete",
         questions=questions,
