@@ -1,4 +1,9 @@
-"""Manual questions: a TA sheet out (one row per student and question), scores merged back.
+"""Questions a TA scores: a TA sheet out (one row per student and question), scores merged back.
+
+A TA scores every question the grader could not (`awaits_ta`): the rubric's manual
+questions, and questions a check could not score for this submission (a curve claim
+handed in without its notebook, per-seed figures without their logs); such a row says
+why first. A record is `graded` only once every question has a score.
 
 The sheet carries the student's answer text: the report section the grader quoted in
 the record (a manual check with `report` headings), else the notebook cells tagged
@@ -72,6 +77,26 @@ def answer_text(qid: str, title: str, notebook: Path | None, reports: list[Path]
     return text[:ANSWER_LIMIT] + (" […]" if len(text) > ANSWER_LIMIT else "")
 
 
+def awaits_ta(question: dict[str, Any]) -> bool:
+    """Whether a TA scores this question: a manual check, a question a check handed to a
+    TA (status `manual`), or one a TA already scored through the sheet (merging the same
+    sheet twice gives the same record)."""
+    checks = [c for c in question.get("checks", []) if isinstance(c, dict)]
+    return (question.get("status") == "manual"
+            or any(c.get("kind") == "manual" for c in checks)
+            or any(isinstance(c.get("evidence"), dict) and c["evidence"].get("grader") == "TA"
+                   for c in checks))
+
+
+def _why(question: dict[str, Any]) -> str:
+    """Why a question the rubric grades automatically is on the TA sheet ("" for manual
+    questions)."""
+    for check in question.get("checks", []):
+        if check.get("status") == "manual" and check.get("kind") != "manual":
+            return str(check.get("message") or "")
+    return ""
+
+
 def rubric_text(qid: str, pack_raw: dict[str, Any] | None, record_hint: str = "") -> str:
     """What the rubric tells the TA about a question: its `hint` in pack.toml (else the
     record's). Never an answer key: no `expected` value or reference is read."""
@@ -84,7 +109,7 @@ def rubric_text(qid: str, pack_raw: dict[str, Any] | None, record_hint: str = ""
 def manual_sheet(graded: list[tuple[Any, dict[str, Any]]],
                  reports: dict[str, list[Path]] | None = None,
                  pack_raw: dict[str, Any] | None = None) -> str:
-    """The TA sheet (CSV) for every manual question of every record.
+    """The TA sheet (CSV) for every question a TA scores (`awaits_ta`) of every record.
 
     `graded` holds (Student, TA record) pairs; the notebook is the record's
     `submission.path`, reports come from `reports[key]` (the intake roster). Each row
@@ -97,13 +122,16 @@ def manual_sheet(graded: list[tuple[Any, dict[str, Any]]],
         path = record.get("submission", {}).get("path")
         notebook = Path(path) if path else None
         for q in record.get("questions", []):
-            if not any(c.get("kind") == "manual" for c in q.get("checks", [])):
+            if not awaits_ta(q):
                 continue
             quoted = next((c["evidence"]["answer_text"] for c in q.get("checks", [])
                            if isinstance(c.get("evidence"), dict)
                            and c["evidence"].get("answer_text")), "")
             answer = quoted[:ANSWER_LIMIT] or answer_text(
                 q["id"], q.get("title", ""), notebook, (reports or {}).get(student.key, []))
+            why = _why(q)
+            if why:
+                answer = f"[{why}]\n\n{answer}".rstrip()
             writer.writerow([safe_cell(cell) for cell in (
                 student.key, student.name, student.id, q["id"], q.get("title", ""),
                 f"{q.get('max', 0):g}", rubric_text(q["id"], pack_raw, q.get("hint", "")),
@@ -138,8 +166,8 @@ def merge_sheet(records: dict[str, dict[str, Any]], text: str,
         question = next((q for q in merged[key]["questions"] if q["id"] == qid), None)
         if question is None:
             raise SheetError(line, "question", f"{key} has no question {qid!r}")
-        if not any(c.get("kind") == "manual" for c in question.get("checks", [])):
-            raise SheetError(line, "question", f"{qid} is not graded by hand")
+        if not awaits_ta(question):
+            raise SheetError(line, "question", f"{qid} is scored by the grader, not by hand")
         raw = (row.get("points") or "").strip()
         if not raw:
             continue
@@ -164,14 +192,24 @@ def _apply(question: dict[str, Any], points: float, comment: str) -> None:
     question["score"] = points
     question["status"] = ("passed" if points >= top else "failed" if points == 0 else "partial")
     question["message"] = comment or f"Graded by a TA: {points:g} of {top:g}."
+    fraction = points / top if top else 1.0
     for check in question.get("checks", []):
+        ev = check.get("evidence")
         if check.get("kind") == "manual":
-            check.update(status=question["status"], fraction=points / top if top else 1.0,
+            check.update(status=question["status"], fraction=fraction,
                          message=question["message"],
                          evidence={"comment": comment, "grader": "TA"})
+        elif check.get("status") == "manual" or (isinstance(ev, dict)
+                                                 and ev.get("grader") == "TA"):
+            # what the check found stays beside the TA's points
+            kept = dict(ev) if isinstance(ev, dict) else {"found": ev}
+            check.update(status=question["status"], fraction=fraction,
+                         message=question["message"],
+                         evidence={**kept, "comment": comment, "grader": "TA"})
 
 
 def _rescore(record: dict[str, Any]) -> None:
+    """Total and status: `graded` only when every question has a score."""
     record["score"] = sum(q["score"] or 0.0 for q in record["questions"])
-    record["status"] = ("incomplete" if any(q["status"] == "manual" for q in record["questions"])
-                        else "graded")
+    record["status"] = ("graded" if all(q.get("score") is not None for q in record["questions"])
+                        else "incomplete")
