@@ -6,7 +6,7 @@ layout under `out_dir` (docs/reports.md):
     students/<key>.html|.md|.json|.results.json   one per student and format
     summary.html                                  class summary (TAs), links to students/
     gradebook.csv                                 plain CSV with a Points Possible row
-    manual-sheet.csv                              when the rubric has manual questions
+    manual-sheet.csv                              when a question awaits a TA
     moodle-worksheet.csv, moodle-feedback.zip     for students taken in from Moodle
     canvas-gradebook.csv                          with canvas=True
     records/<key>.json                            records with a TA sheet merged in
@@ -25,7 +25,7 @@ from grader.intake.lms import ROSTER, batch_rosters, load_rosters
 from grader.intake.student import Student
 from grader.record import GradeRecord, read_record, write_atomic
 from grader.report.lms import canvas_csv, moodle_feedback_zip, moodle_worksheet, plain_csv
-from grader.report.manual import manual_sheet, merge_sheet
+from grader.report.manual import awaits_ta, manual_sheet, merge_sheet
 from grader.report.render import FORMATS, SUFFIX, render_student, student_for
 from grader.report.summary import render_summary
 from grader.report.visibility import student_view
@@ -147,8 +147,7 @@ def render_batch(records: Path | Iterable[dict[str, Any] | GradeRecord], out_dir
     _write(out_dir / "gradebook.csv", plain_csv(graded), result)
     if summary:
         _write(out_dir / "summary.html", render_summary(graded, links), result)
-    if any(c.get("kind") == "manual" for _, r in graded for q in r["questions"]
-           for c in q.get("checks", [])):
+    if any(awaits_ta(q) for _, r in graded for q in r["questions"]):
         _write(out_dir / "manual-sheet.csv", manual_sheet(graded, reports, raw), result)
     if moodle_worksheet_csv is not None or any(s.lms == "moodle" for s, _ in graded):
         downloaded = None
