@@ -18,12 +18,15 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
 from grader.pack.rubric import CheckHead, PrintedTable, Rubric, explain_error
 from grader.run.limits import Limits
+
+if TYPE_CHECKING:
+    from grader.intake.files import StudentFiles
 
 PACK_FILE = "pack.toml"
 PRIVATE_KEYS = ("reference", "solution", "hidden", "expected")
@@ -92,6 +95,10 @@ class Pack:
     """Hub names the notebook loads; a run checks the model cache has them first."""
     demo_file: Path | None = None
     """The public demo cases and their expected outputs (safetensors)."""
+    files: tuple[str, ...] = ()
+    """Globs of the student's files taken besides the notebook (docs/submissions.md)."""
+    files_max_count: int = 200
+    files_max_bytes: int = 20 << 20
     _reference: ModuleType | None = field(default=None, repr=False)
 
     @property
@@ -119,6 +126,14 @@ class Pack:
         by_original = {original[role].resolve(): self.data[role]
                        for role in original if role in self.data}
         return [(by_original.get(f.resolve(), f), f.name) for f in self.public_files]
+
+    def student_files(self, folder: Path | None, notebook: Path | None = None) -> StudentFiles:
+        """The student's files under `folder` that `[assignment] files` takes, within the
+        pack's limits (none when the pack takes none or there is no folder)."""
+        from grader.intake.files import take_files
+
+        return take_files(folder, self.files, notebook=notebook,
+                          max_count=self.files_max_count, max_bytes=self.files_max_bytes)
 
     @property
     def is_public(self) -> bool:
@@ -157,7 +172,12 @@ class Pack:
             paths.append(self.reference_path)
         for path in paths:
             digest.update(path.name.encode())
-            digest.update(path.read_bytes())
+            if path.is_dir():  # a folder of public files: its tree, names and contents
+                for f in sorted(p for p in path.rglob("*") if p.is_file()):
+                    digest.update(f.relative_to(path).as_posix().encode() + b"\0")
+                    digest.update(f.read_bytes())
+            else:
+                digest.update(path.read_bytes())
         return digest.hexdigest()[:16]
 
 
@@ -261,7 +281,8 @@ def load_pack(path: str | Path) -> Pack:
         limits=limits, reference_path=file("reference", head.reference, required=False),
         solution=file("solution", head.solution, required=False), raw=raw, data=data,
         labels=tuple(rubric.data.labels), models=tuple(rubric.models.required),
-        demo_file=root / head.demo if head.demo else None)
+        demo_file=root / head.demo if head.demo else None, files=tuple(head.files),
+        files_max_count=head.files_max_count, files_max_bytes=head.files_max_bytes)
 
 
 PACKS_ENV = "GRADER_PACKS"

@@ -259,7 +259,12 @@ class _Run:
         shutil.copy2(notebook, self.paths.scratch / notebook.name)
         for item in files:
             extra, name = item if isinstance(item, tuple) else (item, item.name)
+            # a student's module keeps its place beside the notebook (`mycourse/layers.py`);
+            # names come from the pack or from `grader.intake.files`, never with `..`
+            if Path(name).is_absolute() or ".." in Path(name).parts:
+                raise ValueError(f"{name}: a file beside the notebook must stay beside it")
             target = self.paths.scratch / name
+            target.parent.mkdir(parents=True, exist_ok=True)
             if extra.is_dir():
                 shutil.copytree(extra, target, dirs_exist_ok=True)
             else:
