@@ -87,7 +87,9 @@ def grade_task(task: Task) -> dict[str, Any]:
         record = grade_notebook(pack, notebook, mode=task.mode, seed=task.seed,
                                 sandbox=box, limits=limits, quick=task.quick,
                                 hf_cache=task.hf_cache, on_run=runs.append,
-                                reports=[Path(r) for r in task.reports])
+                                reports=[Path(r) for r in task.reports],
+                                files=pack.student_files(Path(task.extra["folder"]), notebook)
+                                if task.extra.get("folder") and notebook else None)
         files = run_to_files(runs[0]) if runs else {}
         return {"key": task.key, "record": record.to_dict(), "run_files": files,
                 "seconds": round(time.perf_counter() - started, 3), "pid": os.getpid()}
