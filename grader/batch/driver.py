@@ -35,6 +35,7 @@ from grader.batch.keys import (
 )
 from grader.batch.store import load_run, save_run
 from grader.batch.work import Task
+from grader.intake.files import StudentFiles, default_folder
 from grader.pack import Pack
 from grader.record import environment, write_atomic
 
@@ -60,6 +61,18 @@ class Item:
     intake: dict[str, Any] | None = field(default=None, hash=False, compare=False)
     """What the intake decided (`handed_in`, `picked`, `ignored`, `problem`, `late`):
     written into the record's `submission.reports` as entries marked `intake`."""
+    folder: Path | None = None
+    """The folder the pack's `[assignment] files` are taken from (the notebook's folder in
+    the student's tree); None: the notebook's own folder unless other notebooks share it."""
+
+
+def item_files(pack: Pack, item: Item) -> StudentFiles:
+    """The student's files an item brings (docs/submissions.md): what its run copies and
+    its cache key covers."""
+    if item.notebook is None:
+        return StudentFiles()
+    folder = item.folder if item.folder is not None else default_folder(item.notebook)
+    return pack.student_files(folder, item.notebook)
 
 
 @dataclass
@@ -212,8 +225,11 @@ def run_batch(pack: Pack, items: Sequence[Item], options: BatchOptions, engine: 
                    rubric=rubric, execution=execution)
     log = Log(out / EVENTS)
     log("batch-start", submissions=len(items), seed=seed, engine=getattr(engine, "name", "?"))
+    taken = {item.key: item_files(pack, item) for item in items}
     keys = {item.key: submission_key(execution, item.notebook, item.reports, mode=options.mode,
-                                     seed=seed, quick=options.quick) for item in items}
+                                     seed=seed, quick=options.quick,
+                                     files=taken[item.key].digest() if taken[item.key].taken
+                                     else "") for item in items}
     records: dict[str, dict[str, Any]] = {}
     failed: dict[str, dict[str, Any]] = {}
     cached, rescored, to_run = [], [], []
@@ -237,7 +253,10 @@ def run_batch(pack: Pack, items: Sequence[Item], options: BatchOptions, engine: 
                     limits=tuple(sorted(options.limits.items())),
                     data=tuple(sorted((k, str(v)) for k, v in options.data.items())),
                     reports=tuple(str(r) for r in item.reports),
-                    gpus=options.gpus, extra={"problem": item.problem} if item.problem else {})
+                    gpus=options.gpus, extra={
+                        **({"problem": item.problem} if item.problem else {}),
+                        **({"folder": str(taken[item.key].folder)}
+                           if taken[item.key].folder is not None else {})})
 
     attempts: dict[str, int] = {}
     executed: list[str] = []
@@ -259,7 +278,8 @@ def run_batch(pack: Pack, items: Sequence[Item], options: BatchOptions, engine: 
             elif stored is not None:
                 quick = options.quick or options.mode == "check"
                 fresh = score_run(pack, item.notebook, stored, mode=options.mode, seed=seed,
-                                  quick=quick, hf_cache=hf_cache, reports=item.reports).to_dict()
+                                  quick=quick, hf_cache=hf_cache, reports=item.reports,
+                                  files=taken[item.key]).to_dict()
                 finish(item.key, fresh, record.get("run", {}).get("retries", 0) if record else 0)
                 rescored.append(item.key)
                 log("rescored", submission=item.key, score=fresh["score"])

@@ -106,11 +106,17 @@ def pack_file_digest(pack: Pack) -> str:
 
 
 def submission_key(execution: str, notebook: Path | None, reports: Sequence[Path], *, mode: str,
-                   seed: int | None, quick: bool) -> str:
+                   seed: int | None, quick: bool, files: str = "") -> str:
+    """The cache key of one submission's run. `files` is the digest of the student's files
+    taken beside the notebook (`StudentFiles.digest`): a module changed after a run, or
+    one added, runs the notebook again. Without files the key is what it always was, so
+    stored runs of packs that take none stay valid."""
     digest = hashlib.sha256()
     for part in (execution, mode, str(seed), str(quick)):
         digest.update(part.encode())
         digest.update(b"\0")
     for path in [notebook, *reports]:
         digest.update(hashlib.sha256(path.read_bytes()).digest() if path else b"no notebook")
+    if files:
+        digest.update(b"files\0" + files.encode())
     return digest.hexdigest()[:32]
