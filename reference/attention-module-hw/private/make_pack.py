@@ -253,6 +253,7 @@ INTRO = src(f"""
 DRIVE = src("""
     # This mounts your Google Drive to the Colab VM.
     from google.colab import drive
+
     drive.mount('/content/drive')
 
     # TODO: Enter the folder in your Drive where you saved the unzipped assignment,
@@ -262,7 +263,8 @@ DRIVE = src("""
 
     # Now that your Drive is mounted, let Python find dl4nlp/ there
     import sys
-    sys.path.append('/content/drive/MyDrive/{}'.format(FOLDERNAME))
+
+    sys.path.append(f'/content/drive/MyDrive/{FOLDERNAME}')
     %cd /content/drive/MyDrive/$FOLDERNAME
 """)
 

@@ -1,0 +1,101 @@
+"""The second worked pack (`reference/attention-module-hw/`): student folders graded as handed in.
+
+Why: the first pack's samples are single notebooks. Real courses hand out a module beside
+a Colab notebook and get folders back; this pack is built that way, and its sample folders
+must each get the score written in `submissions/attention-module-hw/expected.toml` before
+any grading. One `grader grade` batch over the folder of sample folders, through the real
+console script and sandbox, is shared by the tests below.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from types import ModuleType
+
+import nbformat
+import pytest
+
+from tests.grader.conftest import ROOT, needs_bwrap
+
+PACK_DIR = ROOT / "reference" / "attention-module-hw"
+SAMPLES = ROOT / "submissions" / "attention-module-hw"
+EXPECTED = tomllib.loads((SAMPLES / "expected.toml").read_text())
+MODULE = Path("dl4nlp") / "transformer_layers.py"
+
+
+def grader(*argv: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "grader", *argv], cwd=cwd, capture_output=True,
+                          text=True, timeout=600, check=False)
+
+
+def load(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"h7_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory) -> dict[str, dict]:
+    """Every sample folder graded once, with a fixed seed, by `grader grade` on their parent."""
+    needs_bwrap()
+    out = tmp_path_factory.mktemp("second-pack")
+    done = grader("grade", str(SAMPLES), "-a", str(PACK_DIR), "--out", str(out),
+                  "--seed", "11", "--json")
+    assert done.returncode == 0, done.stderr[-3000:]
+    return {r["submission"]["name"].removesuffix(".ipynb"): r for r in json.loads(done.stdout)}
+
+
+def message(record: dict, qid: str) -> str:
+    return next(q["message"] for q in record["questions"] if q["id"] == qid)
+
+
+def test_every_sample_folder_gets_its_expected_score(records):
+    assert set(records) == set(EXPECTED)
+    got = {name: {q["id"]: q["score"] for q in r["questions"]} for name, r in records.items()}
+    want = {name: dict(e["questions"]) for name, e in EXPECTED.items()}
+    assert got == want
+    assert {name: r["score"] for name, r in records.items()} == {
+        name: e["score"] for name, e in EXPECTED.items()}
+    assert records["correct"]["score"] == records["correct"]["max_score"] == 20
+
+
+def test_messages_name_the_mistake(records):
+    assert "hidden-cross-" in message(records["wrong-values-from-key"], "mha")
+    assert "differs from the reference" in message(records["wrong-values-from-key"], "mha")
+    assert "NaN" in message(records["wrong-plus-inf"], "mha")
+    square = message(records["wrong-mask-square-only"], "mha")
+    assert "RuntimeError" in square and "-mask" in square
+    assert "TypeError" in message(records["wrong-tilde-float-mask"], "mha")
+    assert "float-mask" in message(records["wrong-tilde-float-mask"], "mha")
+    plain = message(records["wrong-pe-plain-attribute"], "pe")
+    assert "dtype float32, expected float16" in plain
+    assert "not implemented" in message(records["unfilled"], "mha")
+
+
+def test_generated_files_are_up_to_date():
+    """The pack's template, solution and demo file, and every sample folder, are what the
+    scripts write today: a pack edit that was not regenerated fails here, not in a batch."""
+    make = load(PACK_DIR / "private" / "make_pack.py")
+    for folder, which in (("template", 0), ("solution", 1)):
+        assert (PACK_DIR / folder / MODULE).read_text() == make.module_source(which)
+        notebook = nbformat.read(PACK_DIR / folder / make.NOTEBOOK, as_version=4)
+        assert notebook == make.notebook()
+    demo = (PACK_DIR / "public" / make.DEMO).read_bytes()
+    assert demo == make.demo_file(make.load_reference())
+    samples = load(SAMPLES / "make_samples.py")
+    assert [s.name for s in samples.SAMPLES] == list(EXPECTED)
+    for sample in samples.SAMPLES:
+        text = (PACK_DIR / sample.base / MODULE).read_text()
+        for old, new in sample.edits:
+            assert text.count(old) == 1, (sample.name, old)
+            text = text.replace(old, new)
+        assert (SAMPLES / sample.name / MODULE).read_text() == text, sample.name
+        assert sum(sample.scores.values()) == EXPECTED[sample.name]["score"]
