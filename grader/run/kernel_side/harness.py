@@ -555,12 +555,20 @@ def _describe(value):
 
 
 def _student_frame(tb):
-    """The last frame of the traceback that is in one of the student's cells."""
+    """The last frame of the traceback in the student's code: one of their cells, or a
+    module of theirs beside the notebook (under $HOME, the working folder), which is
+    named by its path relative to that folder (`mycourse/layers.py`), never the
+    sandbox's own path. A notebook that moves $HOME only loses its own file names."""
     where = None
+    home = os.path.join(os.path.realpath(os.environ.get("HOME") or "/nonexistent"), "")
     for frame in traceback.extract_tb(tb):
-        if _CELL_FILE.search(frame.filename or ""):
+        filename = frame.filename or ""
+        if _CELL_FILE.search(filename):
             where = {"line": frame.lineno, "code": (frame.line or "")[:200],
                      "function": frame.name}
+        elif filename.startswith(home) and "site-packages" not in filename:
+            where = {"line": frame.lineno, "code": (frame.line or "")[:200],
+                     "function": frame.name, "file": filename[len(home):][:200]}
     return where
 
 
