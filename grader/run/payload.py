@@ -65,6 +65,10 @@ _OP = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,31}::[A-Za-z0-9_.\-*]{1,128}")
 _INFO_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 _DEVICE = re.compile(r"[a-z]{1,16}")
 _IDENT = re.compile(r"[A-Za-z_<>][A-Za-z0-9_.<>]{0,99}")
+_MODULE_FILE = re.compile(r"[\w][\w.\- ]{0,80}(/[\w][\w.\- ]{0,80}){0,8}\.py")
+"""A student's module as the harness names it: relative to the working folder, a few
+folders deep, plain names (no leading `/` or `.`, so neither the sandbox's paths nor
+`..`)."""
 _INFO_TEXT = re.compile(r"[^A-Za-z0-9_.:\-/ ()+,…]")
 
 
@@ -340,7 +344,7 @@ def _case(name: str, value: object, hidden: Hidden) -> dict[str, Any]:
                "message": clean_text(case.get("message", ""), MAX_MESSAGE, hidden)}
         spot = case.get("where")
         if spot is not None:
-            spot = _dict(spot, f"{where} where", ("line", "code", "function"))
+            spot = _dict(spot, f"{where} where", ("line", "code", "function", "file"))
             line = spot.get("line")
             function = spot.get("function")
             out["where"] = {
@@ -349,6 +353,9 @@ def _case(name: str, value: object, hidden: Hidden) -> dict[str, Any]:
                 "code": clean_text(spot.get("code", ""), 200, hidden),
                 "function": function if isinstance(function, str)
                 and _IDENT.fullmatch(function) else "?"}
+            file = spot.get("file")
+            if isinstance(file, str) and _MODULE_FILE.fullmatch(file) and ".." not in file:
+                out["where"]["file"] = file  # a module beside the notebook, relative
         return out
     raise _fail(where, f"unknown status {str(status)[:20]!r}")
 
