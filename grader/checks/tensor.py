@@ -121,7 +121,8 @@ def check_tensor(check: Check, payload: ProbePayload | None, expected: dict[str,
                            f"(tolerance {atol:g}).", evidence)
     first = next(e for e in evidence if not e["passed"])
     where = first.get("where")
-    at = f" (your line {where['line']}: `{where['code'].strip()}`)" if where else ""
+    at = (f" ({where['file']}:{where['line']}: `{where['code'].strip()}`)" if where and where.get(
+        "file") else f" (your line {where['line']}: `{where['code'].strip()}`)" if where else "")
     problem = str(first["problem"]).rstrip(".")
     message = (f"`{target}` passed {passed} of {total} {which} cases; on case {first['case']}: "
                f"{problem}{at}.")
