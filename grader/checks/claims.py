@@ -8,24 +8,30 @@ series' name), plotted in the report, and the student's comparison (a sentence o
 report's section or of a tagged cell: "the pre-trained model reaches a higher
 accuracy") is held against them.
 
+Without a notebook there are no curves to hold the claim against: the question goes
+to a TA (status `manual`) with the report's section quoted and the claim found in it.
+
 Rubric keys: `cell_tag` (where the series are printed), `metric` (a word every line
 with values contains, e.g. "val"), `series` (name -> the words that name it in prints
-and prose), `min_points` (epochs needed per series), `claim_from` (report headings),
-`margin` (a mean difference below it is "no clear winner").
+and prose), `fallback` (name -> words that name it only where no series word is said:
+"fine-tuned" is the pre-trained model in lab A, unless "scratch" is said too),
+`min_points` (epochs needed per series), `claim_from` (report headings), `margin` (a
+mean difference below it is "no clear winner").
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import Field
 
 from grader.checks import CheckResult
 from grader.checks.kind import Context, Kind, Settings
+from grader.checks.manual import QUOTE_CHARS, others_of, quote_section
 from grader.checks.patterns import NUMBER
 from grader.pack import Check, Question
-from grader.written import report_section
 
 BETTER = re.compile(r"\b(better|higher|outperform\w*|superior|more accurate|beats?|exceeds?|"
                     r"greater|faster|improves? on)\b", re.IGNORECASE)
@@ -36,9 +42,20 @@ EQUAL = re.compile(r"\b(same|similar|equal(ly)?|comparable|no (clear |real )?dif
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\n{2,}")
 
 
-def _aliases(settings: dict[str, Any]) -> dict[str, list[str]]:
-    raw = settings.get("series", {})
+def _aliases(settings: dict[str, Any], key: str = "series") -> dict[str, list[str]]:
+    raw = settings.get(key) or {}
     return {str(name): [str(w).lower() for w in (words or [name])] for name, words in raw.items()}
+
+
+def _named(low: str, aliases: dict[str, list[str]], fallback: dict[str, list[str]] | None
+           ) -> list[tuple[int, str]]:
+    """(position, series) of every word naming a series; fallback words only when no
+    series word is there."""
+    seen = [(low.find(w), name) for name, words in aliases.items() for w in words if w in low]
+    if not seen and fallback:
+        seen = [(low.find(w), name) for name, words in fallback.items() for w in words
+                if w in low]
+    return sorted(seen)
 
 
 def parse_named_series(text: str, aliases: dict[str, list[str]], metric: str = ""
@@ -68,7 +85,8 @@ def parse_named_series(text: str, aliases: dict[str, list[str]], metric: str = "
     return out
 
 
-def find_claim(text: str, aliases: dict[str, list[str]]) -> tuple[str, str, str] | None:
+def find_claim(text: str, aliases: dict[str, list[str]],
+               fallback: dict[str, list[str]] | None = None) -> tuple[str, str, str] | None:
     """(better, worse, sentence) for the first sentence that ranks one series above the
     other: the series named before a comparative is its subject ("A is better than B",
     "B performs worse than A"), and one named alone is compared with the other. A
@@ -79,7 +97,7 @@ def find_claim(text: str, aliases: dict[str, list[str]]) -> tuple[str, str, str]
         return None
     for sentence in SENTENCE.split(text):
         low = sentence.lower()
-        seen = sorted((low.find(w), name) for name in names for w in aliases[name] if w in low)
+        seen = _named(low, aliases, fallback)
         word = BETTER.search(sentence) or WORSE.search(sentence)
         if word is None or not seen:
             both = len({n for _, n in seen}) == 2 or re.search(r"\bboth\b", low)
@@ -95,15 +113,20 @@ def find_claim(text: str, aliases: dict[str, list[str]]) -> tuple[str, str, str]
     return None
 
 
-def check_series(check: Check, notebook: Any, claim_text: str) -> CheckResult:
-    """Score the printed curves and the claim about them; evidence plots the curves."""
+def check_series(check: Check, notebook: Any, claim_text: str, quote: str = "") -> CheckResult:
+    """Score the printed curves and the claim about them; evidence plots the curves.
+    Without a notebook a TA scores it: `quote` (the report's section) goes on the sheet."""
     s = check.settings
     aliases = _aliases(s)
+    fallback = _aliases(s, "fallback")
     if notebook is None:
-        claim = find_claim(claim_text, aliases)
-        found = {"claim": {"better": claim[0] or None, "worse": claim[1] or None,
-                           "sentence": claim[2]}} if claim else {}
-        return CheckResult("series", 0.0, "not_graded",
+        claim = find_claim(claim_text, aliases, fallback)
+        found: dict[str, Any] = {"claim": {"better": claim[0] or None,
+                                           "worse": claim[1] or None,
+                                           "sentence": claim[2]}} if claim else {}
+        if quote:
+            found["answer_text"] = quote[:QUOTE_CHARS]
+        return CheckResult("series", 0.0, "manual",
                            "The curves come from the notebook's printed lines and no notebook "
                            "was handed in: a TA reads the report's figure"
                            + (f" against the claim \"{claim[2]}\"." if claim else "."), found)
@@ -128,7 +151,7 @@ def check_series(check: Check, notebook: Any, claim_text: str) -> CheckResult:
     (a, b) = list(series)
     margin = float(s.get("margin", 0.01))
     data_better = None if abs(means[a] - means[b]) < margin else (a if means[a] > means[b] else b)
-    claim = find_claim(claim_text, aliases)
+    claim = find_claim(claim_text, aliases, fallback)
     evidence["means"] = {k: round(v, 4) for k, v in means.items()}
     evidence["data_better"] = data_better
     if claim is None:
@@ -159,17 +182,49 @@ def check_series(check: Check, notebook: Any, claim_text: str) -> CheckResult:
                        f"{means[better]:.1%} on average).", evidence)
 
 
-def claim_text(check: Check, question: Question, ctx: Context) -> str:
+@dataclass(frozen=True)
+class Source:
+    """Text a student interprets results in, and where it is: a report section (its
+    first line in the report as handed in) or a tagged notebook cell."""
+
+    text: str
+    where: str  # "report.md" or "notebook cell 4"
+    first_line: int = 1
+    lines_mean_something: bool = True
+    """False for text pulled from a PDF or DOCX: its line numbers are the reader's."""
+
+    def at(self, line: int) -> str:
+        """Where a line of this text is, for a message ("report.md line 42")."""
+        if not self.lines_mean_something:
+            return self.where
+        return f"{self.where} line {self.first_line + line - 1}"
+
+
+def claim_sources(check: Check, question: Question, ctx: Context) -> list[Source]:
     """Where a student interprets curves or figures: markdown cells tagged with the
-    question (`claim_tag`), and the report's section under the `claim_from` headings."""
-    tag = str(check.settings.get("claim_tag", question.id))
-    cells = [c.source for c in (ctx.notebook.cells if ctx.notebook is not None else [])
-             if c.cell_type == "markdown" and tag in c.metadata.get("tags", [])]
+    question (`claim_tag`), and the report's section under the `claim_from` headings,
+    ended where another of the pack's sections opens."""
+    tag = str(check.settings.get("claim_tag") or question.id)
+    out = [Source(c.source, f"notebook cell {i + 1}")
+           for i, c in enumerate(ctx.notebook.cells if ctx.notebook is not None else [])
+           if c.cell_type == "markdown" and tag in c.metadata.get("tags", [])]
     headings = check.settings.get("claim_from") or []
-    reports = ctx.reports
-    text = (report_section(reports, question.id, headings)
-            if headings and reports is not None and reports.docs else "")
-    return "\n\n".join([*cells, text])
+    quoted = quote_section(ctx.reports, headings, others_of(ctx.pack, headings))
+    if quoted is not None:
+        out.append(Source(quoted.text, quoted.name, quoted.first_line,
+                          quoted.format in ("markdown", "text")))
+    return out
+
+
+def claim_text(check: Check, question: Question, ctx: Context) -> str:
+    """The tagged cells and the report section, one after the other."""
+    return "\n\n".join(s.text for s in claim_sources(check, question, ctx))
+
+
+def report_quote(sources: list[Source]) -> str:
+    """The report's section (what a TA reads), else the tagged cells."""
+    reports = [s.text for s in sources if not s.where.startswith("notebook cell")]
+    return "\n\n".join(reports or [s.text for s in sources])
 
 
 class SeriesSettings(Settings):
@@ -182,6 +237,8 @@ class SeriesSettings(Settings):
     title: str = "per epoch"
     claim_tag: str | None = None
     claim_from: list[str] = []
+    fallback: dict[str, list[str]] = {}
+    """Series name -> words naming it only where no `series` word is said."""
 
 
 class Series(Kind):
@@ -190,7 +247,9 @@ class Series(Kind):
     template = "finetune"  # printed curves are charted like fine-tuning's
 
     def score(self, check: Check, question: Question, ctx: Context) -> CheckResult:
-        return check_series(check, ctx.notebook, claim_text(check, question, ctx))
+        sources = claim_sources(check, question, ctx)
+        return check_series(check, ctx.notebook, "\n\n".join(s.text for s in sources),
+                            report_quote(sources))
 
     def explain(self, check: dict[str, Any]) -> dict[str, Any]:
         from grader.checks.registry import kind

@@ -6,28 +6,30 @@ at that step. A number typed into a report is easy to round up or to take from t
 wrong step; the TensorBoard (or CSV) logs of the runs, when handed in, say what
 happened. So each claim is checked field by field and every contradiction is named.
 
-Claims are read from markdown tables (columns found by their headers: model, seed,
-validation, step, test) or from lines such as "seed 1: best validation accuracy 0.853
-at step 1200, test accuracy 0.841".
+Claims are read by `grader.checks.seedclaims` from tables (a row per run or a column
+per seed), lists and sentences ("for seed 2 the best validation accuracy is 85.3% at
+step 1200, which gives 84.1% on the test set"); a contradiction names the report's line
+as handed in. Without logs a TA scores the question from the quoted section.
 
-Rubric keys: `families` (name -> words naming it in paths and prose), `validation` and
-`test` (scalar tags or CSV columns, first match wins), `tolerance` (on accuracies),
-`claim_from` (report headings), `claim_tag` (a tagged markdown cell).
+Rubric keys: `families` (name -> words naming it in paths and prose), `fallback` (name
+-> words naming it only where no family word is said), `validation` and `test` (scalar
+tags or CSV columns, first match wins), `tolerance` (on accuracies), `claim_from`
+(report headings), `claim_tag` (a tagged markdown cell).
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 from pydantic import Field
 
 from grader.checks import CheckResult
-from grader.checks.claims import claim_text
+from grader.checks.claims import Source, claim_sources, report_quote
 from grader.checks.kind import Context, Kind, Settings, generic_rows
-from grader.checks.patterns import NUMBER
-from grader.intake.runlogs import SEED, RunLog, read_logs
+from grader.checks.manual import QUOTE_CHARS
+from grader.checks.seedclaims import Families, parse_claims
+from grader.intake.runlogs import RunLog, read_logs
 from grader.pack import Check, Question
 
 
@@ -54,96 +56,86 @@ def best_of(run: RunLog, validation: list[str], test: list[str]) -> dict[str, An
             "log": Path(run.path).name}
 
 
-def _accuracy(text: str) -> float | None:
-    match = NUMBER.search(text)
-    if match is None:
-        return None
-    value = float(match.group(1))
-    return value / 100 if match.group(2) or value > 1 else value
+def _families(s: dict[str, Any]) -> Families:
+    def low(raw: Any) -> dict[str, list[str]]:
+        return {str(k): [str(w).lower() for w in v] for k, v in (raw or {}).items()}
+
+    return Families(low(s.get("families")), low(s.get("fallback")))
 
 
-def _family(text: str, families: dict[str, list[str]]) -> str | None:
-    low = text.lower()
-    hits = [(low.find(w), name) for name, words in families.items() for w in words if w in low]
-    return min(hits)[1] if hits else None
-
-
-def parse_claims(text: str, families: dict[str, list[str]]) -> list[dict[str, Any]]:
-    """Per-seed claims from markdown tables (by header) and from prose lines."""
-    claims: list[dict[str, Any]] = []
-    header: list[str] | None = None
-    family_here: str | None = None
-    for number, line in enumerate(text.splitlines(), 1):
-        stripped = line.strip()
-        if stripped.startswith("|"):
-            cells = [c.strip() for c in stripped.strip("|").split("|")]
-            if all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c):
-                continue
-            if header is None or not any(NUMBER.search(c) for c in cells):
-                header = [c.lower() for c in cells]
-                continue
-            row = dict(zip(header, cells, strict=False))
-            claim = {"line": number, "quote": stripped[:200],
-                     "family": _family(" ".join(cells), families) or family_here}
-            for col, value in row.items():
-                if "seed" in col and value.isdigit():
-                    claim["seed"] = int(value)
-                elif "step" in col and re.fullmatch(r"\d+", value.replace(",", "")):
-                    claim["step"] = int(value.replace(",", ""))
-                elif "val" in col:
-                    claim["best_validation"] = _accuracy(value)
-                elif "test" in col:
-                    claim["test"] = _accuracy(value)
-            if "seed" in claim:
-                claims.append(claim)
-            continue
-        header = None
-        family_here = _family(stripped, families) or family_here
-        seed = SEED.search(stripped)
-        if not seed:
-            continue
-        claim = {"line": number, "quote": stripped[:200], "seed": int(seed.group(1)),
-                 "family": _family(stripped, families) or family_here}
-        val = re.search(r"val\w*[^0-9]{0,40}?(\d+(?:\.\d+)?\s*%?)", stripped, re.IGNORECASE)
-        step = re.search(r"step\s*[:=]?\s*(\d[\d,]*)", stripped, re.IGNORECASE)
-        test = re.search(r"test\w*[^0-9]{0,40}?(\d+(?:\.\d+)?\s*%?)", stripped, re.IGNORECASE)
-        if val:
-            claim["best_validation"] = _accuracy(val.group(1))
-        if step:
-            claim["step"] = int(step.group(1).replace(",", ""))
-        if test:
-            claim["test"] = _accuracy(test.group(1))
-        if len(claim) > 4:
+def read_claims(sources: list[Source], families: Families) -> list[dict[str, Any]]:
+    """Every per-seed claim of the sources, each with `where` it is written."""
+    claims = []
+    for source in sources:
+        for claim in parse_claims(source.text, families):
+            claim["where"] = source.at(claim["line"])
+            claim["line"] = source.first_line + claim["line"] - 1
             claims.append(claim)
     return claims
 
 
-def check_logs(check: Check, logs: list[Path], claim_text: str) -> CheckResult:
+def _to_ta(message: str, evidence: dict[str, Any], quote: str) -> CheckResult:
+    """A result a TA scores: the section quoted for the TA sheet."""
+    if quote:
+        evidence["answer_text"] = quote[:QUOTE_CHARS]
+    return CheckResult("logs", 0.0, "manual", message, evidence)
+
+
+def _matching_run(claim: dict[str, Any], bests: list[dict[str, Any]], tolerance: float
+                  ) -> dict[str, Any] | None:
+    """The run a claim is about: same seed and model; a claim that names no model is
+    held against the run of that seed whose figures it matches best."""
+    runs = [b for b in bests if b["seed"] == claim["seed"]
+            and (claim.get("family") is None or b["family"] == claim["family"])]
+
+    def agreeing(run: dict[str, Any]) -> int:
+        return sum(1 for k in ("best_validation", "step", "test")
+                   if claim.get(k) is not None and run.get(k) is not None
+                   and (claim[k] == run[k] if k == "step"
+                        else abs(claim[k] - run[k]) <= tolerance))
+
+    return max(runs, key=agreeing, default=None)
+
+
+def check_logs(check: Check, logs: list[Path], sources: list[Source] | str) -> CheckResult:
+    """Each figure the report gives per seed against the best of that run's own log.
+
+    Without logs (or with none readable), or when the report's section holds figures
+    the reader could not take apart, a TA scores the question (status `manual`, the
+    section quoted on the TA sheet)."""
+    if isinstance(sources, str):
+        sources = [Source(sources, "report")]
     s = check.settings
-    families = {str(k): [str(w).lower() for w in v] for k, v in s.get("families", {}).items()}
+    families = _families(s)
+    claims = read_claims(sources, families)
+    quote = report_quote(sources)
+    evidence: dict[str, Any] = {"claims": claims}
     if not logs:
-        return CheckResult("logs", 0.0, "not_graded", "No training logs were handed in, so "
-                           "the per-seed figures cannot be checked: a TA reads them.", {})
-    runs, errors = read_logs(logs, families)
+        return _to_ta("No training logs were handed in, so the per-seed figures cannot be "
+                      "checked against them: a TA reads them.", evidence, quote)
+    runs, errors = read_logs(logs, families.words, families.fallback)
     bests = [b for r in runs if (b := best_of(r, list(s.get("validation", [])),
                                                list(s.get("test", [])))) is not None]
-    evidence: dict[str, Any] = {"runs": bests, "unreadable": errors}
-    claims = parse_claims(claim_text, families)
-    evidence["claims"] = claims
+    evidence.update(runs=bests, unreadable=errors)
     if not bests:
-        return CheckResult("logs", 0.0, "failed", "The logs hold no validation accuracy under "
-                           f"the expected names ({', '.join(s.get('validation', []))}).", evidence)
+        why = (f"none of the {len(logs)} log files could be read" if len(errors) == len(logs)
+               else "the logs hold no validation accuracy under the expected names ("
+               + ", ".join(s.get("validation", [])) + ")")
+        return _to_ta(f"The per-seed figures cannot be checked: {why}; a TA reads them.",
+                      evidence, quote)
     if not claims:
-        return CheckResult("logs", 0.0, "failed", f"The logs of {len(bests)} runs were read, but "
-                           "no per-seed figures were found in your report.", evidence)
+        if quote.strip():
+            return _to_ta(f"The logs of {len(bests)} runs were read, but no per-seed figures "
+                          "could be read from your report: a TA reads them.", evidence, quote)
+        return CheckResult("logs", 0.0, "failed", f"The logs of {len(bests)} runs were read, "
+                           "but your report gives no per-seed figures.", evidence)
     tolerance = float(s.get("tolerance", 0.005))
     checked = confirmed = 0
     contradictions = []
     for claim in claims:
-        run = next((b for b in bests if b["seed"] == claim["seed"]
-                    and (claim.get("family") is None or b["family"] == claim["family"])), None)
+        run = _matching_run(claim, bests, tolerance)
         if run is None:
-            contradictions.append(f"line {claim['line']}: no log for seed {claim['seed']}"
+            contradictions.append(f"{claim['where']}: no log for seed {claim['seed']}"
                                   + (f" ({claim['family']})" if claim.get("family") else ""))
             checked += 1
             continue
@@ -155,9 +147,10 @@ def check_logs(check: Check, logs: list[Path], claim_text: str) -> CheckResult:
                   else abs(claim[key] - run[key]) <= tolerance)
             confirmed += ok
             if not ok:
-                contradictions.append(f"line {claim['line']}: {key.replace('_', ' ')} "
-                                      f"{claim[key]:g} for seed {claim['seed']}, the log says "
-                                      f"{run[key]:g}")
+                contradictions.append(f"{claim['where']}: {key.replace('_', ' ')} "
+                                      f"{claim[key]:g} for seed {claim['seed']}"
+                                      + (f" ({run['family']})" if run.get("family") else "")
+                                      + f", the log says {run[key]:g}")
     evidence["contradictions"] = contradictions
     fraction = confirmed / checked if checked else 0.0
     status = "passed" if fraction == 1 else ("partial" if fraction else "failed")
@@ -172,6 +165,8 @@ class LogsSettings(Settings):
     """Scalar tags or CSV columns of the validation accuracy, first match wins."""
     test: list[str] = Field(min_length=1)
     families: dict[str, list[str]] = {}
+    fallback: dict[str, list[str]] = {}
+    """Family -> words naming it only where no `families` word is said ("fine-tuned")."""
     tolerance: float = Field(0.005, ge=0)
     claim_tag: str | None = None
     claim_from: list[str] = []
@@ -182,7 +177,7 @@ class Logs(Kind):
     Settings = LogsSettings
 
     def score(self, check: Check, question: Question, ctx: Context) -> CheckResult:
-        return check_logs(check, ctx.logs, claim_text(check, question, ctx))
+        return check_logs(check, ctx.logs, claim_sources(check, question, ctx))
 
     def explain(self, check: dict[str, Any]) -> dict[str, Any]:
         ev = check.get("evidence")

@@ -33,9 +33,15 @@ class RunLog:
     """tag -> {step: value}."""
 
 
-def _family(text: str, families: dict[str, list[str]]) -> str | None:
+def _family(text: str, families: dict[str, list[str]],
+            fallback: dict[str, list[str]] | None = None) -> str | None:
+    """The family named last in a path or column ("runs/scratch/seed-1"); `fallback`
+    words ("finetuned") only where no family word is there."""
     low = text.lower()
     hits = [(low.rfind(w), name) for name, words in families.items() for w in words if w in low]
+    if not hits and fallback:
+        hits = [(low.rfind(w), name) for name, words in fallback.items() for w in words
+                if w in low]
     return max(hits)[1] if hits else None
 
 
@@ -78,8 +84,8 @@ def read_csv(path: Path) -> list[tuple[int | None, str | None, dict[str, dict[in
     return [(seed, family, scalars) for (seed, family), scalars in groups.items()]
 
 
-def read_logs(paths: list[Path], families: dict[str, list[str]]) -> tuple[list[RunLog],
-                                                                          list[str]]:
+def read_logs(paths: list[Path], families: dict[str, list[str]],
+              fallback: dict[str, list[str]] | None = None) -> tuple[list[RunLog], list[str]]:
     """Every run in the given log files, and the files that could not be read (why)."""
     runs: list[RunLog] = []
     errors: list[str] = []
@@ -88,11 +94,12 @@ def read_logs(paths: list[Path], families: dict[str, list[str]]) -> tuple[list[R
         path_seed = int(seed_match.group(1)) if seed_match else None
         try:
             if "tfevents" in path.name:
-                runs.append(RunLog(str(path), _family(str(path), families), path_seed,
+                runs.append(RunLog(str(path), _family(str(path), families, fallback), path_seed,
                                    read_tensorboard(path)))
             else:
                 for seed, family, scalars in read_csv(path):
-                    runs.append(RunLog(str(path), _family(family or str(path), families),
+                    runs.append(RunLog(str(path), _family(family or str(path), families,
+                                                          fallback),
                                        seed if seed is not None else path_seed, scalars))
         except (OSError, ValueError, ImportError) as exc:
             errors.append(f"{path.name}: {type(exc).__name__}: {exc}")

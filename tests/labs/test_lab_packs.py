@@ -91,16 +91,18 @@ def test_report_a_manual_questions_go_to_the_ta_with_the_students_text(report_a)
     assert record.submission["evidence"] == "report" and record.submission["path"] is None
     assert record.status == "incomplete"
     manual = {q.id: q for q in record.questions if q.status == "manual"}
-    assert set(manual) == {"q1", "q2", "q4b", "q5"}
+    # q4a's curves are the notebook's, which this student did not hand in: the claim is
+    # found and the question goes to the TA with the section quoted, nothing is scored
+    assert set(manual) == {"q1", "q2", "q4a", "q4b", "q5"}
+    assert all(q.score is None for q in manual.values())
     q4 = manual["q4b"].checks[0]["evidence"]["answer_text"]
     assert "Results of Task 7" in q4 and "0.81 vs 0.76" in q4 and "Question 5" not in q4
-    # the curves are the notebook's, which this student did not hand in: the claim is
-    # found and shown to the TA, nothing is scored
-    q4a = next(q for q in record.questions if q.id == "q4a")
-    assert q4a.status == "not_graded" and q4a.score is None
-    assert q4a.checks[0]["evidence"]["claim"]["better"] == "pretrained"
+    q4a = manual["q4a"].checks[0]
+    assert q4a["status"] == "manual" and q4a["evidence"]["claim"]["better"] == "pretrained"
+    assert q4a["evidence"]["answer_text"] == q4
     sheet = manual_sheet([(sub.student, record.to_dict())])
     assert "square mask" in sheet and "masked language models" in sheet.lower()
+    assert "[The curves come from the notebook's printed lines" in sheet
 
 
 def test_report_a_renders_with_answers_and_slips(report_a, lab_a):
@@ -128,8 +130,10 @@ def test_lab_b_solution_scores_full_marks_and_the_template_none(lab_b):
         record = grade_notebook(lab_b, notebook, seed=1, execute=False)
         auto = [q for q in record.questions if q.status not in ("manual", "not_graded")]
         assert auto and all(c["fraction"] == want for q in auto for c in q.checks), notebook
-        # T3/T4 figures are checked against training logs, which a notebook alone lacks
-        assert next(q for q in record.questions if q.id == "t34").status == "not_graded"
+        # T3/T4 figures are checked against training logs, which a notebook alone lacks:
+        # a TA scores them
+        t34 = next(q for q in record.questions if q.id == "t34")
+        assert t34.status == "manual" and t34.score is None and "No training logs" in t34.message
     assert record.score == 0
 
 

@@ -98,8 +98,12 @@ def test_csv_logs_and_prose_claims(tmp_path):
 
 def test_without_logs_a_ta_reads_the_figures(tmp_path):
     pack = load_pack(ROOT / "reference" / "transfer-lab-b")
-    q = t34(grade_notebook(pack, None, reports=[report(tmp_path)]))
-    assert q.status == "not_graded" and q.score is None
+    record = grade_notebook(pack, None, reports=[report(tmp_path)])
+    q = t34(record)
+    assert q.status == "manual" and q.score is None and record.status == "incomplete"
+    evidence = q.checks[0]["evidence"]
+    assert len(evidence["claims"]) == 6 and "| pretrained | 1 |" in evidence["answer_text"]
+    assert "Question 2" not in evidence["answer_text"]  # the quote ends at its section
 
 
 def test_claims_from_a_table_by_header():

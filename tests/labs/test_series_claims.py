@@ -63,4 +63,4 @@ def test_no_claim_and_missing_curves():
     half = notebook(["epoch 1: pretrained val accuracy 0.8", "epoch 2: pretrained val 0.9"])
     result = check_series(CHECK, half, "")
     assert result.fraction == 0.25 and "no scratch series" in result.message
-    assert check_series(CHECK, None, "x").status == "not_graded"
+    assert check_series(CHECK, None, "x").status == "manual"  # a TA reads the figure

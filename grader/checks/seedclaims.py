@@ -1,0 +1,460 @@
+"""Per-seed figures as students write them: (model, seed, best validation, step, test).
+
+Why a reader of its own: lab B's T3/T4 ask, per seed and per model, for the best
+validation accuracy, the step it was reached at and the test accuracy at that step.
+Students write them as tables (one row per run, or one column per seed), as lists
+("- seed 1: val 0.853 @ step 1,200, test 0.841") and as sentences ("for seed 2 the best
+validation accuracy is 85.3% at step 1200, which gives 84.1% on the test set"). A reader
+that takes the first number after "validation" takes the seed index for the accuracy,
+and one that looks for a number after "test" misses a figure written before it. So each
+number of a sentence gets a role first: the seed (after "seed"), the step (after "step"
+or "iteration", or before "steps"), else an accuracy (a fraction or a percentage) whose
+split is named just before it, since the previous accuracy ("validation accuracy is
+0.853"), or just after it ("0.841 on the test set", "0.84 test accuracy"); "best" or
+"peaks" alone names the validation figure. A number with no role is not read: a wrong
+reading would tell an honest student that their figures disagree with their logs.
+
+The model is the family the sentence names first (a pack's `families` words; its
+`fallback` words, e.g. "fine-tuned", only where no family word is said), else the one
+named by the heading or label line above. Sentences about averages are not per-seed
+claims. Every claim keeps the line it starts on (1-based, in the text given).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from grader.checks.patterns import MAX_LINE
+
+VAL = r"val(?:id(?:ation)?)?|dev(?:elopment)?|eval(?:uation)?"
+TEST = r"test(?:ing)?"
+KEYWORD = re.compile(rf"(?<![a-z])(?:(?P<val>{VAL})|(?P<test>{TEST})|"
+                     r"(?P<train>train(?:ing)?(?=[\s_-]*(?:acc|set|split|loss))))(?![a-z])",
+                     re.IGNORECASE)
+WEAK_VAL = re.compile(r"\b(?:best|peaks?|peaked|highest|max(?:imum)?)\b", re.IGNORECASE)
+TRAIL = re.compile(rf"\s*\)?\s*(?:\(\s*)?(?:(?:on|in|for|at|of)\s+(?:the\s+)?)?"
+                   rf"(?:held[- ]out\s+)?(?:(?P<val>{VAL})|(?P<test>{TEST}))(?![a-z])",
+                   re.IGNORECASE)
+CHAIN = re.compile(r"^\s*(?:acc\w*|set|split)?\s*(?:,|and|&|/|or)\s*(?:the\s+)?$", re.IGNORECASE)
+SEED = re.compile(r"(?<![a-z])seed(?P<many>s)?[\s_#:=-]*(?:no\.?\s*|number\s*|of\s+)?"
+                  r"(?P<n>\d+)(?![\d.]*\d)", re.IGNORECASE)
+STEP_BEFORE = re.compile(r"(?<![a-z])(?:global[\s_]+)?(?:step|iteration|iter|update)s?"
+                         r"[\s_#:=]*(?:no\.?\s*|number\s*)?$", re.IGNORECASE)
+STEP_AFTER = re.compile(r"^\s*(?:training\s+)?(?:steps|iterations|iters|updates)\b",
+                        re.IGNORECASE)
+ORDINAL_STEP = re.compile(r"^\s*(?:training\s+)?(?:step|iteration|update)\b", re.IGNORECASE)
+EPOCH = re.compile(r"(?<![a-z])epochs?[\s#:=]*$|^\s*epochs?\b", re.IGNORECASE)
+NUM = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s*(k)(?![a-z]))?"
+                 r"(\s*(?:%|percent\b|per\s+cent\b))?((?<=\d)(?:st|nd|rd|th)(?![a-z]))?"
+                 r"(?![\w])(?!\.\d)", re.IGNORECASE)
+AVERAGE = re.compile(r"\b(?:average|averaged|mean|median|std|standard deviation|"
+                     r"across (?:all|the) (?:three |3 )?seeds|over (?:all|the) seeds)\b",
+                     re.IGNORECASE)
+SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z(*_])")
+HEADING = re.compile(r"^\s*(?:#{1,6}\s+|\*\*[^*]+\*\*\s*:?\s*$|__[^_]+__\s*:?\s*$)")
+LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|\([a-z0-9]+\))\s+")
+TABLE_RULE = re.compile(r":?-{2,}:?")
+FIELDS = ("best_validation", "step", "test")
+LABEL_CHARS = 60
+
+
+@dataclass
+class Claim:
+    """What one run's figures are said to be; `line` is where the first figure is."""
+
+    seed: int
+    family: str | None
+    line: int
+    quote: str
+    best_validation: float | None = None
+    step: int | None = None
+    test: float | None = None
+
+    def has(self) -> bool:
+        return any(getattr(self, f) is not None for f in FIELDS)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"line": self.line, "quote": self.quote, "seed": self.seed,
+                               "family": self.family}
+        out.update({f: getattr(self, f) for f in FIELDS if getattr(self, f) is not None})
+        return out
+
+
+@dataclass
+class Families:
+    """Which model a text names: `words` per family; `fallback` words count only where
+    no family's own word is said ("fine-tuned" is the pre-trained model in lab B, but
+    "the model fine-tuned from scratch" is the other one)."""
+
+    words: dict[str, list[str]]
+    fallback: dict[str, list[str]] = field(default_factory=dict)
+
+    def mentions(self, text: str) -> list[tuple[int, str]]:
+        """(offset, family) of each mention, in order; a word inside a longer word of
+        another family ("pre-trained" in "not pre-trained") is that family's."""
+        low = text.lower()
+        spans = _spans(low, self.words)
+        kept = [(s, n) for s, e, n in spans
+                if not any(s2 <= s and e <= e2 and e2 - s2 > e - s and n2 != n
+                           for s2, e2, n2 in spans)]
+        return sorted(kept or [(s, n) for s, _e, n in _spans(low, self.fallback)])
+
+    def first(self, text: str) -> str | None:
+        found = self.mentions(text)
+        return found[0][1] if found else None
+
+
+def _spans(low: str, words: dict[str, list[str]]) -> list[tuple[int, int, str]]:
+    out = []
+    for name, ws in words.items():
+        for w in ws:
+            for m in re.finditer(rf"(?<![a-z]){re.escape(w.lower())}", low):
+                out.append((m.start(), m.end(), name))
+    return out
+
+
+@dataclass
+class _Number:
+    start: int
+    end: int
+    value: float
+    role: str  # seed | seeds | step | epoch | acc | other
+
+
+def _numbers(text: str) -> list[_Number]:
+    """Every number of a sentence with its role; accuracies as fractions."""
+    seeds = {m.start("n"): m for m in SEED.finditer(text)}
+    out = []
+    for m in NUM.finditer(text):
+        whole, frac, kilo, pct = m.group(1), m.group(2), m.group(3), m.group(4)
+        value = float(whole.replace(",", "") + (frac or ""))
+        before = text[max(0, m.start() - 40):m.start()]
+        after = text[m.end():m.end() + 30]
+        if m.start() in seeds:
+            role = "seeds" if seeds[m.start()].group("many") else "seed"
+        elif (STEP_BEFORE.search(before) or STEP_AFTER.match(after)
+              or (m.group(5) and ORDINAL_STEP.match(after))) and (kilo or not frac):
+            role, value = "step", value * (1000 if kilo else 1)
+        elif EPOCH.search(before) or EPOCH.match(after):
+            role = "epoch"
+        elif kilo:
+            role = "other"
+        elif pct:
+            role, value = ("acc", value / 100) if value <= 100 else ("other", value)
+        elif frac and value <= 1:
+            role = "acc"
+        elif frac and value <= 100:
+            role, value = "acc", value / 100
+        else:
+            role = "other"
+        out.append(_Number(m.start(), m.end(), value, role))
+    return out
+
+
+def _lead(context: str) -> list[str]:
+    """The split(s) the words before a figure name: the last one, or a chain of them
+    joined by "and" / "/" ("validation and test accuracy: 0.85, 0.84")."""
+    keys = [(m.start(), m.end(), m.lastgroup) for m in KEYWORD.finditer(context)]
+    if not keys:
+        return ["val"] if WEAK_VAL.search(context) else []
+    chain = [keys[-1]]
+    for k in reversed(keys[:-1]):
+        if CHAIN.match(context[k[1]:chain[0][0]]) and k[2] != chain[0][2]:
+            chain.insert(0, k)
+        else:
+            break
+    return [str(k[2]) for k in chain]
+
+
+def read_sentence(text: str) -> tuple[list[tuple[int, str, float]], list[tuple[int, int]],
+                                      list[tuple[int, int]]]:
+    """(accuracies as (offset, split, value), steps as (offset, step), seeds as
+    (offset, seed)) of one sentence."""
+    numbers = _numbers(text)
+    accs: list[tuple[int, str, float]] = []
+    mark = 0  # where the words naming the next figure start
+    queue: list[str] = []
+    for i, n in enumerate(numbers):
+        if n.role != "acc":
+            continue
+        lead = _lead(text[mark:n.start])
+        nxt = next((x.start for x in numbers[i + 1:]), len(text))
+        trail = TRAIL.match(text, n.end, nxt)
+        if lead:
+            role, queue = lead[0], lead[1:]
+            mark = n.end
+        elif queue:
+            role, queue = queue[0], queue[1:]
+            mark = n.end
+        elif trail:
+            role = str(trail.lastgroup)
+            mark = trail.end()
+        else:
+            mark = n.end
+            continue
+        if role in ("val", "test"):
+            accs.append((n.start, role, round(n.value, 6)))
+    steps = [(n.start, int(n.value)) for n in numbers if n.role == "step"]
+    seeds = [(n.start, int(n.value)) for n in numbers if n.role == "seed"]
+    return accs, steps, seeds
+
+
+@dataclass
+class _Unit:
+    """A paragraph or list item joined into one string, with the line of each offset."""
+
+    text: str
+    starts: list[tuple[int, int]]  # (offset, line number)
+
+    def line_at(self, offset: int) -> int:
+        line = self.starts[0][1]
+        for start, number in self.starts:
+            if start > offset:
+                break
+            line = number
+        return line
+
+
+class _Reader:
+    def __init__(self, families: Families, first_line: int) -> None:
+        self.families = families
+        self.first_line = first_line
+        self.claims: list[Claim] = []
+        self.family: str | None = None  # from the heading or label above
+        self.label_seed: int | None = None
+        self.label_body: str | None = None  # "list" or "prose": what follows the label
+
+    def add(self, seed: int | None, family: str | None, line: int, quote: str,
+            key: str, value: float | int, open_claims: dict[Any, Claim]) -> None:
+        if seed is None:
+            return
+        claim = open_claims.get((family, seed))
+        if claim is None or getattr(claim, key) not in (None, value):
+            claim = Claim(seed, family, line, " ".join(quote.split())[:200])
+            open_claims[(family, seed)] = claim
+            self.claims.append(claim)
+        if getattr(claim, key) is None:
+            setattr(claim, key, value)
+
+    # -- prose ---------------------------------------------------------------------------
+
+    def unit(self, unit: _Unit, open_claims: dict[Any, Claim]) -> bool:
+        """Read one paragraph; True when it held a figure."""
+        seed: int | None = self.label_seed
+        family_here: str | None = None
+        found = False
+        for sentence, offset in _sentences(unit.text):
+            if AVERAGE.search(sentence):
+                continue
+            for segment, seg_offset, family in self._segments(sentence):
+                accs, steps, seeds = read_sentence(segment)
+                if seeds:
+                    seed = seeds[0][1]
+                family_here = family or family_here
+                fam = family_here or self.family
+                figures = [(o, "best_validation" if r == "val" else "test", v)
+                           for o, r, v in accs] + [(o, "step", s) for o, s in steps]
+                for o, key, value in sorted(figures, key=lambda f: f[0]):
+                    found = True
+                    here = offset + seg_offset + o
+                    self.add(seed, fam, unit.line_at(here), sentence, key, value, open_claims)
+        return found
+
+    def _segments(self, sentence: str) -> list[tuple[str, int, str | None]]:
+        """The sentence cut where it turns to another model ("…, while the model trained
+        from scratch peaks at 0.64…"), each piece with the family it names."""
+        mentions = self.families.mentions(sentence)
+        cuts: list[tuple[int, str]] = []
+        for pos, name in mentions:
+            if not cuts or cuts[-1][1] != name:
+                cuts.append((pos, name))
+        if len(cuts) < 2:
+            return [(sentence, 0, cuts[0][1] if cuts else None)]
+        pieces = [(sentence[:cuts[1][0]], 0, cuts[0][1])]
+        for i in range(1, len(cuts)):
+            end = cuts[i + 1][0] if i + 1 < len(cuts) else len(sentence)
+            pieces.append((sentence[cuts[i][0]:end], cuts[i][0], cuts[i][1]))
+        return pieces
+
+    # -- tables --------------------------------------------------------------------------
+
+    def table(self, rows: list[tuple[int, list[str]]]) -> None:
+        rows = [(n, cells) for n, cells in rows
+                if not all(TABLE_RULE.fullmatch(c) for c in cells if c)]
+        if len(rows) < 2:
+            return
+        (_, header), body = rows[0], rows[1:]
+        first = len(self.claims)
+        header = [c.strip("*_ ").lower() for c in header]
+        seeds = [_seed_cell(c) for c in header[1:]]
+        if sum(s is not None for s in seeds) >= 2:  # one column per seed
+            for number, cells in body:
+                label = cells[0] if cells else ""
+                key = _column_role(label)
+                fam = self.families.first(label) or self.family
+                for seed, cell in zip(seeds, cells[1:], strict=False):
+                    value = _cell_value(cell, key) if key in FIELDS else None
+                    if seed is not None and value is not None:
+                        self.add(seed, fam, number, " | ".join(cells), key, value, {})
+            self._merge_columns(first)
+            return
+        roles = [_column_role(h) for h in header]
+        column_family = [self.families.first(h) for h in header]
+        for number, cells in body:
+            text = " ".join(c for c, r in zip(cells, roles, strict=False) if r in (None, "model"))
+            row_family = self.families.first(text) or self.family
+            seed = next((_seed_cell(c, bare=True) for c, r in zip(cells, roles, strict=False)
+                         if r == "seed"), None)
+            if seed is None:
+                seed = next((s for c in cells if (s := _seed_cell(c)) is not None), None)
+            open_claims: dict[Any, Claim] = {}
+            for cell, role, fam in zip(cells, roles, column_family, strict=False):
+                if role in FIELDS:
+                    value = _cell_value(cell, role)
+                    if value is not None:
+                        self.add(seed, fam or row_family, number, "| " + " | ".join(cells)
+                                 + " |", role, value, open_claims)
+
+    def _merge_columns(self, first: int) -> None:
+        """A column-per-seed table gives one claim per (row, seed): join them per run."""
+        merged: dict[Any, Claim] = {}
+        out = self.claims[:first]
+        for claim in self.claims[first:]:
+            have = merged.get((claim.family, claim.seed))
+            if have is None or any(getattr(have, f) is not None and getattr(claim, f)
+                                   is not None for f in FIELDS):
+                merged[(claim.family, claim.seed)] = claim
+                out.append(claim)
+                continue
+            for f in FIELDS:
+                if getattr(claim, f) is not None:
+                    setattr(have, f, getattr(claim, f))
+        self.claims[:] = out
+
+
+def _column_role(header: str) -> str | None:
+    """What a table column holds, by the first word of its header that names a field
+    ("Test acc at best val step" holds test accuracies)."""
+    low = header.lower()
+    words = [(m.start(), {"val": "best_validation", "test": "test"}.get(str(m.lastgroup)))
+             for m in KEYWORD.finditer(low) if m.lastgroup != "train"]
+    for word, role in (("seed", "seed"), ("step", "step"), ("iter", "step"),
+                       ("model", "model"), ("init", "model"), ("run", "model")):
+        pos = low.find(word)
+        if pos >= 0:
+            words.append((pos, role))
+    words.sort(key=lambda w: w[0])
+    return words[0][1] if words else None
+
+
+def _seed_cell(cell: str, bare: bool = False) -> int | None:
+    cell = cell.strip("*_ ")
+    m = SEED.search(cell)
+    if m:
+        return int(m.group("n"))
+    return int(cell) if bare and cell.isdigit() else None
+
+
+def _cell_value(cell: str, role: str) -> float | int | None:
+    cell = cell.strip("*_ ")
+    if role == "step":
+        m = re.fullmatch(r"(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s*(k)?", cell, re.IGNORECASE)
+        if not m:
+            return None
+        return int(float(m.group(1).replace(",", "") + (m.group(2) or ""))
+                   * (1000 if m.group(3) else 1))
+    m = re.fullmatch(r"(\d+(?:\.\d+)?|\.\d+)\s*(%)?", cell)
+    if not m:
+        return None
+    value = float(m.group(1))
+    if m.group(2) or value > 1:
+        value /= 100
+    return round(value, 6) if 0 <= value <= 1 else None
+
+
+def _sentences(text: str) -> list[tuple[str, int]]:
+    out, start = [], 0
+    for m in SENTENCE.finditer(text):
+        out.append((text[start:m.start()], start))
+        start = m.end()
+    out.append((text[start:], start))
+    return out
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _is_label(line: str) -> bool:
+    """A heading, or a short line naming what follows ("Pre-trained model:", "Seed 1")."""
+    if HEADING.match(line):
+        return True
+    stripped = LIST_ITEM.sub("", line).strip()
+    return (len(stripped) <= LABEL_CHARS and not any(
+        n.role in ("acc", "step") for n in _numbers(stripped))
+        and (stripped.endswith(":") or bool(re.fullmatch(r"[*_]*seed\s*\d+[*_:.]*", stripped,
+                                                          re.IGNORECASE))))
+
+
+def parse_claims(text: str, families: Families | dict[str, list[str]],
+                 first_line: int = 1) -> list[dict[str, Any]]:
+    """Every per-seed claim of `text` (tables, lists, sentences), as dicts with `line`
+    counted from `first_line` (the text's first line in the report as handed in)."""
+    fams = families if isinstance(families, Families) else Families(families)
+    reader = _Reader(fams, first_line)
+    raw = [line[:MAX_LINE] for line in text.splitlines()]
+    i = 0
+    open_claims: dict[Any, Claim] = {}
+    unit_lines: list[tuple[int, str]] = []
+
+    def flush() -> None:
+        nonlocal unit_lines
+        if not unit_lines:
+            return
+        starts, parts, at = [], [], 0
+        for number, part in unit_lines:
+            starts.append((at, number))
+            parts.append(part.strip())
+            at += len(part.strip()) + 1
+        # a label's body is a list or a paragraph: prose after its list, or a paragraph
+        # without figures, is no longer about the label's seed
+        body = "list" if LIST_ITEM.match(unit_lines[0][1]) else "prose"
+        if reader.label_body not in (None, body):
+            reader.label_seed = None
+        reader.label_body = reader.label_body or body
+        held = reader.unit(_Unit(" ".join(parts), starts), open_claims)
+        if not held and body == "prose":
+            reader.label_seed = None
+        unit_lines = []
+
+    while i < len(raw):
+        line, number = raw[i], first_line + i
+        if line.strip().startswith("|"):
+            flush()
+            block = []
+            while i < len(raw) and raw[i].strip().startswith("|"):
+                block.append((first_line + i, _cells(raw[i])))
+                i += 1
+            reader.table(block)
+            continue
+        i += 1
+        if not line.strip():
+            flush()
+            continue
+        if _is_label(line):
+            flush()
+            open_claims = {}
+            label = LIST_ITEM.sub("", re.sub(r"^\s*#+\s*", "", line))
+            heading = re.match(r"\s*#", line) is not None
+            reader.family = fams.first(label) or (None if heading else reader.family)
+            reader.label_body = None
+            seed = SEED.search(label)
+            reader.label_seed = int(seed.group("n")) if seed else None
+            continue
+        if LIST_ITEM.match(line):
+            flush()
+        unit_lines.append((number, line))
+    flush()
+    return [c.to_dict() for c in reader.claims if c.has()]
