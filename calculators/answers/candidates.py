@@ -177,7 +177,7 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
             if unit_next:
                 written = f"{written} {unit_next.group(1)}"
             operand = bool(_OPERATOR_AFTER.match(after)) or bool(
-                re.search(r"[-+×*/^·÷]\s*[*{(]*\s*$", before))
+                re.search(r"(?:[-+×/^·÷]|\\times|\\cdot)$", re.sub(r"[\s*{(]+$", "", before)))
             chain_continues = bool(_CHAIN_AFTER.search(after))
             sentence = re.split(r"[.;:]\s", before)[-1]
             keyword = _KEYWORDS.search(sentence)
@@ -190,7 +190,7 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
                 tier, why = TIER_FINAL, "answer cell"
             elif answer_line and not operand and not chain_continues:
                 tier, why = TIER_FINAL, "answer line"
-            elif in_bold and not operand:
+            elif in_bold:
                 tier, why = TIER_CONCLUSIVE, "bold"
             elif _EQ_BEFORE.search(before) and not operand and not chain_continues:
                 tier, why = TIER_CONCLUSIVE, "after ="

@@ -1,16 +1,16 @@
-"""Reports: read one (``read_report``), quote a section (``section_text``) and find each
-question's final answer (``extract_answers``). The one place the grader reads reports and
-finds their sections.
+"""Reports: find each question's final answer (``extract_answers``) and quote a section
+(``section_text``). The one place the grader finds a report's sections; reading files is
+``calculators.answers.reading``.
 
-Reports converted from PDF keep little structure: headings come as
-``# 2 Question 2``, ``# **Question 3**``, ``## 1 Question 1 & Task 1`` or a plain
-``Q3 (d)`` line, and the answer is somewhere in prose, bold, or at the end of a
-``$$ ... = $$`` block. A question is therefore described by the phrases that open
-its section (``QuestionSpec.headings``) and, when a section answers several parts,
-by the phrase that opens the part (``QuestionSpec.part``). Inside that range the
-answer is the last *conclusive* number: bold, the result of an ``=``/``≈``, or
-after "total"/"therefore"; failing that, the last number. Every candidate is kept,
-so a TA can see what else was considered.
+A question is named once, by its label and part (``QuestionSpec("q3e2", ("Q3 (e)",),
+part="(II)")``): ``sections`` reads every labelled line of the report (Q3(c), Question 3(c),
+3(c), 3.3, Part 3 – c), Q3.c, "(c)" under a Q3 heading, (e)(II), e-ii, a table row naming
+the question), and since ``extract_answers`` is given *all* the pack's questions, a section
+ends where the report leaves its label: Q3 (d) ends Q3 (c), (II) ends (I). Headings that
+name no label ("Language modeling task") are phrases, found as a heading or a line start.
+Inside the range, ``candidates`` lists every number and formula and picks what the student
+marks as final; ``stated`` reads the conventions the section states. Every candidate is
+kept, so a TA can see what else was considered.
 """
 
 from __future__ import annotations
@@ -20,51 +20,44 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from calculators.answers.parse import ParsedAnswer, parse_answer
+from calculators.answers.candidates import Candidate, Source, candidates, pick, shotgun
+from calculators.answers.parse import ParsedAnswer
 from calculators.answers.reading import (  # noqa: F401  (re-exported: existing imports)
     MAX_REPORT_BYTES,
     Report,
     ReportReadError,
     read_report,
 )
+from calculators.answers.sections import find_section, lettered_numbers, read_lines, target_of
+from calculators.answers.stated import conventions_in
 
 # -- questions and candidates ---------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class QuestionSpec:
-    """Where a question's answer is: the phrases that open its section, and optionally its part.
+    """Where a question's answer is: the label (or phrases) of its section, and its part.
 
-    ``QuestionSpec("Q3-lm", ("Question 3",), part="language modeling task")`` reads the
-    part of the "Question 3" section that starts at a line beginning with "Language
-    modeling task" and ends where a sibling part (same headings) begins.
+    ``QuestionSpec("q3e2", ("Q3 (e)",), part="(II)")`` reads the lines from the one that
+    enters Q3 (e) (II) to the first labelled line that leaves it ("(III)", "Q3 (f)",
+    "Question 4"). A heading that is no label (``"Language modeling task"``) is a phrase
+    that opens a heading or a line; a ``part`` that is no marker (``"Classification task"``)
+    narrows the section to the lines from the one starting with it to a sibling part.
+    ``labels``: words that name this answer where one part holds two ("p(mat)", "loss");
+    a number belongs to the nearest label before it.
     """
 
     id: str
     headings: tuple[str, ...]
     part: str | None = None
     symbols: Mapping[str, Any] | None = None
+    labels: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if isinstance(self.headings, str):
             object.__setattr__(self, "headings", (self.headings,))
-
-
-@dataclass(frozen=True)
-class Candidate:
-    text: str
-    line: int
-    why: str  # "bold", "after =", "after 'total'", "number"
-    conclusive: bool
-    parsed: ParsedAnswer | None = field(default=None, repr=False, compare=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "text": self.text,
-            "line": self.line,
-            "why": self.why,
-            "conclusive": self.conclusive,
-        }
+        if isinstance(self.labels, str):
+            object.__setattr__(self, "labels", (self.labels,))
 
 
 @dataclass(frozen=True)
@@ -81,6 +74,10 @@ class Extracted:
     section: tuple[int, int] | None = None  # first and last line (1-based) searched
     heading: str | None = None
     reason: str | None = None
+    shotgun: tuple[str, ...] = ()
+    """Different values offered as the answer (the picked one first); empty if one."""
+    stated: tuple[str, ...] = ()
+    """Conventions the section states ("no_bias", "fp32", ...): `stated.conventions_in`."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -94,16 +91,19 @@ class Extracted:
             "section": None if self.section is None else list(self.section),
             "heading": self.heading,
             "reason": self.reason,
+            "shotgun": list(self.shotgun),
+            "stated": list(self.stated),
         }
 
 
-# -- headings ---------------------------------------------------------------------------
+# -- phrase headings (sections whose heading names no label) ----------------------------------
 
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _BOLD_LINE = re.compile(r"^\s*\*\*([^*]{0,60}[A-Za-z][^*]{0,60})\*\*\s*[:.]?\s*$")
 _LABEL = re.compile(r"\b(question|task|exercise|problem|part|q)\s*(\d+)")
 _LEADING_NUMBER = re.compile(r"^(\d+)((?:\.\d+)*)\b")
-_LEADING_MARKERS = re.compile(r"^(?:[-•*+]\s+|\(?[ivx]+\)\s+|\d+(?:\.\d+)*[.)]?\s+)+")
+_LEADING_MARKERS = re.compile(r"^(?:[-•*+]\s+|\d+(?:\.\d+)*[.)]?\s+)+")
+"""Bullets and numbered-list markers; never ``(I)``, which may be the part searched for."""
 _END_WORDS = ("references", "bibliography", "appendix", "acknowledg")
 
 
@@ -158,8 +158,7 @@ def _opens(line: _Line, phrases: Sequence[str]) -> int | None:
     for phrase in phrases:
         p = _norm(phrase)
         if line.heading is not None:
-            idx = _find_phrase(line.heading, p)
-            if idx >= 0:
+            if _find_phrase(line.heading, p) >= 0:
                 return len(line.norm)  # a heading line holds no answer
         else:
             stripped = _LEADING_NUMBER.sub("", line.norm).strip()
@@ -168,9 +167,8 @@ def _opens(line: _Line, phrases: Sequence[str]) -> int | None:
     return None
 
 
-def _ends_section(
-    line: _Line, own: _Line, own_phrases: Sequence[str], other_phrases: Sequence[str]
-) -> bool:
+def _ends_section(line: _Line, own: _Line, own_phrases: Sequence[str],
+                  other_phrases: Sequence[str]) -> bool:
     if any(_opens(line, [p]) is not None for p in other_phrases if p not in own_phrases):
         return True
     text = line.heading if line.heading is not None else line.norm
@@ -182,9 +180,7 @@ def _ends_section(
                 ("question" if starts_label.group(1) == "q" else starts_label.group(1)),
                 starts_label.group(2),
             ) not in _labels(own_text)
-        own_part = re.search(r"\(([a-h])\)\s*$", _norm(own_phrases[0])) if own_phrases else None
-        other_part = re.match(r"^\(([a-h])\)", text)
-        return bool(own_part and other_part and own_part.group(1) != other_part.group(1))
+        return False
     if text.startswith(_END_WORDS):
         return True
     labels = _labels(text)
@@ -199,7 +195,7 @@ def _ends_section(
     return False
 
 
-def _opening(lines: list[_Line], headings: Sequence[str]) -> tuple[int, int] | None:
+def _phrase_opening(lines: list[_Line], headings: Sequence[str]) -> tuple[int, int] | None:
     """(index of the first line opening a section for ``headings``, column of its inline answer)."""
     for i, line in enumerate(lines):
         col = _opens(line, headings)
@@ -208,48 +204,23 @@ def _opening(lines: list[_Line], headings: Sequence[str]) -> tuple[int, int] | N
     return None
 
 
-def _section(
-    lines: list[_Line], spec: QuestionSpec, all_phrases: Sequence[str]
-) -> tuple[int, int, int] | None:
-    """(index of the heading line, column where its inline answer starts, end index exclusive)."""
-    opening = _opening(lines, spec.headings)
+def _phrase_section(lines: list[_Line], headings: Sequence[str],
+                    all_phrases: Sequence[str]) -> tuple[int, int] | None:
+    opening = _phrase_opening(lines, headings)
     if opening is None:
         return None
-    i, col = opening
-    end = len(lines)
+    i = opening[0]
     for j in range(i + 1, len(lines)):
         if (lines[j].heading is not None or lines[j].norm) and _ends_section(
-            lines[j], lines[i], spec.headings, all_phrases
+            lines[j], lines[i], headings, all_phrases
         ):
-            end = j
-            break
-    return i, col, end
+            return i, j
+    return i, len(lines)
 
 
-NEXT_QUESTION = re.compile(r"^[#>*\s\d.]*\**\s*(?:question|q)\s*\d+\b", re.IGNORECASE)
-
-
-def section_text(report_text: str, headings: str | Sequence[str]) -> str:
-    """The text of the section opened by ``headings``, for a person to read, or "" if none.
-
-    It runs from the section's heading to the next "Question N" / "QN" line: sub-headings
-    such as "Results of Task 7" inside an answer stay with it, as a TA reads it.
-    """
-    phrases = (headings,) if isinstance(headings, str) else tuple(headings)
-    opening = _opening(_lines(report_text), phrases)
-    if opening is None:
-        return ""
-    first = opening[0]
-    raw = report_text.splitlines()
-    last = next((i for i in range(first + 1, len(raw)) if NEXT_QUESTION.match(raw[i])), len(raw))
-    return "\n".join(raw[first:last]).strip()
-
-
-def _part_range(
-    lines: list[_Line], start: int, end: int, spec: QuestionSpec, siblings: Sequence[str]
-) -> tuple[int, int] | None:
-    assert spec.part is not None
-    own = _norm(spec.part)
+def _part_range(lines: list[_Line], start: int, end: int, part: str,
+                siblings: Sequence[str]) -> tuple[int, int] | None:
+    own = _norm(part)
 
     def begins(line: _Line, phrase: str) -> bool:
         text = line.heading if line.heading is not None else line.norm
@@ -261,145 +232,168 @@ def _part_range(
     if first is None:
         return None
     others = [_norm(s) for s in siblings if _norm(s) != own]
-    stop = next((i for i in range(first + 1, end) if any(begins(lines[i], o) for o in others)), end)
+    stop = next((i for i in range(first + 1, end)
+                 if any(begins(lines[i], o) or (o.startswith("(") and _find_phrase(lines[i].norm, o)
+                                                >= 0) for o in others)), end)
     return first, stop
 
 
-# -- candidates ---------------------------------------------------------------------------
-
-_UNIT_WORDS = (
-    r"KiB|MiB|GiB|TiB|kB|KB|MB|GB|TB|Gb|Mb|bytes?|bits?|billions?|millions?|thousands?"
-    r"|trillions?|bn|[kKMBGT](?![A-Za-z])"
-)
-_CANDIDATE = re.compile(
-    r"(?<![\w.,^_])(?<!\^\{)(?<!_\{)"
-    r"(\d{1,3}(?:(?:,\s?|['’ \u2009\u202f]|\{,\})\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?"
-    r"(?:\s*(?:\\?%|(?:" + _UNIT_WORDS + r")\b))?"
-)
-_BOLD_SPANS = re.compile(r"\*\*(.+?)\*\*|\\textbf\{([^{}]*)\}|\\mathbf\{([^{}]*)\}")
-_KEYWORDS = re.compile(
-    r"\b(total|therefore|thus|hence|answer|result|gives|overall|altogether)\b", re.I
-)
-_OPERATOR_AFTER = re.compile(r"^\s*[$*}]*\s*(?:[-+×*/^·÷²³⁴⁵⁶⁷⁸⁹]|\\times|\\cdot|\\div|\(|\\frac)")
-_EQ_BEFORE = re.compile(r"(?<![=<>!])=\s*(?:\$|\*|\\textbf\{|\\mathbf\{|\{|\s)*$")
-_APPROX_BEFORE = re.compile(
-    r"(?:≈|\\approx|~|\b(?:about|approximately|approx\.?|roughly|around))"
-    r"\s*(?:\$|\*|\\textbf\{|\\mathbf\{|\{|\s)*$",
-    re.I,
-)
-_TAG = re.compile(r"(?:\\tag\{|\[)\s*$")
+# -- finding each question's range ------------------------------------------------------------
 
 
-def _candidates(
-    lines: list[_Line], start: int, end: int, inline_col: int | None, spec: QuestionSpec
-) -> list[Candidate]:
-    out: list[Candidate] = []
-    for i in range(start, end):
-        line = lines[i]
-        if i == start and inline_col is not None:
-            if line.heading is not None:
+@dataclass(frozen=True)
+class _Range:
+    start: int  # index of the line that opens it
+    end: int  # exclusive
+    inline: bool  # the opening line's text after its label holds answer text
+    heading: str
+    stated_from: int  # index from which stated conventions are read (the question's intro)
+
+
+class _Reader:
+    """One report read against all the pack's questions (a section ends at the next one)."""
+
+    def __init__(self, text: str, questions: Sequence[QuestionSpec]) -> None:
+        self.questions = list(questions)
+        self.targets = {q.id: target_of(q.headings, q.part) for q in questions}
+        self.parents = {q.id: target_of(q.headings, None) for q in questions}
+        lettered = lettered_numbers([*self.targets.values(), *self.parents.values()])
+        self.lines = read_lines(text, lettered)
+        self.plain = _lines(text)
+        self.all_phrases = [p for q in questions for p in q.headings]
+
+    def range_of(self, spec: QuestionSpec) -> _Range | str:
+        """The lines of ``spec``'s answer, or why none were found."""
+        target, parent = self.targets[spec.id], self.parents[spec.id]
+        if target is not None:
+            found = find_section(self.lines, target)
+            if found is not None:
+                return self._labelled(found, found[0])
+        if parent is not None:
+            found = find_section(self.lines, parent)
+            if found is None:
+                return f"no heading matching {list(spec.headings)}"
+            if spec.part is None:
+                return self._labelled(found, found[0])
+            return self._part(spec, found[0], found[1])
+        found = _phrase_section(self.plain, spec.headings, self.all_phrases)
+        if found is None:
+            return f"no heading matching {list(spec.headings)}"
+        if spec.part is None:
+            return self._labelled(found, found[0])
+        return self._part(spec, found[0], found[1])
+
+    def _labelled(self, found: tuple[int, int], intro: int) -> _Range:
+        start, end = found
+        line = self.lines[start]
+        inline = not line.heading or bool(line.mark and re.match(
+            r"^\W{0,3}[:=]", line.raw[line.mark.content:]))
+        return _Range(start, end, inline, line.raw.strip(), intro)
+
+    def _part(self, spec: QuestionSpec, head: int, end: int) -> _Range | str:
+        assert spec.part is not None
+        siblings = [q.part for q in self.questions
+                    if q.part and q.headings == spec.headings and q.part != spec.part]
+        part = _part_range(self.plain, head + 1, end, spec.part, siblings)
+        if part is None:
+            return f"no part '{spec.part}' in the section"
+        first = self.lines[part[0]]
+        return _Range(part[0], part[1], not first.heading, self.lines[head].raw.strip(), head)
+
+    def sources(self, rng: _Range) -> list[Source]:
+        out = []
+        for i in range(rng.start, rng.end):
+            line = self.lines[i]
+            text = line.raw
+            if i == rng.start and not rng.inline:
                 continue
-            raw = _inline_remainder(line.raw, spec)
-            if raw is None:
+            if line.mark is not None and (line.opens or line.table):
+                text = line.raw[line.mark.content:]
+            elif line.heading:
                 continue
-        elif line.heading is not None:
-            continue
-        else:
-            raw = line.raw
-        bold = [m.span() for m in _BOLD_SPANS.finditer(raw)]
-        for m in _CANDIDATE.finditer(raw):
-            s, e = m.span()
-            before, after = raw[:s], raw[e:]
-            if _TAG.search(before) or re.match(r"^\s*\]", after):
-                continue  # \tag{1}, citations [4]
-            if re.search(r"\(\s*$", before) and re.match(r"^\s*\)", after) and len(m.group(0)) <= 2:
-                continue  # equation number "(5)"
-            if not before.strip() and re.match(r"^[.)]\s", after):
-                continue  # a list marker "1. "
-            is_bold = any(bs <= s and e <= be for bs, be in bold)
-            after_eq = bool(_EQ_BEFORE.search(before))
-            sentence = re.split(r"[.;:]\s", before)[-1]
-            keyword = _KEYWORDS.search(sentence)
-            operand = bool(_OPERATOR_AFTER.match(after)) or bool(
-                re.search(r"[-+×*/^·÷]\s*[$*{]*\s*$", before)
-            )
-            if is_bold:
-                why, conclusive = "bold", True
-            elif after_eq and not operand:
-                why, conclusive = "after =", True
-            elif _APPROX_BEFORE.search(before) and not operand:
-                why, conclusive = "after ≈", True
-            elif keyword and not operand:
-                why, conclusive = f"after '{keyword.group(1).lower()}'", True
-            else:
-                why, conclusive = "number", False
-            text = " ".join(m.group(0).replace("{,}", ",").split())
-            out.append(
-                Candidate(text, line.number, why, conclusive, parse_answer(text, spec.symbols))
-            )
-    return out
+            following = self.lines[i + 1].raw if i + 1 < rng.end else ""
+            out.append(Source(line.number, text, line.table, following))
+        return out
 
 
-def _inline_remainder(raw: str, spec: QuestionSpec) -> str | None:
-    """The text after a plain-text label: "Q3 (d): 14.5 billion" -> ": 14.5 billion"."""
-    low = raw.lower()
-    for phrase in spec.headings:
-        pattern = r"\s*".join(re.escape(ch) for ch in phrase.lower() if not ch.isspace())
-        m = re.search(pattern, low)
-        if m:
-            return raw[m.end() :]
-    return None
+def _own_candidates(found: list[Candidate], spec: QuestionSpec,
+                    questions: Sequence[QuestionSpec]) -> list[Candidate]:
+    """Where a part holds two answers ("p(mat)" and the loss), the numbers after this one's label."""
+    if not spec.labels:
+        return found
+    own = [_norm(x) for x in spec.labels]
+    others = [_norm(x) for q in questions if q.id != spec.id and q.headings == spec.headings
+              and q.part == spec.part for x in q.labels]
+    if not others:
+        return found
+    current: bool | None = None
+    keep = []
+    for c in found:
+        text = _norm(c.line_text[: c.column])
+        best: tuple[int, bool | None] = (-1, current)
+        for words, mine in ((own, True), (others, False)):
+            for w in words:
+                at = text.rfind(w)
+                if at > best[0]:
+                    best = (at, mine)
+        if best[0] >= 0:
+            current = best[1]
+        if current:
+            keep.append(c)
+    return keep if any(_find_phrase(_norm(c.line_text), w) >= 0 for c in found for w in own) \
+        else found
 
 
 def extract_answers(report_text: str, questions: Sequence[QuestionSpec]) -> dict[str, Extracted]:
-    """The final answer of each question's section, keyed by ``QuestionSpec.id``."""
-    lines = _lines(report_text)
-    all_phrases = [p for q in questions for p in q.headings]
+    """The final answer of each question's section, keyed by ``QuestionSpec.id``.
+
+    Give it *all* the pack's questions: a section ends where another question's begins.
+    """
+    reader = _Reader(report_text, questions)
     results: dict[str, Extracted] = {}
     for spec in questions:
-        found = _section(lines, spec, all_phrases)
-        if found is None:
-            results[spec.id] = Extracted(
-                spec.id, False, reason=f"no heading matching {list(spec.headings)}"
-            )
+        rng = reader.range_of(spec)
+        if isinstance(rng, str):
+            results[spec.id] = Extracted(spec.id, False, reason=rng)
             continue
-        head, col, end = found
-        heading = lines[head].raw.strip()
-        start, inline = head, col
-        if spec.part is not None:
-            siblings = [q.part for q in questions if q.part and q.headings == spec.headings]
-            part = _part_range(lines, head + 1, end, spec, siblings)  # type: ignore[arg-type]
-            if part is None:
-                results[spec.id] = Extracted(
-                    spec.id,
-                    False,
-                    section=(head + 1, end),
-                    heading=heading,
-                    reason=f"no part '{spec.part}' in the section",
-                )
-                continue
-            start, end, inline = part[0], part[1], None
-        candidates = _candidates(lines, start, end, inline, spec)
-        if not candidates:
-            results[spec.id] = Extracted(
-                spec.id,
-                False,
-                section=(start + 1, end),
-                heading=heading,
-                reason="no number in the section",
-            )
+        section = (rng.start + 1, rng.end)
+        found = candidates(reader.sources(rng), spec.symbols)
+        found = _own_candidates(found, spec, questions)
+        stated = conventions_in("\n".join(
+            line.raw for line in reader.lines[rng.stated_from:rng.end]))
+        chosen = pick(found)
+        if chosen is None:
+            results[spec.id] = Extracted(spec.id, False, section=section, heading=rng.heading,
+                                         reason="no number in the section", stated=stated)
             continue
-        conclusive = [c for c in candidates if c.conclusive]
-        pick = (conclusive or candidates)[-1]
         results[spec.id] = Extracted(
-            spec.id,
-            True,
-            answer=pick.text,
-            line=pick.line,
-            why=pick.why,
-            parsed=pick.parsed,
-            candidates=tuple(candidates),
-            section=(start + 1, end),
-            heading=heading,
-        )
+            spec.id, True, answer=chosen.text, line=chosen.line, why=chosen.why,
+            parsed=chosen.parsed, candidates=tuple(found), section=section,
+            heading=rng.heading, shotgun=shotgun(found, chosen), stated=stated)
     return results
+
+
+NEXT_QUESTION = re.compile(r"^[#>*\s\d.]*\**\s*(?:question|q)\s*\d+\b", re.IGNORECASE)
+
+
+def section_text(report_text: str, headings: str | Sequence[str]) -> str:
+    """The text of the section opened by ``headings``, for a person to read, or "" if none.
+
+    A labelled heading ("Question 2", "Q3 (c)") runs to the first line whose label leaves
+    it (the next question, a "Task 3" heading, "References"); a phrase heading runs to the
+    next "Question N" / "QN" line. Sub-headings with no label ("Results of Task 7") stay.
+    """
+    phrases = (headings,) if isinstance(headings, str) else tuple(headings)
+    raw = report_text.splitlines()
+    target = target_of(phrases, None)
+    if target is not None:
+        lines = read_lines(report_text, lettered_numbers([target]))
+        found = find_section(lines, target)
+        if found is not None:
+            return "\n".join(raw[found[0]:found[1]]).strip()
+    opening = _phrase_opening(_lines(report_text), phrases)
+    if opening is None:
+        return ""
+    first = opening[0]
+    last = next((i for i in range(first + 1, len(raw)) if NEXT_QUESTION.match(raw[i])), len(raw))
+    return "\n".join(raw[first:last]).strip()

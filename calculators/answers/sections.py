@@ -63,7 +63,7 @@ _END_WORDS = ("references", "bibliography", "appendix", "acknowledg")
 _MARKUP = re.compile(r"\*\*|__|(?<![\w])[*_](?=\S)|(?<=\S)[*_](?![\w])|`|\$|\\textbf\{|\\textit\{"
                      r"|\\emph\{|\\text\{|\\mathbf\{|\\section\*?\{|\\subsection\*?\{")
 _MD_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
-_BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)([^*_]{1,120}?)(?:\*\*|__)\s*[:.]?\s*$")
+_BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)([^*_]{0,60}[A-Za-z][^*_]{0,60})(?:\*\*|__)\s*[:.]?\s*$")
 _PREFIX = re.compile(r"^(?:\s|>|[-•*+–·▪◦]\s+)*")
 _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 
