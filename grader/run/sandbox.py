@@ -59,6 +59,10 @@ ETC_FILES = (
 )
 """The few files of /etc a Python kernel needs; the rest of /etc stays out of sight."""
 
+ALIASES = (("/content", SCRATCH_MOUNT), ("/kaggle/working", SCRATCH_MOUNT))
+"""Links to the working folder where notebooks written for Colab or Kaggle expect theirs
+(`/content/data.txt` is the submission's `data.txt`; grader/run/kernel_side/shims)."""
+
 SYSTEM_DIRS = ("/usr", "/opt/conda")
 """System trees bound read-only when they exist (the /bin, /lib symlinks are recreated)."""
 
@@ -158,6 +162,12 @@ class Sandbox:
     gpus: tuple[str, ...] = ()
     """GPU indices this run was given (as in `CUDA_VISIBLE_DEVICES`): their device nodes,
     and the driver's control nodes, are bound into the sandbox; no other device is."""
+    mounts: tuple[tuple[str, str], ...] = ()
+    """(host path, where it appears inside) bound read-only: the kernel shims and a pack's
+    download files, at neutral paths that name no server folder. Without bwrap the kernel
+    reads the host paths, so callers pass host paths then."""
+    kernel_args: tuple[str, ...] = ()
+    """Appended to the kernel's command line (`--IPKernelApp.extensions=...`)."""
 
     @classmethod
     def create(cls, kind: str = "auto", **kw: object) -> Sandbox:
@@ -227,7 +237,8 @@ class Sandbox:
                     join: list[str] | None = None) -> list[str]:
         """argv of the kernel process; `{connection_file}` is filled in by jupyter_client.
         `join`: a prefix that puts the whole sandbox in its cgroup (`grader.run.cgroup`)."""
-        kernel = [self.python, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+        kernel = [self.python, "-m", "ipykernel_launcher", "-f", "{connection_file}",
+                  *self.kernel_args]
         if self.kind == "bwrap":
             kernel = (self._bwrap(paths, limits) + self._fill_scratch(limits)
                       + self._drop_privileges() + kernel)
@@ -352,6 +363,13 @@ class Sandbox:
             if os.path.exists(path) and not path.startswith("/usr/"):
                 parents(path)
                 argv.extend(["--ro-bind", path, path])
+        for host, inside in self.mounts:
+            if os.path.exists(host):
+                parents(inside)
+                argv.extend(["--ro-bind", host, inside])
+        for alias, target in ALIASES:
+            parents(alias)
+            argv.extend(["--symlink", target, alias])
         if self.hf_cache:
             parents(HF_MOUNT)
             argv.extend(["--ro-bind", self.hf_cache, HF_MOUNT])
