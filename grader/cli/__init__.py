@@ -14,6 +14,7 @@ from calculators.errors import CalculatorError
 from grader.cli.answers import answers_app
 from grader.cli.calc import calc_app
 from grader.cli.check import check
+from grader.cli.env import env_app
 from grader.cli.grading import grade
 from grader.cli.models import models_app
 from grader.cli.pack import pack_app
@@ -40,6 +41,7 @@ app.add_typer(calc_app, name="calc")
 app.add_typer(answers_app, name="answers")
 app.add_typer(pack_app, name="pack")
 app.add_typer(models_app, name="models")
+app.add_typer(env_app, name="env")
 app.command("grade")(grade)
 app.command("check")(check)
 app.command("report")(report)
