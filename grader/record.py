@@ -136,6 +136,11 @@ class Run(Part):
                                   description="the stored run under OUT/.runs/ (batches)")
     retries: int | None = Field(None, exclude_if=_absent,
                                 description="automatic retries after a grader failure")
+    shims: list[dict[str, Any]] | None = Field(
+        None, exclude_if=_absent,
+        description="what the grader bridged for a notebook written for Colab, Kaggle or a "
+                    "lab machine (cell: 0-based, or null; note), and kernel changes it did not "
+                    "count as tampering (grader/run/kernel_side/shims)")
 
 
 class Flags(Part):
@@ -157,6 +162,9 @@ class Environment(Part):
     grader: str
     torch: str | None = None
     cuda: str | None = None
+    pack_env: str | None = Field(None, exclude_if=_absent,
+                                 description="the pack's kernel environment (grader env build), "
+                                             "when it has one")
 
 
 class GradeRecord(Part):
@@ -246,7 +254,8 @@ _NETWORK = re.compile(r"Network is unreachable|Name or service not known|name re
                       r"Connection refused|\[Errno (101|111|-2|-3|-5)\]", re.IGNORECASE)
 _NETWORK_ERRORS = {"ConnectionError", "ConnectionRefusedError", "ConnectionResetError",
                    "ConnectionAbortedError", "gaierror", "herror", "URLError",
-                   "NewConnectionError", "MaxRetryError", "ConnectTimeout", "ProxyError"}
+                   "NewConnectionError", "MaxRetryError", "ConnectTimeout", "ProxyError",
+                   "DownloadNotAvailable"}
 _SECRET = re.compile(r"/proc/[^/\s']+/environ|\.ssh/|/etc/shadow|/reference/|/private/|"
                      r"reference\.py|/\.env\b|credentials", re.IGNORECASE)
 _OUTSIDE_WRITE = re.compile(r"Read-only file system|\[Errno 30\]", re.IGNORECASE)
