@@ -5,16 +5,37 @@ Anchors that run their tests inside the student's kernel can be defeated from it
 comparisons run in the grader, but a TA still wants to know: it is either a
 misunderstanding or an attempt. The harness snapshots the kernel before the first
 student cell and after the last; this module lists the differences.
+
+Benign changes. Course notebooks routinely run `%load_ext autoreload`, `%autoreload 2`
+and `%matplotlib inline`, which register IPython event callbacks: flagging them marked
+every record of a Colab starter as tampered. `BENIGN` lists, by name (fnmatch
+patterns), the callbacks of such libraries; a pack adds its own with
+`[environment] benign`. A benign change is not a flag but is still listed in the
+record (`run.shims`), and the allow-list changes only what is *reported*: before the
+probes, the runner still removes every hook the baseline did not have, benign or not
+(a notebook that names its own hook `IPython.extensions.autoreload...` hides a flag,
+never a hook).
 """
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from typing import Any
 
 WATCHED = ("builtins.", "torch.", "shell.")
 KERNEL_REBINDS = frozenset({"builtins.input", "builtins.raw_input"})
 """Names ipykernel itself rebinds for every execution (stdin forwarding): not tampering."""
+BENIGN = (
+    "IPython.extensions.autoreload.*",  # %load_ext autoreload, %autoreload 2
+    "IPython.extensions.storemagic.*",  # %store
+    "matplotlib_inline.backend_inline.*",  # %matplotlib inline
+    "IPython.core.pylabtools.*",  # %matplotlib, %pylab
+    "ipympl.*",  # %matplotlib widget
+    "autotime.*",  # %load_ext autotime
+    "line_profiler.*", "memory_profiler.*",  # %lprun, %memit
+)
+"""Callbacks of magics and extensions course notebooks use (fnmatch on their names)."""
 
 
 def _library_wrapper(wrap: dict[str, Any] | None, old_id: int) -> bool:
@@ -26,8 +47,30 @@ def _library_wrapper(wrap: dict[str, Any] | None, old_id: int) -> bool:
     return re.search(r"/(site|dist)-packages/torch/", str(wrap.get("file", ""))) is not None
 
 
-def diff_telemetry(telemetry: dict[str, Any]) -> list[str]:
-    """One line per change: hooks and transformers added, tracers set, functions replaced."""
+def _benign(flag: str, patterns: tuple[str, ...]) -> bool:
+    """Whether a hook flag ("added events.x: NAME") names a benign callback."""
+    if not flag.startswith("added ") or ": " not in flag:
+        return False
+    name = flag.split(": ", 1)[1]
+    return any(fnmatch.fnmatchcase(name, p) for p in patterns)
+
+
+def diff_telemetry(telemetry: dict[str, Any], benign: tuple[str, ...] | list[str] = ()
+                   ) -> list[str]:
+    """One line per change: hooks and transformers added, tracers set, functions replaced;
+    hooks of `BENIGN` libraries and of the pack's `benign` patterns left out."""
+    patterns = (*BENIGN, *benign)
+    return [f for f in _changes(telemetry) if not _benign(f, patterns)]
+
+
+def benign_changes(telemetry: dict[str, Any], benign: tuple[str, ...] | list[str] = ()
+                   ) -> list[str]:
+    """The changes `diff_telemetry` leaves out as benign, for the record's evidence."""
+    patterns = (*BENIGN, *benign)
+    return [f for f in _changes(telemetry) if _benign(f, patterns)]
+
+
+def _changes(telemetry: dict[str, Any]) -> list[str]:
     before, after = telemetry.get("baseline"), telemetry.get("after")
     if not before or not after:
         return ["the grader's telemetry did not come back (cell execution was interfered with)"]
