@@ -59,7 +59,8 @@ class Item:
     """Why nothing can be graded although files came in (two equally new notebooks): the
     record says it, as for an unreadable notebook."""
     intake: dict[str, Any] | None = field(default=None, hash=False, compare=False)
-    """What the intake decided (`handed_in`, `picked`, `ignored`, `problem`, `late`):
+    """What the intake decided (`handed_in`, `picked`, `ignored`, `problem`, `late`,
+    `refused`, `folder`):
     written into the record's `submission.reports` as entries marked `intake`."""
     folder: Path | None = None
     """The folder the pack's `[assignment] files` are taken from (the notebook's folder in
@@ -179,6 +180,10 @@ def intake_entries(intake: dict[str, Any] | None) -> list[dict[str, Any]]:
         note = (f"not graded: {graded} was ({why})" if graded
                 else f"not graded: {intake.get('problem') or 'no notebook was picked'}")
         entries.append({"name": name, "format": "notebook", "intake": True, "notes": [note]})
+    for refused in intake.get("refused") or []:  # "name: why", from the zip's unpacking
+        name, _, reason = str(refused).rpartition(": ")
+        entries.append({"name": name or str(refused), "format": "", "intake": True,
+                        "notes": [f"not taken in from the zip: {reason or 'refused'}"]})
     return entries
 
 

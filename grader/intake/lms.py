@@ -2,9 +2,14 @@
 
 Every layout ends the same way: `dest/<key>.ipynb` per student (so `grader grade
 dest/*.ipynb --out RESULTS` names each record `<key>.json`), the student's other
-files (a PDF or Markdown report) under `dest/files/<key>/`, and `dest/roster.json`
-mapping each key to the student's name and LMS identifiers, which reports and
-gradebooks read back. Zips are unpacked with `safezip` (they are student data).
+files (a PDF or Markdown report) under `dest/files/<key>/`, the student's upload with
+its folders intact under `dest/trees/<key>/` (where a pack's `[assignment] files` are
+taken from: `pkg/a/x.py` stays there, and two `__init__.py` do not collide), and
+`dest/roster.json` mapping each key to the student's name and LMS identifiers, which
+reports and gradebooks read back. Zips are unpacked with `safezip` (they are student
+data); a member it refuses (a link, `..`, a bomb) is that student's problem, named in
+their record, and the rest of the class is taken in. Files no student can be found for
+are listed in `dest/not-taken.json`, never dropped in silence.
 
 Layouts recognised (docs/reports.md has the details):
 - Moodle "Download all submissions": `Full Name_12345_assignsubmission_file_/file`
@@ -24,17 +29,21 @@ import shutil
 import tempfile
 import unicodedata
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-from grader.intake.safezip import ZipLimits, safe_extract
+from grader.intake.safezip import UnsafeZip, ZipLimits, safe_extract
 from grader.intake.student import Student
 
 ROSTER = "roster.json"
 REPORT_SUFFIXES = (".pdf", ".md", ".markdown", ".txt")
 LOG_NAMES = re.compile(r"(\.csv$|tfevents)", re.IGNORECASE)
 """Training logs (CSV, TensorBoard event files) travel with the reports to the grader."""
-MOODLE = re.compile(r"^(?P<name>[^_/]+)_(?P<id>\d+)_assign(?:submission|feedback)_"
-                    r"(?P<plugin>[a-z]+)_(?P<rest>.*)$")
+MOODLE = re.compile(r"^(?P<name>[^_]+)_(?P<id>\d+)_assign(?:submission|feedback)_"
+                    r"(?P<plugin>[a-z]+)_(?P<rest>.*)$", re.DOTALL)
+"""A name may hold `/` (`AC/DC`): in a zip it reads as folders, so `_moodle_split` tries
+the path's leading parts joined."""
+TREES = "trees"
+NOT_TAKEN = "not-taken.json"
 CANVAS = re.compile(r"^(?P<name>[^\W_](?:[^\W_]|-)*)_(?P<late>late_)?(?P<uid>\d+)_(?P<sid>\d+)_"
                     r"(?P<file>.+)$", re.IGNORECASE)
 
@@ -62,12 +71,17 @@ class Submission:
     """Other notebooks handed in and not graded (names as the student gave them)."""
     problem: str = ""
     """Why no notebook was graded although notebooks were handed in (a tie)."""
+    folder: str = ""
+    """The graded notebook's folder in the student's tree, relative to the intake folder
+    (`trees/<key>/hw3`): where the pack's `[assignment] files` are taken from."""
+    refused: list[str] = field(default_factory=list)
+    """Members of the zip refused for this student ("name: why")."""
 
     def to_dict(self) -> dict[str, object]:
         return {**self.student.to_dict(),
                 "notebook": str(self.notebook) if self.notebook else None,
                 "handed_in": self.handed_in, "picked": self.picked, "ignored": self.ignored,
-                "problem": self.problem,
+                "problem": self.problem, "folder": self.folder, "refused": self.refused,
                 "reports": [str(p) for p in self.reports], "other": [str(p) for p in self.other]}
 
 
@@ -93,8 +107,8 @@ def _group(files: list[Path], root: Path) -> tuple[str, dict[tuple[str, str], li
     moodle: dict[tuple[str, str], list[Path]] = {}
     canvas: dict[tuple[str, str], list[Path]] = {}
     for f in files:
-        first = f.relative_to(root).parts[0]
-        if m := MOODLE.match(first):
+        if (split := _moodle_split(f.relative_to(root).parts)) is not None:
+            m = split[0]
             moodle.setdefault((m["name"], m["id"]), []).append(f)
         if m := CANVAS.match(f.name):
             canvas.setdefault((m["name"], m["uid"]), []).append(f)
@@ -112,6 +126,31 @@ def _group(files: list[Path], root: Path) -> tuple[str, dict[tuple[str, str], li
         if owned:
             plain[(sub.name, "")] = owned
     return "", plain
+
+
+def _moodle_split(parts: tuple[str, ...]) -> tuple[re.Match[str], tuple[str, ...]] | None:
+    """(Moodle's match, the path inside the student's upload) of a path in a Moodle
+    download, or None. The student's folder is the first part, unless the student's name
+    holds a `/` (then it spans several); a flat download has no path inside (`()`)."""
+    for k in range(1, len(parts) + 1):
+        head = "/".join(parts[:k])
+        if (m := MOODLE.match(head)) and (k == 1 or "/" in m["name"]):
+            inside = parts[k:]
+            if not inside and m["rest"]:
+                inside = (m["rest"],)
+            return m, inside
+    return None
+
+
+def upload_path(lms: str, f: Path, root: Path) -> str:
+    """Where `f` sat in the student's own upload (`mycourse/layers.py`): the tree kept
+    under `trees/<key>/`. Canvas and Moodle's flat downloads keep no folders."""
+    parts = f.relative_to(root).parts
+    if lms == "moodle" and (split := _moodle_split(parts)) is not None and split[1]:
+        return "/".join(split[1])
+    if lms in ("moodle", "canvas"):
+        return _plain_name(lms, f)
+    return "/".join(parts[1:]) if len(parts) > 1 else parts[0]
 
 
 RESUBMITTED = re.compile(r"^(?P<stem>.+?)-\d+$")
@@ -171,30 +210,55 @@ def intake(source: Path, dest: Path, *, notebook_name: str | None = None,
     dest.mkdir(parents=True, exist_ok=True)
     if any(dest.glob("*.ipynb")):
         raise IntakeError("dest", f"{dest} already holds notebooks; use an empty folder")
+    refused: list[tuple[str, str]] = []
     with tempfile.TemporaryDirectory(prefix="grader-intake-") as tmp:
         if source.is_dir():
             root = source
         elif source.suffix.lower() == ".zip":
             root = Path(tmp) / "unzipped"
-            safe_extract(source, root, limits)
+            try:
+                safe_extract(source, root, limits, refused=refused)
+            except UnsafeZip as exc:  # the whole zip (not a zip, too large, too many)
+                raise IntakeError("source", f"{source.name}: {exc}") from None
         else:
             raise IntakeError("source", f"{source} is neither a folder nor a .zip")
         files = sorted(f for f in root.rglob("*") if f.is_file() and not f.is_symlink()
                        and not any(p.startswith(".") or p == "__MACOSX"
                                    for p in f.relative_to(root).parts))
-        lms, groups = _group(files, root)
+        # a refused member still tells whose it was: it joins its student's files as a
+        # path that does not exist, and `_lay_out` names it in their record
+        bad = {root / _stand_in(name): why for name, why in refused}
+        lms, groups = _group(sorted([*files, *bad]), root)
         if not groups:
             raise IntakeError("source", f"no submissions found in {source}")
-        subs = [_lay_out(lms, name, lms_id, owned, dest, notebook_name)
+        subs = [_lay_out(lms, name, lms_id, owned, dest, notebook_name, root, bad)
                 for (name, lms_id), owned in sorted(groups.items())]
+        owned_all = {f for owned in groups.values() for f in owned}
+        strays = [{"path": str(f.relative_to(root)), "why": bad.get(f, "no student's upload")}
+                  for f in sorted({*files, *bad} - owned_all)]
     (dest / ROSTER).write_text(json.dumps([s.to_dict() for s in subs], indent=2,
                                           ensure_ascii=False), encoding="utf-8")
+    if strays:
+        (dest / NOT_TAKEN).write_text(json.dumps(strays, indent=2, ensure_ascii=False),
+                                      encoding="utf-8")
     return subs
 
 
+def _stand_in(name: str) -> str:
+    """A refused member's name as a path under the root that is never opened: its leading
+    folders still say whose upload it was (`Eve_104_assignsubmission_file_/../x.py`)."""
+    parts = [p if p not in ("..", ".") else f"({p})"
+             for p in PurePosixPath(name.replace("\\", "/")).parts if p not in ("/", "")]
+    return "/".join(parts) or "(unnamed)"
+
+
 def _lay_out(lms: str, name: str, lms_id: str, owned: list[Path], dest: Path,
-             notebook_name: str | None) -> Submission:
+             notebook_name: str | None, root: Path | None = None,
+             bad: dict[Path, str] | None = None) -> Submission:
     key = f"{slug(name)}-{lms_id}" if lms_id else slug(name)
+    bad = bad or {}
+    refused = [f"{_plain_name(lms, f)}: {bad[f]}" for f in owned if f in bad]
+    owned = [f for f in owned if f not in bad]
     late = lms == "canvas" and any((m := CANVAS.match(f.name)) and m["late"] for f in owned)
     student = Student(key=key, name=name, id=lms_id, lms=lms, lms_id=lms_id, late=bool(late))
     pick = _pick_notebook(lms, owned, notebook_name)
@@ -203,6 +267,19 @@ def _lay_out(lms: str, name: str, lms_id: str, owned: list[Path], dest: Path,
     if nb is not None:
         copied_nb = dest / f"{key}.ipynb"
         shutil.copyfile(nb, copied_nb)
+    folder = ""
+    if root is not None:  # the upload with its folders, for the pack's `files`
+        tree = dest / TREES / key
+        for f in owned:
+            target = tree / upload_path(lms, f, root)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(f, target)
+        if nb is not None:
+            folder = (Path(TREES) / key / upload_path(lms, nb, root)).parent.as_posix()
+    problem = pick.problem
+    if nb is None and refused and not problem:
+        problem = ("nothing could be graded: the upload's files were refused (" +
+                   "; ".join(refused) + ")")
     reports, other = [], []
     for f in owned:
         if f == nb:
@@ -222,7 +299,7 @@ def _lay_out(lms: str, name: str, lms_id: str, owned: list[Path], dest: Path,
     return Submission(student, copied_nb, reports, other,
                       handed_in=_plain_name(lms, nb) if nb is not None else "",
                       picked=pick.why, ignored=[_plain_name(lms, f) for f in pick.ignored],
-                      problem=pick.problem)
+                      problem=problem, folder=folder, refused=refused)
 
 
 def _plain_name(lms: str, f: Path) -> str:
@@ -263,7 +340,7 @@ def roster_intake(path: Path) -> dict[str, dict[str, object]]:
     if not path.is_file():
         return {}
     return {r["key"]: {k: r.get(k) for k in ("handed_in", "picked", "ignored", "problem",
-                                             "late")}
+                                             "late", "folder", "refused")}
             for r in json.loads(path.read_text(encoding="utf-8"))}
 
 

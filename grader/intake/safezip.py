@@ -5,12 +5,20 @@ letters and backslash tricks (path traversal); symlinks and other non-regular
 entries; more than `max_files` members; more than `max_total_bytes` uncompressed;
 a member whose compression ratio exceeds `max_ratio` (a zip bomb). Sizes are
 checked while reading, not only from the header, since headers can lie.
+
+A class download is many students' uploads in one zip: one student's bad member must
+not stop the class. With `refused` (a list), a member refused for itself (its name, its
+kind, its size or ratio) is skipped and listed there as (name, why), and the intake
+makes it that student's problem; only what concerns the whole zip (not a zip, too many
+members, too large in all) still raises. A colon inside a name (`notes: week 3.pdf`)
+is no drive letter: only `C:` at the start of a name is.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import time
 import unicodedata
@@ -59,11 +67,15 @@ def member_name(info: zipfile.ZipInfo) -> str:
     return unicodedata.normalize("NFC", name)
 
 
+DRIVE = re.compile(r"^[A-Za-z]:")
+"""A Windows drive letter at the start of a member name (`C:evil`, `C:/x`)."""
+
+
 def _safe_name(name: str) -> PurePosixPath:
     if "\\" in name or "\x00" in name:
         raise UnsafeZip(name, "backslashes or NUL in a member name")
     path = PurePosixPath(name)
-    if path.is_absolute() or (path.parts and ":" in path.parts[0]):
+    if path.is_absolute() or DRIVE.match(name):
         raise UnsafeZip(name, "absolute member name")
     if any(part == ".." for part in path.parts):
         raise UnsafeZip(name, "member name leaves the folder (..)")
@@ -75,9 +87,19 @@ def _is_link_or_special(info: zipfile.ZipInfo) -> bool:
     return bool(kind) and kind not in (stat.S_IFREG, stat.S_IFDIR)
 
 
-def safe_extract(archive: Path, dest: Path, limits: ZipLimits | None = None) -> list[Path]:
-    """Extract `archive` into `dest` (created); returns the files written."""
+def safe_extract(archive: Path, dest: Path, limits: ZipLimits | None = None,
+                 refused: list[tuple[str, str]] | None = None) -> list[Path]:
+    """Extract `archive` into `dest` (created); returns the files written. With `refused`,
+    members refused for themselves are skipped and listed there (name, why)."""
     limits = limits or ZipLimits()
+    skipped: set[str] = set()
+
+    def refuse(exc: UnsafeZip, name: str) -> None:
+        if refused is None or not exc.member:
+            raise exc
+        refused.append((name, str(exc).removeprefix(f"{exc.member}: ")))
+        skipped.add(name)
+
     try:
         zf = zipfile.ZipFile(archive)
     except zipfile.BadZipFile as exc:
@@ -89,13 +111,20 @@ def safe_extract(archive: Path, dest: Path, limits: ZipLimits | None = None) -> 
         declared = 0
         for info in infos:
             name = member_name(info)
-            _safe_name(name)
-            if _is_link_or_special(info):
-                raise UnsafeZip(name, "a symlink or special file")
+            try:
+                _safe_name(name)
+                if _is_link_or_special(info):
+                    raise UnsafeZip(name, "a symlink or special file")
+                if info.file_size > (1 << 20) and info.file_size > limits.max_ratio * max(
+                        info.compress_size, 1):
+                    raise UnsafeZip(name, f"compression ratio above {limits.max_ratio:g}")
+                if info.file_size > limits.max_member_bytes:
+                    raise UnsafeZip(name, f"larger than the member limit of "
+                                    f"{limits.max_member_bytes} bytes")
+            except UnsafeZip as exc:
+                refuse(exc, name)
+                continue
             declared += info.file_size
-            if info.file_size > (1 << 20) and info.file_size > limits.max_ratio * max(
-                    info.compress_size, 1):
-                raise UnsafeZip(name, f"compression ratio above {limits.max_ratio:g}")
         if declared > limits.max_total_bytes:
             raise UnsafeZip("", f"{declared} bytes uncompressed, more than the limit of "
                             f"{limits.max_total_bytes}")
@@ -104,16 +133,20 @@ def safe_extract(archive: Path, dest: Path, limits: ZipLimits | None = None) -> 
         written, total = [], 0
         for info in infos:
             name = member_name(info)
+            if name in skipped:
+                continue
             target = (root / _safe_name(name)).resolve()
             if root not in target.parents:
-                raise UnsafeZip(name, "member name leaves the folder")
+                refuse(UnsafeZip(name, "member name leaves the folder"), name)
+                continue
             if info.is_dir():
                 target.mkdir(parents=True, exist_ok=True)
                 continue
             target.parent.mkdir(parents=True, exist_ok=True)
             size = 0
             if target.exists():
-                raise UnsafeZip(name, "appears twice in the zip")
+                refuse(UnsafeZip(name, "appears twice in the zip"), name)
+                continue
             with zf.open(info) as src, open(target, "xb") as out:
                 while chunk := src.read(CHUNK):
                     size += len(chunk)
@@ -121,13 +154,17 @@ def safe_extract(archive: Path, dest: Path, limits: ZipLimits | None = None) -> 
                     if size > limits.max_member_bytes or size > info.file_size:
                         out.close()
                         target.unlink()
-                        raise UnsafeZip(name, "larger than declared or than the "
-                                        f"member limit of {limits.max_member_bytes} bytes")
+                        refuse(UnsafeZip(name, "larger than declared or than the "
+                                         f"member limit of {limits.max_member_bytes} bytes"),
+                               name)
+                        break
                     if total > limits.max_total_bytes:
                         out.close()
                         target.unlink()
                         raise UnsafeZip("", "total uncompressed size over the limit")
                     out.write(chunk)
+            if name in skipped:
+                continue
             _keep_time(target, info)
             written.append(target)
         return written

@@ -151,6 +151,12 @@ def _from_lms(path: Path, out: Path, notebook_name: str | None,
     except IntakeError as exc:
         raise SourceError(str(exc)) from None
     items = _items_from_roster(dest)
+    strays = _not_taken(dest)
+    if strays and notes is not None:
+        notes.append(f"{path.name}: {len(strays)} file(s) belong to no student's upload and "
+                     "were not taken in (" + "; ".join(
+                         f"{s['path']}: {s['why']}" for s in strays[:5])
+                     + ("; ..." if len(strays) > 5 else "") + f"), listed in {dest}/not-taken.json")
     if before and notes is not None:
         now = load_roster(dest)
         added = sorted(set(now) - set(before))
@@ -163,6 +169,16 @@ def _from_lms(path: Path, out: Path, notebook_name: str | None,
     return items
 
 
+def _not_taken(dest: Path) -> list[dict[str, str]]:
+    from grader.intake.lms import NOT_TAKEN
+
+    try:
+        rows = json.loads((dest / NOT_TAKEN).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [r for r in rows if isinstance(r, dict)] if isinstance(rows, list) else []
+
+
 def _items_from_roster(dest: Path) -> list[Item]:
     from grader.intake.lms import load_roster, roster_files, roster_intake, roster_reports
 
@@ -173,9 +189,12 @@ def _items_from_roster(dest: Path) -> list[Item]:
     for key, nb in sorted(notebooks.items()):
         intake = decided.get(key) or {}
         problem = str(intake.get("problem") or "")
+        folder = str(intake.get("folder") or "")
         if nb.is_file() or reports.get(key) or problem:
+            # the pack's `files` come from the notebook's folder in the student's tree
             items.append(Item(key, nb if nb.is_file() else None, tuple(reports.get(key, [])),
-                              problem=problem, intake=intake))
+                              problem=problem, intake=intake,
+                              folder=dest / folder if folder else None))
         elif other.get(key):
             # neither a notebook nor a report (a zip, a .py): the record says so
             items.append(Item(key, other[key][0], intake=intake))
