@@ -262,3 +262,28 @@ def describe(pack: Pack, root: Path | None = None) -> str | None:
     except PackError:
         return None
     return env.id if env is not None else None
+
+
+def pack_benign(pack: Pack) -> tuple[str, ...]:
+    """The pack's `[environment] benign` patterns (grader/checks/tamper.py)."""
+    return tuple(EnvironmentTable.model_validate(pack.raw.get("environment", {})).benign)
+
+
+def kernel_evidence(pack: Pack, run: Any, executed: bool) -> dict[str, Any]:
+    """`run.shims` of the record: what the shims bridged (their notes in the executed
+    notebook) and the kernel changes not counted as tampering; {} when there is none."""
+    from grader.checks.tamper import benign_changes
+    from grader.run.kernel_side.shims import applied
+
+    if not executed or not run.cells:
+        return {}
+    notes = applied(run.executed)
+    notes += [{"cell": None, "note": f"not tampering: {change}"}
+              for change in benign_changes(run.telemetry, pack_benign(pack))]
+    return {"shims": notes} if notes else {}
+
+
+def env_record(pack: Pack) -> dict[str, str]:
+    """`environment.pack_env` of the record: {} when the pack has no environment."""
+    env_id = describe(pack)
+    return {"pack_env": env_id} if env_id else {}
