@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -33,6 +34,18 @@ def grader(*argv: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
                           text=True, timeout=600, check=False)
 
 
+@pytest.fixture(scope="module")
+def environment(tmp_path_factory):
+    """The pack's environment (einops, from the pack's wheelhouse: offline), built once into
+    a folder of this test module's own, so no user cache decides what the tests see."""
+    envs = tmp_path_factory.mktemp("envs")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GRADER_ENVS", str(envs))
+        done = grader("env", "build", str(PACK_DIR))
+        assert done.returncode == 0, done.stdout + done.stderr
+        yield envs
+
+
 def load(path: Path) -> ModuleType:
     spec = importlib.util.spec_from_file_location(f"h7_{path.stem}", path)
     assert spec is not None and spec.loader is not None
@@ -43,7 +56,7 @@ def load(path: Path) -> ModuleType:
 
 
 @pytest.fixture(scope="module")
-def records(tmp_path_factory) -> dict[str, dict]:
+def records(tmp_path_factory, environment) -> dict[str, dict]:
     """Every sample folder graded once, with a fixed seed, by `grader grade` on their parent."""
     needs_bwrap()
     out = tmp_path_factory.mktemp("second-pack")
@@ -99,3 +112,28 @@ def test_generated_files_are_up_to_date():
             text = text.replace(old, new)
         assert (SAMPLES / sample.name / MODULE).read_text() == text, sample.name
         assert sum(sample.scores.values()) == EXPECTED[sample.name]["score"]
+
+
+def test_pack_validates_with_its_environment(environment):
+    """Solution full marks and starter zero, each run from its folder with `dl4nlp/`."""
+    needs_bwrap()
+    done = grader("pack", "validate", str(PACK_DIR), "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    findings = {f["name"]: f for f in json.loads(done.stdout)}
+    assert all(f["ok"] for f in findings.values()), findings
+    assert findings["solution"]["detail"].startswith("scores 20/20")
+
+
+def test_check_in_a_student_folder_takes_its_module(tmp_path, environment):
+    """`grader check` run inside the folder as handed in: demo cases only, module included."""
+    needs_bwrap()
+    folder = tmp_path / "wrong-plus-inf"
+    shutil.copytree(SAMPLES / "wrong-plus-inf", folder)
+    done = grader("check", "Attention_Module.ipynb", "-a", str(PACK_DIR), "--json", cwd=folder)
+    assert done.returncode == 1, done.stderr[-3000:]  # a question fails
+    record = json.loads(done.stdout)
+    assert {q["id"]: q["status"] for q in record["questions"]} == {"mha": "failed",
+                                                                   "pe": "passed"}
+    assert "masked" in message(record, "mha") and "NaN" in message(record, "mha")
+    assert {f["path"] for f in record["submission"]["files"]} == {
+        "dl4nlp/__init__.py", "dl4nlp/transformer_layers.py"}
