@@ -30,6 +30,7 @@ from grader.checks.printed import cross_check
 from grader.checks.registry import kind
 from grader.checks.tamper import diff_telemetry
 from grader.checks.tensor import check_id, demo
+from grader.env import env_record, kernel_evidence, kernel_sandbox, pack_benign
 from grader.intake.files import StudentFiles, default_folder
 from grader.intake.runlogs import is_log
 from grader.models.cache import cache_dir
@@ -130,6 +131,8 @@ def grade_notebook(pack: Pack, notebook: Path | None, *, mode: str = "grade",
     box = sandbox or Sandbox.create()
     box = replace(box, hf_cache=str(cache) if cache.is_dir() else None,
                   env={**box.env, **({QUICK_ENV: "1"} if quick else {})})
+    # the pack's kernel environment (EnvMissing names the command that builds it) and shims
+    box = kernel_sandbox(pack, box)
     runner = Runner(box, limits or pack.limits)
     probe_source = pack.probe_source
     requests = []
@@ -196,12 +199,14 @@ def score_run(pack: Pack, notebook: Path | None, run: RunResult, *, mode: str, s
              "models": models,  # the fine-tuned models side by side (Q2(d) asks to compare)
              "limits_hit": run.limits_hit, "cell_errors": errors,
              "seed": ctx.seed if mode == "grade" and executed else None,
-             "cells_executed": sum(1 for c in run.cells if c.status != "skipped")},
+             "cells_executed": sum(1 for c in run.cells if c.status != "skipped"),
+             **kernel_evidence(pack, run, executed)},
         # no kernel ran (saved outputs, a report alone): there is no telemetry to compare
-        flags={"tamper": diff_telemetry(run.telemetry) if executed and run.cells else [],
+        flags={"tamper": diff_telemetry(run.telemetry, pack_benign(pack))
+                         if executed and run.cells else [],
                "printed_mismatch": ctx.flags.get("printed_mismatch", []),
                "finetune": ctx.flags.get("finetune", [])},
-        environment=environment())
+        environment={**environment(), **env_record(pack)})
 
 
 def _submission(notebook: Path | None, reports: Reports) -> dict[str, Any]:
