@@ -71,10 +71,13 @@ def check(
     except typer.Exit:
         raise typer.Exit(2) from None  # the check could not run: not a failing question
     cache = cache_dir(hf_cache)
+    # the student's own folder, whatever else it holds (their scratch notebooks too): the
+    # files a batch takes from their upload (docs/submissions.md)
+    files = pack.student_files(notebook.resolve().parent, notebook.resolve())
     with console.status(f"running {escape(notebook.name)}"):
         try:
             record = grade_notebook(pack, notebook, mode="check", sandbox=box, quick=not full,
-                                    hf_cache=cache)
+                                    hf_cache=cache, files=files)
         except ModelCacheError as exc:
             raise typer.BadParameter(str(exc), param_hint="--hf-cache") from None
         except Exception as exc:  # noqa: BLE001 - a grader failure is not a failing question
@@ -104,6 +107,14 @@ def print_check(record: Any, pack: Pack, name: str, *, full: bool, cache: Path |
         table.add_row(escape(f"{q.id} ({q.max:g} pts)"),
                       f"[{style}]{status}[/]" if style else status, text)
     out.print(table)
+    taken = record.submission.get("files") or []
+    if pack.files:
+        out.print(f"files beside the notebook: {len(taken)} taken" + (
+            f" ({escape(', '.join(str(f['path']) for f in taken[:8]))}"
+            + (", ..." if len(taken) > 8 else "") + ")" if taken else
+            f"; none matches {escape(', '.join(pack.files))}"))
+    for row in record.submission.get("refused") or []:
+        out.print(f"[yellow]not taken:[/] {escape(str(row['path']))}: {escape(str(row['why']))}")
     for row in record.flags.get("printed_mismatch", []):
         out.print(f"[yellow]note:[/] you printed {escape(str(row['label']))}: "
                   f"{escape(str(row['printed']))}, but your code computes "

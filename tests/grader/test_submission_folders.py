@@ -201,3 +201,21 @@ def test_a_glob_leaving_the_folder_is_a_pack_error(tmp_path, glob):
     with pytest.raises(PackError) as err:
         load_pack(root)
     assert err.value.field == "assignment.files"
+
+
+def test_grader_check_in_the_students_folder_takes_the_same_files(tmp_path):
+    """A student's folder often holds scratch notebooks too: `grader check` still takes
+    the module beside the notebook checked, and says what it took and refused."""
+    import subprocess
+    import sys
+
+    needs_bwrap()
+    pack = make_pack(tmp_path / "pack")
+    notebook = make_student(tmp_path / "me", LAYERS_WRONG)
+    (tmp_path / "me" / "scratch.ipynb").write_text(notebook.read_text())
+    done = subprocess.run([sys.executable, "-m", "grader", "check", str(notebook), "-a",
+                           str(pack)], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "COLUMNS": "200"})
+    assert done.returncode in (0, 1), done.stderr
+    assert "files beside the notebook: 5 taken (data/points.csv, helper.py" in done.stdout
+    assert "not taken: pipe.py: not a plain file" in done.stdout
