@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from calculators.answers import (
+    Extracted,
     QuestionSpec,
     Report,
     ReportReadError,
@@ -44,6 +45,10 @@ class Found:
     section: tuple[int, int] | None = None
     """Report lines searched (1-based, inclusive), so slips inside can be listed."""
     report: str | None = None
+    shotgun: tuple[str, ...] = ()
+    """Different values the report offers as this answer (none of them is graded)."""
+    stated: tuple[str, ...] = ()
+    """Conventions the report's section states ("no_bias", "fp32", ...)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"source": self.source, "where": self.where}
@@ -56,6 +61,15 @@ class Reports:
     docs: list[Report] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     _slips: dict[str, list[Slip]] = field(default_factory=dict)
+    _answers: dict[tuple[str, tuple[str, ...]], dict[str, Extracted]] = field(
+        default_factory=dict)
+
+    def answers(self, doc: Report, questions: Sequence[QuestionSpec]) -> dict[str, Extracted]:
+        """`extract_answers` of one report, once per set of questions."""
+        key = (doc.path, tuple(q.id for q in questions))
+        if key not in self._answers:
+            self._answers[key] = extract_answers(doc.text, questions)
+        return self._answers[key]
 
     @classmethod
     def read(cls, paths: Sequence[Path]) -> Reports:
@@ -127,26 +141,25 @@ def printed_answer(notebook: Any, label: str, tag: str | None = None) -> Found:
     return found or Found(None, "none", reason=f"the notebook printed no '{label}:' line")
 
 
-def report_answer(reports: Reports, qid: str, headings: Sequence[str], part: str | None = None,
-                  symbols: dict[str, Any] | None = None, siblings: Sequence[str] = ()) -> Found:
-    """The final answer of the report section opened by `headings` (and `part`).
+def report_answer(reports: Reports, spec: QuestionSpec,
+                  known: Sequence[QuestionSpec] = ()) -> Found:
+    """The final answer of the report section `spec` names (its label, and part).
 
-    `siblings` are the other parts of the same section ("Classification task" beside
-    "Language modeling task"): a part ends where a sibling begins.
+    `known`: every report question of the pack (other questions, other parts of this
+    one): a section ends where the report moves on to one of them, as a TA reads it.
     """
     if not reports.docs:
         reason = "; ".join(reports.errors) or "no report was handed in"
         return Found(None, "none", reason=reason)
-    spec = QuestionSpec(qid, tuple(headings), part=part, symbols=symbols)
-    others = [QuestionSpec(f"{qid}#{i}", tuple(headings), part=p)
-              for i, p in enumerate(siblings) if p != part]
+    questions = [spec, *(q for q in known if q.id != spec.id)]
     reasons = []
     for doc in reports.docs:
-        got = extract_answers(doc.text, [spec, *others])[qid]
+        got = reports.answers(doc, questions)[spec.id]
         name = Path(doc.path).name
         if got.found and got.answer:
             return Found(got.answer[:MAX_ANSWER], "report", f"{name} line {got.line}",
-                         section=got.section, report=doc.path)
+                         section=got.section, report=doc.path, shotgun=got.shotgun,
+                         stated=got.stated)
         reasons.append(f"{name}: {got.reason or 'no answer found'}")
     return Found(None, "none", reason="; ".join(reasons))
 
