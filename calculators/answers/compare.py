@@ -310,6 +310,11 @@ def _expected_text(target: Target, answer: ParsedAnswer | None = None) -> str:
     return format_value(value)
 
 
+def expected_display(expected: Any, symbols: SymbolTable | None = None) -> str:
+    """An expected value (any form ``check_answer`` takes) as messages quote it: "25.77 GB"."""
+    return _expected_text(to_target(expected, normalize_symbols(symbols)))
+
+
 def _fill(template: str, **fields: str) -> str:
     out = template
     for key, text in fields.items():

@@ -10,7 +10,9 @@ Rubric keys of a check (docs/answers.md has the full table):
     label = "Answer"                  # the line read in the cell tagged with the question id
     tag = "q3c"                       # default: the question id
     printed = "LM trainable parameters"   # also read a line the notebook printed
-    report = ["Q3 (c)", "Question 3"]     # headings of the report section; report_part narrows
+    report = ["Q3 (c)"]               # the report section's label (or heading phrases)
+    report_part = "(II)"              # a part marker, or the phrase that opens the part
+    report_label = ["p(mat)"]         # where one part holds two answers: the words naming this one
     prefer = ["notebook", "report"]   # where to look first
     unit = "GB"                       # the unit asked (public: the self-check says if it fits)
     symbols = {H = 6144}              # names a formula may use, with their values
@@ -34,9 +36,17 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validat
 from sympy import Rational
 
 import calculators
-from calculators.answers import Alternative, Tolerance, Verdict, check_answer, parse_answer
+from calculators.answers import (
+    Alternative,
+    QuestionSpec,
+    Tolerance,
+    Verdict,
+    check_answer,
+    parse_answer,
+)
 from calculators.answers.units import BYTES_PER_UNIT, is_memory_unit
 from grader.checks import CheckResult
+from grader.checks.answer_conventions import Holder
 from grader.checks.kind import Context as Submission
 from grader.checks.kind import Finding, Kind, Settings, generic_rows
 from grader.pack import Check, Pack, PackError, Question
@@ -64,6 +74,8 @@ class Context:
     mode: str
     reference: Callable[[], Any] | None = None
     """Returns the pack's reference module (grade mode only)."""
+    specs: dict[str, QuestionSpec] | None = None
+    """Every report section the pack names (`report_specs`), so a section ends at the next."""
 
 
 def resolve(spec: Any, reference: Callable[[], Any] | None, where: str) -> Any:
@@ -176,17 +188,47 @@ def answer_key(check: Check, qid: str, reference: Callable[[], Any] | None) -> K
                tuple(conventions(check, reference, where)), s.get("symbols"))
 
 
-def find(check: Check, qid: str, ctx: Context, siblings: Sequence[str] = ()) -> Found:
+def spec_of(check: Check, spec_id: str) -> QuestionSpec:
+    """The report section a check names: `report` (label or phrases), `report_part`, labels."""
+    s = check.settings
+    label = str(s.get("label", DEFAULT_LABEL))
+    labels = tuple(s.get("report_label") or ([label] if label != DEFAULT_LABEL else []))
+    return QuestionSpec(spec_id, tuple(s["report"]), part=s.get("report_part"),
+                        symbols=s.get("symbols"), labels=labels)
+
+
+def report_specs(pack: Pack) -> dict[str, QuestionSpec]:
+    """Every report section the pack names, by `"<question id>#<check index>"`."""
+    out = {}
+    for question in pack.questions:
+        for index, check in enumerate(question.checks):
+            if check.settings.get("report"):
+                out[f"{question.id}#{index}"] = spec_of(check, f"{question.id}#{index}")
+    return out
+
+
+def find(check: Check, qid: str, ctx: Context, siblings: Sequence[str] = (),
+         spec_id: str | None = None) -> Found:
     """The answer, from the first source in `prefer` that has one."""
     s = check.settings
     label = str(s.get("label", DEFAULT_LABEL))
+
+    def from_report() -> Found:
+        if "report" not in s:
+            return Found(None, "none")
+        known = dict(ctx.specs or {})
+        spec = known.get(spec_id or "") or spec_of(check, spec_id or qid)
+        for i, part in enumerate(siblings):  # without the pack: the question's other parts
+            if part != s.get("report_part"):
+                sibling = QuestionSpec(f"{spec.id}~{i}", spec.headings, part=part)
+                known.setdefault(sibling.id, sibling)
+        return report_answer(ctx.reports, spec, list(known.values()))
+
     readers: dict[str, Callable[[], Found]] = {
         "notebook": lambda: notebook_answer(ctx.notebook, str(s.get("tag", qid)), label),
         "printed": lambda: (printed_answer(ctx.notebook, str(s["printed"]), s.get("printed_tag"))
                             if "printed" in s else Found(None, "none")),
-        "report": lambda: (report_answer(ctx.reports, qid, s["report"], s.get("report_part"),
-                                         s.get("symbols"), siblings)
-                           if "report" in s else Found(None, "none")),
+        "report": from_report,
     }
     prefer = s.get("prefer") or list(SOURCES)
     reasons = []
@@ -217,14 +259,21 @@ def report_parts(checks: Sequence[Check]) -> list[str]:
             if c.kind == "answer" and c.settings.get("report_part")]
 
 
-def check_written(check: Check, qid: str, ctx: Context,
-                  siblings: Sequence[str] = ()) -> CheckResult:
+def _shotgun(found: Found) -> str:
+    return (f"Your report gives several different answers here ({', '.join(found.shotgun)}); "
+            "only one final answer can be graded, so none of them earns credit.")
+
+
+def check_written(check: Check, qid: str, ctx: Context, siblings: Sequence[str] = (),
+                  spec_id: str | None = None) -> CheckResult:
     """Grade (or, in check mode, read) one written answer; the evidence says where it came from.
 
-    `siblings`: the report parts of the question's other answer checks (`report_parts`).
+    `siblings`: the report parts of the question's other answer checks (`report_parts`),
+    used when `ctx.specs` does not know the pack's sections. `spec_id`: this check's key
+    in `ctx.specs`.
     """
     s = check.settings
-    found = find(check, qid, ctx, siblings)
+    found = find(check, qid, ctx, siblings, spec_id)
     if found.text is None:
         return CheckResult("answer", 0.0, "failed", f"No answer found: {found.reason}.",
                            {"answer": None, "verdict": "missing", "convention": None,
@@ -232,7 +281,15 @@ def check_written(check: Check, qid: str, ctx: Context,
     slips = slips_in(ctx.reports, found)
     slip_rows = [{"line": sl.line, "quote": sl.text, "message": sl.message} for sl in slips]
     evidence: dict[str, Any] = {"answer": found.text, **found.to_dict(), "slips": slip_rows}
+    if found.stated:
+        evidence["stated_conventions"] = list(found.stated)
     symbols = s.get("symbols")
+    if found.shotgun:
+        message = _shotgun(found)
+        evidence.update(verdict="shotgun", convention=None, message=message,
+                        shotgun=list(found.shotgun), credit="0")
+        status = "failed" if ctx.mode != "check" else "not_graded"
+        return CheckResult("answer", 0.0, status, message, evidence)
     if ctx.mode == "check":
         parsed = parse_answer(found.text, symbols)
         if not parsed.ok:
@@ -246,7 +303,10 @@ def check_written(check: Check, qid: str, ctx: Context,
         evidence.update(verdict="readable" if not problem else "unit", convention=None,
                         message=message)
         return CheckResult("answer", 0.0, "not_graded", message, evidence)
-    verdict = answer_key(check, qid, ctx.reference).check(found.text)
+    key = answer_key(check, qid, ctx.reference)
+    verdict = key.check(found.text)
+    verdict = Holder(check, ctx.reference, key, expected_value).hold(
+        found.text, verdict, found.stated)
     credit = float(verdict.credit)
     cost = float(s.get("slip_cost", 0.0)) * len(slips)
     fraction = max(0.0, credit - cost)
@@ -338,6 +398,8 @@ class AnswerSettings(Settings):
     printed_tag: str | None = None
     report: list[Annotated[str, Field(min_length=1)]] = []
     report_part: str | None = None
+    report_label: list[Annotated[str, Field(min_length=1)]] = []
+    """Words that name this answer where one report part holds several (`p(mat)`, `loss`)."""
     prefer: list[Literal["notebook", "printed", "report"]] = Field(
         default_factory=lambda: list(SOURCES), min_length=1)
     unit: str | None = None
@@ -373,8 +435,10 @@ class Answer(Kind):
         pack = ctx.pack
         answers = ctx.once("answer", lambda: Context(
             notebook=ctx.notebook, reports=ctx.reports, mode=ctx.mode,  # type: ignore[arg-type]
-            reference=None if pack.is_public else pack.reference))
-        return check_written(check, question.id, answers, report_parts(question.checks))
+            reference=None if pack.is_public else pack.reference, specs=report_specs(pack)))
+        index = next(i for i, c in enumerate(question.checks) if c is check)
+        return check_written(check, question.id, answers, report_parts(question.checks),
+                             f"{question.id}#{index}")
 
     def explain(self, check: dict[str, Any]) -> dict[str, Any]:
         ev = check.get("evidence") or {}
