@@ -200,6 +200,9 @@ def grade(
                 require(cache, list(pack.models))
             except ModelCacheError as exc:
                 raise typer.BadParameter(str(exc), param_hint="--hf-cache") from None
+        from grader.env import require as require_env
+
+        require_env(pack)  # a pack environment not built here stops the run now (exit 2)
         options = BatchOptions(out=out, seed=seed, quick=quick, hf_cache=cache, sandbox=sandbox,
                                limits=overrides, data=dict(pack.data) if data else {},
                                gpus=_gpus(gpus) if gpus is not None else None)
