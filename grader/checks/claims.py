@@ -13,8 +13,9 @@ to a TA (status `manual`) with the report's section quoted and the claim found i
 
 Rubric keys: `cell_tag` (where the series are printed), `metric` (a word every line
 with values contains, e.g. "val"), `series` (name -> the words that name it in prints
-and prose), `fallback` (name -> words that name it only where no series word is said:
-"fine-tuned" is the pre-trained model in lab A, unless "scratch" is said too),
+and prose), `fallback` (name -> words that name it unless in one phrase with another
+series' word: "fine-tuned" is the pre-trained model in lab A, "fine-tuned from scratch"
+is not),
 `min_points` (epochs needed per series), `claim_from` (report headings), `margin` (a
 mean difference below it is "no clear winner").
 """
@@ -31,6 +32,7 @@ from grader.checks import CheckResult
 from grader.checks.kind import Context, Kind, Settings
 from grader.checks.manual import QUOTE_CHARS, others_of, quote_section
 from grader.checks.patterns import NUMBER
+from grader.checks.seedclaims import Families
 from grader.pack import Check, Question
 
 BETTER = re.compile(r"\b(better|higher|outperform\w*|superior|more accurate|beats?|exceeds?|"
@@ -49,13 +51,12 @@ def _aliases(settings: dict[str, Any], key: str = "series") -> dict[str, list[st
 
 def _named(low: str, aliases: dict[str, list[str]], fallback: dict[str, list[str]] | None
            ) -> list[tuple[int, str]]:
-    """(position, series) of every word naming a series; fallback words only when no
-    series word is there."""
-    seen = [(low.find(w), name) for name, words in aliases.items() for w in words if w in low]
-    if not seen and fallback:
-        seen = [(low.find(w), name) for name, words in fallback.items() for w in words
-                if w in low]
-    return sorted(seen)
+    """(position, series) of every word naming a series; a fallback word ("fine-tuned")
+    unless it is in one phrase with another series' word ("fine-tuned from scratch")."""
+    if not fallback:
+        return sorted((low.find(w), name) for name, words in aliases.items()
+                      for w in words if w in low)
+    return Families(aliases, fallback).mentions(low)
 
 
 def parse_named_series(text: str, aliases: dict[str, list[str]], metric: str = ""

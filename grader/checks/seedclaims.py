@@ -15,8 +15,8 @@ split is named just before it, since the previous accuracy ("validation accuracy
 reading would tell an honest student that their figures disagree with their logs.
 
 The model is the family the sentence names first (a pack's `families` words; its
-`fallback` words, e.g. "fine-tuned", only where no family word is said), else the one
-named by the heading or label line above. Sentences about averages are not per-seed
+`fallback` words, e.g. "fine-tuned", unless in one phrase with another family's word:
+"fine-tuned from scratch"), else the one named by the heading or label line above. Sentences about averages are not per-seed
 claims. Every claim keeps the line it starts on (1-based, in the text given).
 """
 
@@ -82,11 +82,18 @@ class Claim:
         return out
 
 
+BINDS = re.compile(r"^[\s,()-]*(?:(?:from|with|starting|on|a|an|the|randomly|random|"
+                   r"initiali[sz]ed|weights|model|models|once|and|then|when|after|being|"
+                   r"trained|also)[\s,()-]+)*$", re.IGNORECASE)
+"""Words that may stand between "fine-tuned" and a family word of the same phrase
+("fine-tuned from scratch", "the scratch model, once fine-tuned")."""
+
+
 @dataclass
 class Families:
-    """Which model a text names: `words` per family; `fallback` words count only where
-    no family's own word is said ("fine-tuned" is the pre-trained model in lab B, but
-    "the model fine-tuned from scratch" is the other one)."""
+    """Which model a text names: `words` per family; a `fallback` word ("fine-tuned",
+    the pre-trained model in the labs) counts unless it is in one phrase with another
+    family's word ("the model fine-tuned from scratch")."""
 
     words: dict[str, list[str]]
     fallback: dict[str, list[str]] = field(default_factory=dict)
@@ -96,10 +103,16 @@ class Families:
         another family ("pre-trained" in "not pre-trained") is that family's."""
         low = text.lower()
         spans = _spans(low, self.words)
-        kept = [(s, n) for s, e, n in spans
+        kept = [(s, e, n) for s, e, n in spans
                 if not any(s2 <= s and e <= e2 and e2 - s2 > e - s and n2 != n
                            for s2, e2, n2 in spans)]
-        return sorted(kept or [(s, n) for s, _e, n in _spans(low, self.fallback)])
+        for s, e, n in _spans(low, self.fallback):
+            bound = any(n2 != n and (BINDS.match(low[e:s2]) if s2 >= e else
+                                     BINDS.match(low[e2:s]) if e2 <= s else True)
+                        for s2, e2, n2 in kept)
+            if not bound:
+                kept.append((s, e, n))
+        return sorted((s, n) for s, _e, n in kept)
 
     def first(self, text: str) -> str | None:
         found = self.mentions(text)
@@ -168,12 +181,12 @@ def _lead(context: str) -> list[str]:
     return [str(k[2]) for k in chain]
 
 
-def read_sentence(text: str) -> tuple[list[tuple[int, str, float]], list[tuple[int, int]],
-                                      list[tuple[int, int]]]:
-    """(accuracies as (offset, split, value), steps as (offset, step), seeds as
-    (offset, seed)) of one sentence."""
+def read_sentence(text: str) -> tuple[list[tuple[int, str | None, float]],
+                                      list[tuple[int, int]], list[tuple[int, int]]]:
+    """(accuracies as (offset, split or None when unnamed, value), steps as (offset, step),
+    seeds as (offset, seed)) of one sentence."""
     numbers = _numbers(text)
-    accs: list[tuple[int, str, float]] = []
+    accs: list[tuple[int, str | None, float]] = []
     mark = 0  # where the words naming the next figure start
     queue: list[str] = []
     for i, n in enumerate(numbers):
@@ -182,6 +195,7 @@ def read_sentence(text: str) -> tuple[list[tuple[int, str, float]], list[tuple[i
         lead = _lead(text[mark:n.start])
         nxt = next((x.start for x in numbers[i + 1:]), len(text))
         trail = TRAIL.match(text, n.end, nxt)
+        role: str | None = None
         if lead:
             role, queue = lead[0], lead[1:]
             mark = n.end
@@ -193,12 +207,30 @@ def read_sentence(text: str) -> tuple[list[tuple[int, str, float]], list[tuple[i
             mark = trail.end()
         else:
             mark = n.end
-            continue
-        if role in ("val", "test"):
+        if role != "train":
             accs.append((n.start, role, round(n.value, 6)))
     steps = [(n.start, int(n.value)) for n in numbers if n.role == "step"]
     seeds = [(n.start, int(n.value)) for n in numbers if n.role == "seed"]
     return accs, steps, seeds
+
+
+def _name_unnamed(figures: list[tuple[int, str | None, float | int]]
+                  ) -> list[tuple[int, str, float | int]]:
+    """Figures of one run in one sentence with their field. An unnamed accuracy before a
+    named test figure, where no validation figure is named, is the validation figure
+    ("for seed 2 it is 86.1% at step 800, which gives 85.0% on the test set"); other
+    unnamed ones are not read."""
+    named = {key for _, key, _ in figures}
+    out = []
+    for i, (offset, key, value) in enumerate(figures):
+        if key is None:
+            later_test = any(k == "test" for _, k, _ in figures[i + 1:])
+            if "best_validation" in named or not later_test:
+                continue
+            key = "best_validation"
+            named.add(key)
+        out.append((offset, key, value))
+    return out
 
 
 @dataclass
@@ -250,16 +282,25 @@ class _Reader:
                 continue
             for segment, seg_offset, family in self._segments(sentence):
                 accs, steps, seeds = read_sentence(segment)
-                if seeds:
-                    seed = seeds[0][1]
                 family_here = family or family_here
                 fam = family_here or self.family
-                figures = [(o, "best_validation" if r == "val" else "test", v)
-                           for o, r, v in accs] + [(o, "step", s) for o, s in steps]
-                for o, key, value in sorted(figures, key=lambda f: f[0]):
-                    found = True
-                    here = offset + seg_offset + o
-                    self.add(seed, fam, unit.line_at(here), sentence, key, value, open_claims)
+                figures: list[tuple[int, str | None, float | int]] = [
+                    (o, {"val": "best_validation", "test": "test"}.get(str(r)), v)
+                    for o, r, v in accs] + [(o, "step", st) for o, st in steps]
+                by_seed: dict[int | None, list[tuple[int, str | None, float | int]]] = {}
+                for figure in sorted(figures, key=lambda f: f[0]):
+                    # the seed named last before a figure, else the sentence's first one
+                    before = [n for o, n in seeds if o < figure[0]]
+                    run_seed = before[-1] if before else (seeds[0][1] if seeds else seed)
+                    by_seed.setdefault(run_seed, []).append(figure)
+                for run_seed, group in by_seed.items():
+                    for o, key, value in _name_unnamed(group):
+                        found = True
+                        here = offset + seg_offset + o
+                        self.add(run_seed, fam, unit.line_at(here), sentence, key, value,
+                                 open_claims)
+                if seeds:
+                    seed = seeds[-1][1]
         return found
 
     def _segments(self, sentence: str) -> list[tuple[str, int, str | None]]:
