@@ -12,7 +12,14 @@ import difflib
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 PositiveSeconds = Annotated[float, Field(gt=0)]
 
@@ -74,12 +81,28 @@ class AssignmentTable(Table):
 
 
 class PrintedTable(Table):
+    """A value the notebook prints, checked against the student's own computation on a
+    demo case (`case`, `output`, `stat`) or against a fixed number in the pack (`value`:
+    a parameter count, a loss at initialisation, a shape), for packs without a demo file."""
+
     label: str
-    case: str
-    output: str
-    stat: Literal["shape", "norm", "error"]
+    case: str = ""
+    output: str = ""
+    stat: Literal["shape", "norm", "error"] | None = None
+    value: float | list[int] | None = None
+    """The number (or shape, a list of integers) the printed line must show."""
     cell_tag: str | None = None
-    rtol: float = 1e-3
+    rtol: float = Field(1e-3, ge=0)
+
+    @model_validator(mode="after")
+    def _one_source(self) -> PrintedTable:
+        computed = bool(self.case or self.output or self.stat)
+        if self.value is None and not (self.case and self.output and self.stat):
+            raise ValueError("a printed check needs `case`, `output` and `stat` (compared "
+                             "with the probe's output) or `value` (a fixed number)")
+        if self.value is not None and computed:
+            raise ValueError("`value` is a fixed number: drop `case`, `output` and `stat`")
+        return self
 
 
 class QuestionTable(Table):
