@@ -46,8 +46,12 @@ NOTES = """
   series, `reevaluated_accuracy`, `public_test_accuracy`, `threshold`, `train_seconds`,
   `peak_memory_bytes`, `memory_scope`, `device`, `parameters`), `quick`, `executed`.
 - `answer`: an object: `answer`, `verdict`, `convention`, `message`, `source`, `slips`.
-- `series`, `logs`: the curves or per-seed claims read, and what they were held against.
-- `manual`: the quoted report section (`answer_text`), later the TA's `comment`.
+- `series`, `logs`: the curves or per-seed claims read (a claim: `seed`, `family`,
+  `best_validation`, `step`, `test`, `line` and `where` in the report as handed in), and
+  what they were held against. When they cannot score the submission (no notebook, no
+  logs) the check's status is `manual`: `answer_text` quotes the section for the TA
+  sheet; once merged, `comment` and `grader` are added beside what was read.
+- `manual`: the quoted report section (`answer_text`, `where`), later the TA's `comment`.
 """
 
 
