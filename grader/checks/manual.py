@@ -85,6 +85,10 @@ def cut_at_others(section: str, others: Iterable[str]) -> str:
 
 
 def _first_line(text: str, section: str) -> int:
+    """The report line a section starts on: where its text is, else its heading's line."""
+    at = text.find(section) if section else -1
+    if at >= 0:
+        return text.count("\n", 0, at) + 1
     head = section.splitlines()[0].strip() if section else ""
     for number, line in enumerate(text.splitlines(), 1):
         if line.strip() == head:

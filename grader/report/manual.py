@@ -20,12 +20,14 @@ import copy
 import csv
 import io
 import json
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from calculators.answers import ReportReadError, read_report
 from calculators.answers.report import section_text
+from grader.checks.manual import SECTION_KEYS, cut_at_others
 from grader.report.lms import safe_cell, unsafe_cell
 
 SHEET_COLUMNS = ("key", "student", "id", "question", "title", "max_points", "rubric",
@@ -55,25 +57,42 @@ def _notebook_text(path: Path, qid: str) -> str:
     return "\n\n".join(p.strip() for p in parts if p.strip())
 
 
-def _report_section(path: Path, names: list[str]) -> str:
-    """The section naming the question in one report, or why the report cannot be read."""
+def _report_section(path: Path, names: list[str], others: Sequence[str] = ()) -> str:
+    """The section naming the question in one report (ended where another question's
+    section opens), or why the report cannot be read."""
     try:
-        return section_text(read_report(path).text, names)
+        return cut_at_others(section_text(read_report(path).text, names), others)
     except ReportReadError as exc:
         return f"[report not read: {exc}]"
 
 
-def answer_text(qid: str, title: str, notebook: Path | None, reports: list[Path]) -> str:
+def pack_phrases_raw(pack_raw: dict[str, Any] | None, but: str = "") -> list[str]:
+    """The report headings the rubric's questions (all but `but`) are read under."""
+    out: dict[str, None] = {}
+    for q in (pack_raw or {}).get("questions", []) or []:
+        if not isinstance(q, dict) or q.get("id") == but:
+            continue
+        for check in q.get("checks", []) or []:
+            for key in SECTION_KEYS:
+                for phrase in (check.get(key) or []) if isinstance(check, dict) else []:
+                    out[str(phrase)] = None
+    return list(out)
+
+
+def answer_text(qid: str, title: str, notebook: Path | None, reports: list[Path],
+                others: Sequence[str] = ()) -> str:
     """What the student wrote for `qid`: tagged notebook cells, else their report's section.
 
     The section opens at a heading naming `qid` or the title's label ("Q3(a)" of "Q3(a)
-    Parameter count"), as `calculators.answers.section_text` finds sections everywhere.
+    Parameter count"), as `calculators.answers.section_text` finds sections everywhere,
+    and ends where a section of `others` (other questions' headings) opens.
     """
     text = _notebook_text(notebook, qid) if notebook and notebook.is_file() else ""
     if not text:
         label = title.split(" ")[0] if title else qid
         names = [n for n in dict.fromkeys((qid, label)) if n]
-        text = "\n\n".join(s for s in (_report_section(p, names) for p in reports) if s)
+        text = "\n\n".join(s for s in (_report_section(p, names, others) for p in reports)
+                            if s)
     return text[:ANSWER_LIMIT] + (" […]" if len(text) > ANSWER_LIMIT else "")
 
 
@@ -128,7 +147,8 @@ def manual_sheet(graded: list[tuple[Any, dict[str, Any]]],
                            if isinstance(c.get("evidence"), dict)
                            and c["evidence"].get("answer_text")), "")
             answer = quoted[:ANSWER_LIMIT] or answer_text(
-                q["id"], q.get("title", ""), notebook, (reports or {}).get(student.key, []))
+                q["id"], q.get("title", ""), notebook, (reports or {}).get(student.key, []),
+                pack_phrases_raw(pack_raw, but=q["id"]))
             why = _why(q)
             if why:
                 answer = f"[{why}]\n\n{answer}".rstrip()

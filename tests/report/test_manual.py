@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grader.report.manual import answer_text
+from grader.report.manual import answer_text, awaits_ta, pack_phrases_raw
 
 
 def test_section_of_the_report_naming_the_question(tmp_path):
@@ -17,3 +17,26 @@ def test_an_unreadable_report_is_named_on_the_sheet(tmp_path):
     text = answer_text("q2", "Q2 Essay", None, [broken, tmp_path / "gone.md"])
     assert f"[report not read: {broken}: " in text
     assert f"[report not read: {tmp_path / 'gone.md'}: no such file]" in text
+
+
+def test_the_section_ends_where_another_question_of_the_pack_begins(tmp_path):
+    report = tmp_path / "report.md"
+    report.write_text("## Question 2\nLoRA trains a low-rank update.\n\n## 2 Task 3 & 4\n"
+                      "The pre-trained model is better.\n\n# References\n[1] Hu et al.\n")
+    raw = {"questions": [{"id": "q2", "checks": [{"kind": "manual", "report": ["Question 2"]}]},
+                         {"id": "t34", "checks": [{"kind": "logs", "claim_from": ["Task 3"]}]}]}
+    assert pack_phrases_raw(raw, but="q2") == ["Task 3"]
+    assert answer_text("q2", "Q2 LoRA", None, [report], pack_phrases_raw(raw, but="q2")) == \
+        "## Question 2\nLoRA trains a low-rank update."
+    # the last section ends at the references
+    assert answer_text("Task 3", "", None, [report], ["Question 2"]) == \
+        "## 2 Task 3 & 4\nThe pre-trained model is better."
+
+
+def test_which_questions_a_ta_scores():
+    manual = {"status": "manual", "checks": [{"kind": "manual", "status": "manual"}]}
+    handed = {"status": "manual", "checks": [{"kind": "logs", "status": "manual"}]}
+    merged = {"status": "partial", "checks": [{"kind": "logs", "status": "partial",
+                                               "evidence": {"grader": "TA", "claims": []}}]}
+    scored = {"status": "passed", "checks": [{"kind": "answer", "status": "passed"}]}
+    assert [awaits_ta(q) for q in (manual, handed, merged, scored)] == [True, True, True, False]
