@@ -173,6 +173,7 @@ def score_run(pack: Pack, notebook: Path | None, run: RunResult, *, mode: str, s
     ctx.run, ctx.executed, ctx.quick = run, executed, quick
     ctx.notebook = run.executed if notebook is not None else None
     ctx.reports, ctx.logs, ctx.hf_cache = written, logs, cache_dir(hf_cache)
+    ctx.cache["student-files"] = files  # a static rule may read a module of the student's
     questions = [_question(question, ctx) for question in pack.questions]
     total = sum(q.score or 0.0 for q in questions)
     errors = [{"cell": c.index, "status": c.status, "ename": c.ename, "evalue": c.evalue,
