@@ -10,8 +10,9 @@ verdict manifest.toml wrote for it. Prints
     answers read right: N/M from PDF, N/M from DOCX, N/M from text
 
 then one row per family of mistake ("none" = right answers; "claim" = lab A's Q4 claim;
-"per_seed" = a lab B report's six per-seed rows checked against its log) and the seconds
-taken. `--misses` lists each item read wrong with what the grader made of it;
+"per_seed" = a lab B report's six per-seed rows checked against its log), one row per
+style the report was written in (latex: pandoc/pdfLaTeX two-column; word: a Docs page
+printed by Chromium; docx: Word; md: Markdown; txt: plain text) and the seconds taken. `--misses` lists each item read wrong with what the grader made of it;
 `--known-misses` prints them as entries for the test's KNOWN_MISSES list.
 """
 
@@ -71,6 +72,13 @@ def main(argv: list[str] | None = None) -> int:
     for family, cells in per_family.items():
         print(f"{family:26}" + "".join(
             f"{f'{n}/{m}' if m else '-':>10}" for n, m in cells.values()))
+    styles = sorted({o.report.split("-")[1] for o in outcomes})
+    print(f"\n{'style the report was written in':32}" + "".join(f"{LABELS[f]:>10}" for f in LABELS))
+    for style in styles:
+        cells = [(sum(o.ok for o in outcomes if o.report.split("-")[1] == style and o.format == f),
+                  sum(1 for o in outcomes if o.report.split("-")[1] == style and o.format == f))
+                 for f in LABELS]
+        print(f"{style:32}" + "".join(f"{f'{n}/{m}' if m else '-':>10}" for n, m in cells))
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"\n{len(set(o.file for o in outcomes))} files, {len(outcomes)} items in "
           f"{seconds:.1f} s (load average {load:.2f})")
