@@ -17,6 +17,7 @@ Why shotguns: several *different* values offered as the answer ("Answer: 25.77 G
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,7 +38,7 @@ _NUMBER = (
 )
 _CANDIDATE = re.compile(
     r"(?<![\w.,^_])(?<!\^\{)(?<!_\{)(" + _NUMBER + r")"
-    r"(?:\s*(?:%|(?:" + _UNIT_WORDS + r")\b|×(?!\s*\d)|x(?=\s*$|\s*[.,;)]|\s+(?:smaller|larger|less|more)\b)))?"
+    r"(?:[\s*}]*(?:%|(?:" + _UNIT_WORDS + r")\b|×(?!\s*\d)|x(?=\s*$|\s*[.,;)]|\s+(?:smaller|larger|less|more)\b)))?"
 )
 _UNIT_START = re.compile(r"^\s*(?:\$\s*)?((?:" + _UNIT_WORDS + r")\b|%)")
 _BOLD_SPANS = re.compile(r"\*\*(.+?)\*\*|__(.+?)__|\\textbf\{([^{}]*)\}|\\mathbf\{([^{}]*)\}")
@@ -61,6 +62,8 @@ _OR_BETWEEN = re.compile(r"^[\s*$)]*(?:,\s*)?(?:\bor\b|/|\beither\b|;)[\s*$(]*$"
 
 # LaTeX and markup that hide a number's unit or digit groups
 _CLEAN = [
+    (re.compile(r"\\(?:mathbf|textbf|boldsymbol|bm)\s*\{([^{}]*)\}"), r"**\1**"),
+    (re.compile(r"\\(?=[()\[\]*_#|])"), ""),
     (re.compile(r"\\(?:text|mathrm|textrm|mathit|operatorname|mbox)\s*\{\s*([^{}]*)\}"), r" \1"),
     (re.compile(r"(?<=\d)\\[,;: ](?=\d{3})"), ","),
     (re.compile(r"(?<=\d)\{,\}(?=\d)"), ","),
@@ -71,7 +74,7 @@ _CLEAN = [
     (re.compile(r"−"), "-"),
 ]
 
-TIER_FINAL, TIER_CONCLUSIVE, TIER_NUMBER = 3, 2, 1
+TIER_FINAL, TIER_BOLD, TIER_CONCLUSIVE, TIER_NUMBER = 4, 3, 2, 1
 
 
 @dataclass(frozen=True)
@@ -91,9 +94,20 @@ class Candidate:
                 "conclusive": self.conclusive}
 
 
+def _plain_char(m: re.Match[str]) -> str:
+    return unicodedata.normalize("NFKC", m.group(0))
+
+
+_MATH_ALNUM = re.compile("[\U0001d400-\U0001d7ff]")
+
+
 def clean(raw: str) -> str:
-    """``raw`` with LaTeX digit groups, ``\\text{}`` units and ``$`` turned into plain text."""
-    out = raw
+    """``raw`` with LaTeX digit groups, ``\\text{}`` units and ``$`` turned into plain text.
+
+    Mathematical bold digits (𝟎.𝟕𝟓, a browser's MathML export) become digits; other
+    compatibility characters (superscripts) stay, they carry meaning.
+    """
+    out = _MATH_ALNUM.sub(_plain_char, raw)
     for pattern, repl in _CLEAN:
         out = pattern.sub(repl, out)
     return out
@@ -107,6 +121,8 @@ class Source:
     text: str  # the part of the line that may hold the answer (after a label)
     table: bool = False
     next_text: str = ""  # the following line (a unit may have been wrapped onto it)
+    answer_cell: int | None = None
+    """For a table row: which ``|``-separated piece of ``text`` is the answer column."""
 
 
 def _symbol_names(symbols: Mapping[str, Any] | None) -> list[str]:
@@ -120,6 +136,29 @@ def _mentions_symbol(text: str, names: Sequence[str]) -> bool:
     return any(normalize_name(tok) in names for tok in _SYMBOLISH.findall(text))
 
 
+_CLOSED_FORM = re.compile(r"\\[dt]?frac|e\^|\\exp|\\ln|\bln\b|\\sqrt")
+
+
+def _closed_form(segment: str) -> bool:
+    """A value written as a formula with no number after it ("\\frac{e^3}{...}")."""
+    return bool(_CLOSED_FORM.search(segment)) and not re.search(r"[=≈]", segment)
+
+
+def _formula_in(segment: str, symbols: Mapping[str, Any],
+                closed: bool) -> tuple[int, int, ParsedAnswer] | None:
+    """The longest formula in ``segment`` (prose cut from its start and end), if any."""
+    words = [(m.start(), m.end()) for m in re.finditer(r"\S+", segment)]
+    for i in range(min(len(words), 12)):
+        for j in range(len(words), max(i, len(words) - 4), -1):
+            a, b = words[i][0], words[j - 1][1]
+            piece = segment[a:b].rstrip(".,;")
+            parsed = parse_answer(piece, symbols)
+            if parsed.ok and parsed.is_formula and parsed.expr is not None and (
+                    parsed.expr.free_symbols or closed):
+                return a, a + len(piece), parsed
+    return None
+
+
 def _formulas(text: str, symbols: Mapping[str, Any], names: Sequence[str]) -> list[tuple[int, int, ParsedAnswer, bool]]:
     """Formulas in the question's symbols on one line: (start, end, parsed, end of chain)."""
     out = []
@@ -128,16 +167,14 @@ def _formulas(text: str, symbols: Mapping[str, Any], names: Sequence[str]) -> li
         stop = next((m.start() for m in re.finditer(r"(?<![<>!])=|≈|\\approx|:", text)
                      if m.start() >= start), len(text))
         segment = text[start:stop]
-        if not _mentions_symbol(segment, names):
+        last = k == len(cuts) - 1
+        if not _mentions_symbol(segment, names) and not (last and _closed_form(segment)):
             continue
-        words = [m.start() for m in re.finditer(r"\S+", segment)]
-        for w in words[:12]:
-            piece = segment[w:].strip().rstrip(".,;")
-            parsed = parse_answer(piece, symbols)
-            if parsed.ok and parsed.expr is not None and parsed.expr.free_symbols \
-                    and parsed.is_formula:
-                out.append((start + w, start + w + len(piece), parsed, k == len(cuts) - 1))
-                break
+        closed = last and _closed_form(segment)
+        found = _formula_in(segment, symbols, closed)
+        if found is not None:
+            a, b, parsed = found
+            out.append((start + a, start + b, parsed, last))
     return out
 
 
@@ -150,8 +187,8 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
         bold = [m.span() for m in _BOLD_SPANS.finditer(text)]
         boxed = [m.span() for m in _BOXED_SPANS.finditer(text)]
         answer_line = bool(_ANSWER_LINE.match(text))
-        cells = _last_number_cell(text) if src.table else None
-        formulas = _formulas(text, symbols, names) if names and symbols else []
+        cells = _answer_cell(text, src.answer_cell) if src.table else None
+        formulas = _formulas(text, symbols or {}, names)
         for fs, fe, parsed, chain_end in formulas:
             tier = TIER_FINAL if answer_line or any(bs <= fs and fe <= be for bs, be in boxed) \
                 else TIER_CONCLUSIVE
@@ -191,7 +228,7 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
             elif answer_line and not operand and not chain_continues:
                 tier, why = TIER_FINAL, "answer line"
             elif in_bold:
-                tier, why = TIER_CONCLUSIVE, "bold"
+                tier, why = TIER_BOLD, "bold"
             elif _EQ_BEFORE.search(before) and not operand and not chain_continues:
                 tier, why = TIER_CONCLUSIVE, "after ="
             elif _APPROX_BEFORE.search(before) and not operand and not chain_continues:
@@ -204,10 +241,19 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
     return out
 
 
-def _last_number_cell(row: str) -> tuple[int, int] | None:
-    """Span of the last cell of a table row that holds a digit (its answer cell)."""
+def _answer_cell(row: str, index: int | None) -> tuple[int, int] | None:
+    """Span of a table row's answer cell: the column its header names "Answer", else the
+    first cell that holds one value and nothing else, else the last cell with a digit."""
     bars = [i for i, ch in enumerate(row) if ch == "|"]
     spans = list(zip([-1, *bars], [*bars, len(row)], strict=False))
+    if index is not None and 0 <= index < len(spans):
+        a, b = spans[index]
+        return a + 1, b
+    for a, b in spans[1:]:
+        cell = row[a + 1:b].strip(" *")
+        m = _CANDIDATE.fullmatch(cell)
+        if m is not None:
+            return a + 1, b
     for a, b in reversed(spans):
         if re.search(r"\d", row[a + 1:b]):
             return a + 1, b

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from calculators.answers.candidates import Candidate, Source, candidates, pick, shotgun
+from calculators.answers.candidates import Candidate, Source, candidates, clean, pick, shotgun
 from calculators.answers.parse import ParsedAnswer
 from calculators.answers.reading import (  # noqa: F401  (re-exported: existing imports)
     MAX_REPORT_BYTES,
@@ -307,18 +307,59 @@ class _Reader:
             text = line.raw
             if i == rng.start and not rng.inline:
                 continue
+            skipped = 0
             if line.mark is not None and (line.opens or line.table):
                 text = line.raw[line.mark.content:]
+                skipped = line.raw[:line.mark.content].count("|")
             elif line.heading:
                 continue
             following = self.lines[i + 1].raw if i + 1 < rng.end else ""
-            out.append(Source(line.number, text, line.table, following))
+            column = self._answer_column(i) if line.table else None
+            cell = None if column is None or column < skipped else column - skipped
+            out.append(Source(line.number, text, line.table, following, cell))
         return out
 
+    def _answer_column(self, i: int) -> int | None:
+        """The index (in ``row.split("|")``) of the column a table's header calls the answer."""
+        j = i
+        while j > 0 and self.lines[j - 1].table and not _SEPARATOR.match(self.lines[j].raw):
+            j -= 1
+        if not _SEPARATOR.match(self.lines[j].raw) or j == 0:
+            return None
+        cells = [_norm(c) for c in self.lines[j - 1].raw.split("|")]
+        return next((k for k, c in enumerate(cells)
+                     if c.startswith(("answer", "final", "result", "value"))), None)
 
-def _own_candidates(found: list[Candidate], spec: QuestionSpec,
+
+def _last_label(text: str, phrase: str) -> int:
+    """Where ``phrase`` last names an answer in ``text`` (not as an operand: "-ln p(mat)")."""
+    best, start = -1, 0
+    while True:
+        at = _find_phrase(text[start:], phrase)
+        if at < 0:
+            return best
+        at += start
+        if not text[:at].rstrip().endswith(("ln", "log", "(")):
+            best = at
+        start = at + 1
+
+
+def _owner(text: str, own: Sequence[str], others: Sequence[str]) -> bool | None:
+    """Whose label comes last in ``text``: this answer's (True), another's (False), none."""
+    best: tuple[int, bool | None] = (-1, None)
+    for words, is_own in ((own, True), (others, False)):
+        for w in words:
+            at = _last_label(text, w)
+            if at > best[0]:
+                best = (at, is_own)
+    return best[1]
+
+
+def _own_candidates(found: list[Candidate], sources: Sequence[Source], spec: QuestionSpec,
                     questions: Sequence[QuestionSpec]) -> list[Candidate]:
-    """Where a part holds two answers ("p(mat)" and the loss), the numbers after this one's label."""
+    """Where a part holds two answers ("p(mat)" and the loss), the numbers that follow this
+    one's label (the nearest label before each number, across lines); with no label of its
+    own in the part, the numbers before any other's label."""
     if not spec.labels:
         return found
     own = [_norm(x) for x in spec.labels]
@@ -326,22 +367,19 @@ def _own_candidates(found: list[Candidate], spec: QuestionSpec,
               and q.part == spec.part for x in q.labels]
     if not others:
         return found
-    current: bool | None = None
-    keep = []
+    by_line: dict[int, list[Candidate]] = {}
     for c in found:
-        text = _norm(c.line_text[: c.column])
-        best: tuple[int, bool | None] = (-1, current)
-        for words, mine in ((own, True), (others, False)):
-            for w in words:
-                at = text.rfind(w)
-                if at > best[0]:
-                    best = (at, mine)
-        if best[0] >= 0:
-            current = best[1]
-        if current:
-            keep.append(c)
-    return keep if any(_find_phrase(_norm(c.line_text), w) >= 0 for c in found for w in own) \
-        else found
+        by_line.setdefault(c.line, []).append(c)
+    current: bool | None = None
+    mine, unlabelled = [], []
+    for src in sources:
+        for c in by_line.get(src.number, []):
+            owner = _owner(_norm(c.line_text[: c.column]), own, others)
+            current = owner if owner is not None else current
+            (mine if current else unlabelled if current is None else []).append(c)
+        owner = _owner(_norm(clean(src.text)), own, others)
+        current = owner if owner is not None else current
+    return mine or unlabelled
 
 
 def extract_answers(report_text: str, questions: Sequence[QuestionSpec]) -> dict[str, Extracted]:
@@ -357,8 +395,9 @@ def extract_answers(report_text: str, questions: Sequence[QuestionSpec]) -> dict
             results[spec.id] = Extracted(spec.id, False, reason=rng)
             continue
         section = (rng.start + 1, rng.end)
-        found = candidates(reader.sources(rng), spec.symbols)
-        found = _own_candidates(found, spec, questions)
+        sources = reader.sources(rng)
+        found = candidates(sources, spec.symbols)
+        found = _own_candidates(found, sources, spec, questions)
         stated = conventions_in("\n".join(
             line.raw for line in reader.lines[rng.stated_from:rng.end]))
         chosen = pick(found)
@@ -372,6 +411,8 @@ def extract_answers(report_text: str, questions: Sequence[QuestionSpec]) -> dict
             heading=rng.heading, shotgun=shotgun(found, chosen), stated=stated)
     return results
 
+
+_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 
 NEXT_QUESTION = re.compile(r"^[#>*\s\d.]*\**\s*(?:question|q)\s*\d+\b", re.IGNORECASE)
 

@@ -60,7 +60,7 @@ _BARE_HEADING = re.compile(r"^(?P<n>\d+)(?P<dots>(?:\.\d+)*)\.?(?:\s|$)")
 _END_WORDS = ("references", "bibliography", "appendix", "acknowledg")
 
 # markup that may wrap a label: removed before reading it, positions kept
-_MARKUP = re.compile(r"\*\*|__|(?<![\w])[*_](?=\S)|(?<=\S)[*_](?![\w])|`|\$|\\textbf\{|\\textit\{"
+_MARKUP = re.compile(r"\\(?=[()\[\].*_#|-])|\*\*|__|(?<![\w])[*_](?=\S)|(?<=\S)[*_](?![\w])|`|\$|\\textbf\{|\\textit\{"
                      r"|\\emph\{|\\text\{|\\mathbf\{|\\section\*?\{|\\subsection\*?\{")
 _MD_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 _BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)([^*_]{0,60}[A-Za-z][^*_]{0,60})(?:\*\*|__)\s*[:.]?\s*$")
@@ -291,16 +291,20 @@ def read_lines(text: str, lettered: set[str] | None = None) -> list[Line]:
         if table and _TABLE_SEPARATOR.match(raw):
             out.append(Line(number, raw, False, True, None, paths))
             continue
-        heading = bool(_MD_HEADING.match(raw) or _BOLD_LINE.match(raw))
+        bold = bool(_BOLD_LINE.match(raw))
+        heading = bool(_MD_HEADING.match(raw)) or (bold and not re.search(r"\d", raw))
         if table:
             first_cell = raw.split("|")[1] if raw.count("|") >= 2 else raw
             start = raw.index("|") + 1
             mark = _read_mark(first_cell, heading=False)
-            if mark is not None:
-                column = raw.index("|", start) + 1 if "|" in raw[start:] else len(raw)
-                mark = Mark(mark.paths, column, mark.letter_only, mark.roman_only, mark.weak)
+            if mark is not None:  # the answer text starts after the label, inside the cell
+                mark = Mark(mark.paths, start + mark.content, mark.letter_only, mark.roman_only,
+                            mark.weak)
         else:
-            mark = _read_mark(raw, heading)
+            mark = _read_mark(raw, heading or bold)
+            if bold and not heading and mark is not None and not mark.letter_only \
+                    and not mark.roman_only:
+                heading = True  # "**Question 3 (c)**": a bold label line is a heading
         opens = False
         if mark is not None:
             new = _apply(mark, paths, lettered)
@@ -317,6 +321,8 @@ def _apply(mark: Mark, paths: tuple[Path, ...], lettered: set[str]) -> tuple[Pat
             return None
         kind, num, letter, roman = paths[0]
         new_letter, new_roman = mark.paths[0][2], mark.paths[0][3]
+        if new_letter is not None and new_letter == letter and new_roman is not None:
+            new_letter = None  # "a-ii" under "Q3-a": the numeral is what moves on
         if new_letter is not None:
             if letter is not None and new_letter <= letter:
                 return None  # "a)" after "(c)": a list inside the answer

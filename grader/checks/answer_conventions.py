@@ -231,8 +231,9 @@ class Holder:
             message = (f"Your answer, {under.answer.display if under.answer else text}, is right "
                        f"{words}, as you state; the question asks for "
                        f"{expected_display(self.key.expected, self.symbols)}.")
-            if missing:
-                message += f" This question gives no credit for {describe(missing)}."
+            if missing:  # right under a convention the question does not accept
+                return replace(verdict, message=message + " The question gives no credit "
+                               f"for an answer {describe(missing)}.")
             return replace(verdict, verdict="convention", credit=credit, message=message,
                            convention="+".join(applied))
         gap = self._gap(text, restated, raw, value, applied)
