@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import torch
 
-from grader.cases import Case, read_demo
+from grader.cases import Case, draw_hidden, read_demo
 from grader.checks import CheckResult
 from grader.checks.kind import NOT_EXECUTED, Context, Finding, Kind, Probe, Settings, generic_rows
 from grader.pack import Check, Pack, Question
@@ -173,10 +173,7 @@ def cases(ctx: Context, target: str) -> tuple[list[Case], dict[str, dict[str, to
         ref = ctx.pack.reference()
         gen = torch.Generator().manual_seed(
             int.from_bytes(hashlib.sha256(f"{ctx.seed}:{target}".encode()).digest()[:7]))
-        hidden = [{**case, "name": HIDDEN_PREFIX + case["name"]}
-                  for case in ref.hidden_cases(target, gen)]
-        run = getattr(ref, f"run_{target}")
-        return hidden, {c["name"]: {k: v.detach() for k, v in run(c).items()} for c in hidden}
+        return draw_hidden(ref, target, gen, HIDDEN_PREFIX)  # an author's slip: a PackError
 
     hidden, outs = ctx.once(("tensor-hidden", target), draw)
     expected.update(outs)
