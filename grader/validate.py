@@ -4,26 +4,63 @@ A pack that loads is not yet a pack that grades fairly. This runs what a careful
 author would: every tensor target has a probe, a reference and hidden cases; the
 public demo file agrees with the reference; the solution notebook earns every
 automatic point and the untouched template earns none.
+
+An author's slip is a `PackError` naming the key or the case (a probe file that does
+not parse, a template that is no notebook, a reference whose `hidden_cases` raises or
+returns something that is no case), never a traceback from inside the grader: the
+author reads what to fix, not where the grader tripped on it.
 """
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from pathlib import Path
 
+import nbformat
+import torch
+
+from grader.cases import draw_hidden
 from grader.checks.kind import Finding
 from grader.checks.registry import kind, kinds
 from grader.checks.static import parse_python
 from grader.grade import grade_notebook
-from grader.pack import Pack
+from grader.pack import Pack, PackError
 from grader.run.sandbox import Sandbox
 
 __all__ = ["Finding", "validate_pack"]
 
 
 def _probe_names(pack: Pack) -> set[str]:
-    tree = parse_python(pack.probe_source)
-    return {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    names = set()
+    for path in pack.probes:
+        try:
+            tree = parse_python(path.read_text(encoding="utf-8"))
+        except SyntaxError as exc:
+            raise PackError("assignment.probes", f"{path.name}:{exc.lineno}: {exc.msg}"
+                            ) from None
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise PackError("assignment.probes", f"{path.name}: {exc}") from None
+        names |= {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    return names
+
+
+def _notebook_readable(key: str, path: Path | None) -> None:
+    if path is None:
+        return
+    try:
+        nbformat.read(path, as_version=4)
+    except Exception as exc:  # noqa: BLE001 - whatever nbformat refuses is the author's slip
+        raise PackError(f"assignment.{key}", f"{path.name} is not a notebook nbformat can "
+                        f"read ({type(exc).__name__}: {str(exc)[:200]})") from None
+
+
+def _draw_every_target(pack: Pack) -> None:
+    """Each tensor target's hidden cases and reference outputs, once: a slip in them is a
+    PackError naming the case before any notebook runs."""
+    ref = pack.reference()
+    for target in sorted({c.target for _, c in pack.checks("tensor")}):
+        draw_hidden(ref, target, torch.Generator().manual_seed(0), "hidden-")
 
 
 def validate_pack(pack: Pack, *, sandbox: Sandbox | None = None, run_notebooks: bool = True,
@@ -33,10 +70,20 @@ def validate_pack(pack: Pack, *, sandbox: Sandbox | None = None, run_notebooks: 
     missing = [name for name in wanted if name not in _probe_names(pack)]
     findings.append(Finding("probes", not missing, f"missing probe(s): {missing}" if missing
                             else f"a probe for each of {len(wanted)} targets"))
+    _notebook_readable("template", pack.template)
+    _notebook_readable("solution", pack.solution)
+    if not pack.is_public:
+        _draw_every_target(pack)
     for name, each in kinds().items():
         checks = pack.checks(name)
         if checks:
-            findings += each.validate(pack, checks)
+            try:
+                findings += each.validate(pack, checks)
+            except PackError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - named by the check kind at fault
+                raise PackError(f"checks (kind {name})", f"validating them raised "
+                                f"{type(exc).__name__}: {str(exc)[:300]}") from None
     if pack.is_public:
         findings.append(Finding("reference", True, "public part: reference checks skipped"))
         return findings

@@ -200,6 +200,20 @@ def with_intake(record: dict[str, Any], intake: dict[str, Any] | None) -> bool:
     return True
 
 
+def preflight(pack: Pack, mode: str, seed: int | None) -> None:
+    """Draw each tensor target's hidden cases (and reference outputs) once, here, before
+    any worker starts: an author's slip in them is one PackError naming the case, not the
+    same failure retried for every student of the class."""
+    if mode != "grade" or pack.is_public:
+        return
+    from grader.checks.kind import Context
+    from grader.checks.tensor import cases
+
+    ctx = Context(pack=pack, mode=mode, seed=seed if seed is not None else 0)
+    for target in sorted({c.target for _, c in pack.checks("tensor")}):
+        cases(ctx, target)
+
+
 def _existing(out: Path, key: str) -> dict[str, Any] | None:
     path = out / f"{key}.json"
     if not path.is_file():
@@ -292,6 +306,8 @@ def run_batch(pack: Pack, items: Sequence[Item], options: BatchOptions, engine: 
             else:
                 to_run.append(item)
 
+        if to_run:
+            preflight(pack, options.mode, seed)
         queue = [task(item) for item in to_run]
         while queue:
             retry: list[Task] = []

@@ -4,6 +4,10 @@ The demo cells print shapes, norms and errors on the public demo inputs. The pro
 ran the student's code on the same inputs, so the grader knows what those lines
 should say. A printed value that disagrees is flagged for the TA; it never earns or
 costs points by itself (points come from the hidden cases).
+
+A pack without a demo file (or a value no probe computes: a parameter count, the loss
+at initialisation) gives the number itself (`value = 0.125`, or a shape `value = [2, 5,
+16]`): the printed line is then compared with that.
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ def _find(run: RunResult, item: Printed) -> tuple[int, str] | None:
 
 def _actual(item: Printed, payload: ProbePayload | None,
             expected: dict[str, dict[str, torch.Tensor]]) -> Any:
+    if item.value is not None:  # the pack's own number
+        return list(item.value) if isinstance(item.value, list) else float(item.value)
     if payload is None or payload.status != "ok":
         return None
     tensor = payload.tensors.get(f"{item.case}/{item.output}")
@@ -50,7 +56,7 @@ def _actual(item: Printed, payload: ProbePayload | None,
 def cross_check(item: Printed, run: RunResult, payload: ProbePayload | None,
                 expected: dict[str, dict[str, torch.Tensor]]) -> dict[str, Any]:
     """Evidence for one printed value: found or not, and whether it agrees."""
-    row: dict[str, Any] = {"label": item.label, "stat": item.stat}
+    row: dict[str, Any] = {"label": item.label, "stat": item.stat or "value"}
     found = _find(run, item)
     actual = _actual(item, payload, expected)
     if found is None:
@@ -61,7 +67,7 @@ def cross_check(item: Printed, run: RunResult, payload: ProbePayload | None,
     if actual is None:
         row.update(status="unverified")
         return row
-    if item.stat == "shape":
+    if item.stat == "shape" or isinstance(actual, list):
         numbers = [int(n) for n in re.findall(r"\d+", text)]
         agrees = numbers == actual
         row["computed"] = actual

@@ -4,6 +4,13 @@ Why AST and not text search: a comment or a string that mentions a forbidden nam
 not a call, and an alias (`from torch.nn.functional import scaled_dot_product_attention
 as sdpa`, or `attend = calculate_multihead_attention`) still is. The notebook's cells
 are parsed here, never executed; IPython magics are turned into plain Python first.
+
+Where the code is: `scope = "class:MultiHeadAttention"` names the definition, and
+`module = "mycourse/transformer_layers.py"` (a file the pack's `[assignment] files`
+takes, relative to the notebook's folder) says the rule reads that module of the
+student's instead of the notebook's cells. Two keys rather than one packed string
+(`module:...:class:...`): each is checked on its own, and a finding names
+`mycourse/transformer_layers.py:LINE` as a cell finding names its cell and line.
 """
 
 from __future__ import annotations
@@ -11,10 +18,12 @@ from __future__ import annotations
 import ast
 import fnmatch
 import gc
+import re
+from pathlib import PurePosixPath
 from typing import Any
 
 from nbformat import NotebookNode
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from grader.checks import CheckResult
 from grader.checks.kind import Context, Kind, Settings, generic_rows
@@ -217,30 +226,58 @@ def _hits(reached: list[Node], forbidden: set[str], aliases: dict[str, str]) -> 
     return hits
 
 
-def check_static(check: Check, nb: NotebookNode, ops: dict[str, list[str]] | None = None
-                 ) -> CheckResult:
+def module_source(check: Check, files: Any) -> tuple[str | None, str]:
+    """(the source of the check's `module` among the student's files taken, or None; why
+    not). `files` is the submission's `StudentFiles` (None when no folder was taken)."""
+    module = str(check.settings.get("module") or "")
+    taken = {f.path: f for f in getattr(files, "taken", [])}
+    if module not in taken:
+        return None, f"{module} was not handed in beside the notebook"
+    try:
+        return taken[module].source.read_text(encoding="utf-8"), ""
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, f"{module} could not be read ({type(exc).__name__})"
+
+
+def check_static(check: Check, nb: NotebookNode | None, ops: dict[str, list[str]] | None = None,
+                 module: str | None = None) -> CheckResult:
     """Judge the object the probe calls (its class, bases, attached and reached functions),
-    and, with `forbid_ops`, the torch operators that ran while the probe called it."""
+    and, with `forbid_ops`, the torch operators that ran while the probe called it.
+    `module`: the source of the student's module the rule reads (its `module` key)
+    instead of the notebook's cells."""
     scope = str(check.settings["scope"])
     forbidden_full = [str(f) for f in check.settings["forbid"]]
     forbidden = {_last(f) for f in forbidden_full}
-    modules = notebook_source(nb)
+    module_name = str(check.settings.get("module") or "")
+    if module_name:
+        try:
+            modules = [(-1, parse_python(module or ""))]
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+            line = getattr(exc, "lineno", None)
+            return CheckResult("static", 0.0, "error", f"{module_name} does not parse"
+                               + (f" (line {line})" if line else "") + ".", gate=check.gate)
+    else:
+        modules = notebook_source(nb) if nb is not None else []
     reached = _reached(modules, scope)
     if reached is None:
-        return CheckResult("static", 0.0, "error", f"The notebook does not define {scope}.",
+        where = module_name or "The notebook"
+        return CheckResult("static", 0.0, "error", f"{where} does not define {scope}.",
                            gate=check.gate)
     hits = _hits(reached, forbidden, _aliases(modules, forbidden))
     patterns = [str(p) for p in check.settings.get("forbid_ops", [])]
     ran = sorted({op for case_ops in (ops or {}).values() for op in case_ops})
     op_hits = [op for op in ran if any(fnmatch.fnmatchcase(op, p) for p in patterns)]
     template = check.settings.get("message", "{scope} must not use `{name}`")
+    if module_name:  # a module's findings name the file, not a cell
+        hits = [{**{k: v for k, v in h.items() if k != "cell"}, "file": module_name}
+                for h in hits]
     if hits:
         first = hits[0]
         message = template.format(scope=scope, name=first["name"])
         written = f" (written `{first['written']}`)" if first["written"] != first["name"] else ""
-        return CheckResult("static", 0.0, "failed",
-                           f"{message}; found at line {first['line']} of cell "
-                           f"{first['cell'] + 1}{written}.",
+        at = (f"{module_name}:{first['line']}" if module_name
+              else f"line {first['line']} of cell {first['cell'] + 1}")
+        return CheckResult("static", 0.0, "failed", f"{message}; found at {at}{written}.",
                            hits + [{"operator": op} for op in op_hits], gate=check.gate)
     if op_hits:
         message = template.format(scope=scope, name=op_hits[0])
@@ -252,9 +289,33 @@ def check_static(check: Check, nb: NotebookNode, ops: dict[str, list[str]] | Non
                        [{"operators_seen": len(ran)}] if patterns else [], gate=check.gate)
 
 
+SCOPE = re.compile(r"(class|function):[A-Za-z_]\w*")
+
+
 class StaticSettings(Settings):
     scope: str
     """`class:Name` or `function:name`: the definition the rule reads."""
+    module: str | None = None
+    """A student's module the rule reads instead of the notebook (`mycourse/layers.py`,
+    relative to the notebook's folder; the pack's `[assignment] files` must take it)."""
+
+    @field_validator("scope")
+    @classmethod
+    def _scope_form(cls, value: str) -> str:
+        if not SCOPE.fullmatch(value):
+            raise ValueError(f"{value!r}: write `class:Name` or `function:name` (and "
+                             "`module = \"path/to/file.py\"` for a student's module)")
+        return value
+
+    @field_validator("module")
+    @classmethod
+    def _module_path(cls, value: str | None) -> str | None:
+        if value is None:
+            return value
+        path = PurePosixPath(value)
+        if path.is_absolute() or ".." in path.parts or path.suffix != ".py" or "\\" in value:
+            raise ValueError(f"{value!r}: a .py file relative to the notebook's folder")
+        return path.as_posix()
     forbid: list[str] = Field(min_length=1)
     forbid_ops: list[str] = []
     """Torch operators (fnmatch patterns, e.g. "aten::_scaled_dot_product_*") that must
@@ -272,6 +333,11 @@ class Static(Kind):
         for probe_id, payload in ctx.run.probes.items():
             if probe_id.startswith(f"{question.id}-"):  # the question's tensor probes
                 ops.update(getattr(payload, "ops", None) or {})
+        if check.settings.get("module"):
+            source, why = module_source(check, ctx.cache.get("student-files"))
+            if source is None:
+                return CheckResult("static", 0.0, "error", why + ".", gate=check.gate)
+            return check_static(check, None, ops, module=source)
         return check_static(check, ctx.run.executed, ops)
 
     def explain(self, check: dict[str, Any]) -> dict[str, Any]:

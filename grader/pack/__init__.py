@@ -149,7 +149,12 @@ class Pack:
             spec = importlib.util.spec_from_file_location(name, self.reference_path)
             assert spec is not None and spec.loader is not None
             module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
+            try:
+                spec.loader.exec_module(module)
+            except Exception as exc:  # noqa: BLE001 - the author's code, reported as theirs
+                line = _author_line(exc, self.reference_path)
+                raise PackError("assignment.reference", f"{self.reference_path.name}{line} "
+                                f"raised {type(exc).__name__}: {exc}") from None
             self._reference = module
         return self._reference
 
@@ -179,6 +184,23 @@ class Pack:
             else:
                 digest.update(path.read_bytes())
         return digest.hexdigest()[:16]
+
+
+def _taken_by(path: str, globs: list[str]) -> bool:
+    from grader.intake.files import matches
+
+    return any(matches(path, g) for g in globs)
+
+
+def _author_line(exc: BaseException, path: Path) -> str:
+    """`:LINE` of the last traceback frame in the author's file (a SyntaxError's own line)."""
+    if isinstance(exc, SyntaxError) and exc.lineno:
+        return f":{exc.lineno}"
+    import traceback
+
+    lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__)
+             if Path(f.filename).resolve() == path.resolve()]
+    return f":{lines[-1]}" if lines else ""
 
 
 def _data_paths(root: Path, raw: dict[str, Any]) -> dict[str, Path]:
@@ -233,6 +255,11 @@ def load_pack(path: str | Path) -> Pack:
                        for j, c in enumerate(q.checks))
         if all(c.gate for c in checks) and any(c.kind != "manual" for c in checks):
             raise PackError(f"{where}.checks", "a question needs a check that is not a gate")
+        for j, c in enumerate(checks):
+            module = c.settings.get("module")
+            if module and not _taken_by(str(module), head.files):
+                raise PackError(f"{where}.checks[{j}].module", f"{module} is not among the "
+                                "student's files: add a glob for it to [assignment] files")
         questions.append(Question(id=q.id, title=q.title, points=q.points, checks=checks,
                                   hint=q.hint, printed=tuple(q.printed)))
     ids = [q.id for q in questions]

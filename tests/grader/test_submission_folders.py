@@ -27,11 +27,12 @@ PACK_TOML = """
 id = "folder-hw"
 title = "Folder homework"
 notebook = "hw.ipynb"
-total = 2
+total = 3
 template = "hw.ipynb"
 probes = "probes.py"
 reference = "reference.py"
 files = ["mycourse/**/*.py", "*.py", "data/*.csv"]
+public_files = ["shared"]
 
 [limits]
 cell_timeout = 30
@@ -45,6 +46,24 @@ points = 2
   [[questions.checks]]
   kind = "tensor"
   target = "double"
+
+  [[questions.printed]]
+  label = "rows"
+  value = 2
+
+  [[questions.printed]]
+  label = "shape"
+  value = [2, 3]
+
+[[questions]]
+id = "q2"
+title = "double raises nothing"
+points = 1
+  [[questions.checks]]
+  kind = "static"
+  scope = "function:double"
+  module = "mycourse/layers.py"
+  forbid = ["ValueError"]
 """
 
 PROBES = '''
@@ -65,6 +84,8 @@ def run_double(case):
 CELLS = [
     "from mycourse.layers import double\nimport helper\nimport mycourse.sub as sub",
     "rows = open('data/points.csv').read().split()\nprint(len(rows), helper.NAME, sub.LEVEL)",
+    "print(open('shared/info.txt').read().strip())\nprint('rows:', len(rows))\n"
+    "print('shape: (2, 4)')",
 ]
 
 LAYERS_RIGHT = "def double(x):\n    return x * 2\n"
@@ -81,6 +102,9 @@ def make_pack(root: Path) -> Path:
     (root / "pack.toml").write_text(PACK_TOML)
     (root / "probes.py").write_text(PROBES)
     (root / "reference.py").write_text(REFERENCE)
+    (root / "shared" / "deep").mkdir(parents=True)
+    (root / "shared" / "info.txt").write_text("a public folder\n")
+    (root / "shared" / "deep" / "more.txt").write_text("kept as a folder\n")
     _notebook(root / "hw.ipynb")
     return root
 
@@ -120,10 +144,30 @@ def graded(tmp_path_factory):
 
 def test_the_module_and_data_arrive_with_their_tree(graded):
     record, run = graded["right"]
-    assert [c.status for c in run.cells] == ["ok", "ok"], run.cells
+    assert [c.status for c in run.cells] == ["ok", "ok", "ok"], run.cells
     printed = "".join(o.get("text", "") for o in run.executed.cells[1].outputs)
     assert printed.strip() == "2 helper sub"
-    assert record.score == 2, record.questions[0].message
+    assert record.score == 3, [q.message for q in record.questions]
+
+
+def test_a_public_folder_arrives_as_a_folder(graded):
+    _, run = graded["right"]
+    printed = "".join(o.get("text", "") for o in run.executed.cells[2].outputs)
+    assert printed.startswith("a public folder\n")
+
+
+def test_printed_values_are_compared_with_the_packs_numbers(graded):
+    record, _ = graded["right"]
+    rows = {p["label"]: p for p in record.questions[0].printed}
+    assert rows["rows"]["status"] == "agrees" and rows["rows"]["computed"] == 2.0
+    assert rows["shape"]["status"] == "disagrees" and rows["shape"]["computed"] == [2, 3]
+
+
+def test_a_static_rule_reads_the_students_module(graded):
+    right, wrong = graded["right"][0].questions[1], graded["wrong"][0].questions[1]
+    assert right.status == "passed", right.message
+    assert wrong.status == "failed"
+    assert "found at mycourse/layers.py:3" in wrong.message, wrong.message
 
 
 def test_the_record_lists_files_taken_and_refused(graded, tmp_path):
