@@ -143,16 +143,23 @@ class Spec:
             args += ["--index-url", self.index_url]
         return args
 
-    def key(self) -> str:
-        """Hash of what decides the environment before resolving: the table, the
-        wheelhouse's files, the grader's kernel packages, the interpreter, the layout."""
+    def table_key(self) -> str:
+        """Hash of the pack's side alone: the table and the wheelhouse's files. A lock
+        carries it, so that a node whose torch is another build (CUDA workers of a CPU
+        head) can install the same pins."""
         wheels = sorted((p.name, p.stat().st_size) for p in self.wheelhouse.iterdir()
                         if p.is_file()) if self.wheelhouse and self.wheelhouse.is_dir() else []
         text = json.dumps({"packages": sorted(self.packages), "python": self.python,
-                           "index_url": self.index_url, "wheelhouse": wheels,
-                           "kernel": kernel_distributions(), "interpreter": interpreter(),
-                           "grader_site": str(grader_site()), "layout": LAYOUT},
-                          sort_keys=True)
+                           "index_url": self.index_url, "wheelhouse": wheels}, sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+    def key(self) -> str:
+        """Hash of what decides the environment before resolving: the table and the
+        wheelhouse (`table_key`), and this machine's grader kernel packages, interpreter
+        and layout."""
+        text = json.dumps({"table": self.table_key(), "kernel": kernel_distributions(),
+                           "interpreter": interpreter(), "grader_site": str(grader_site()),
+                           "layout": LAYOUT}, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:20]
 
 

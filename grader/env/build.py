@@ -112,22 +112,25 @@ def lock_id(spec: Spec, pins: list[dict[str, Any]]) -> str:
 
 
 def write_lock(path: Path, spec: Spec, pins: list[dict[str, Any]]) -> None:
-    write_atomic(path, json.dumps({"pack": spec.pack_id, "spec": spec.key(),
-                                   "packages": list(spec.packages), "pins": pins}, indent=2))
+    write_atomic(path, json.dumps({"pack": spec.pack_id, "table": spec.table_key(),
+                                   "packages": list(spec.packages), "pins": pins,
+                                   "resolved_with": dict(kernel_distributions())}, indent=2))
 
 
 def read_lock(path: Path, spec: Spec) -> list[dict[str, Any]]:
-    """Pins from a lock written by `write_lock` for this very spec (same pack table, same
-    grader kernel packages): a stale lock is refused rather than half-trusted."""
+    """Pins from a lock written by `write_lock` for this pack's table (same packages,
+    same wheelhouse): a stale lock is refused rather than half-trusted. The grader's
+    kernel packages may differ (a CUDA torch on the nodes): the environment's id is still
+    this machine's, and `_verify` checks they stay the grader's."""
     try:
         data = json.loads(Path(path).read_text())
         pins = [{k: str(p[k]) for k in ("name", "version", "url", "sha256")}
                 for p in data["pins"]]
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise EnvError(f"lock {path}: not a lock written by `grader env build` ({exc})") from None
-    if data.get("spec") != spec.key():
-        raise EnvError(f"lock {path} was written for another [environment] table or another "
-                       "grader (torch, ipykernel, Python); write it again with --lock-out")
+    if data.get("table") != spec.table_key():
+        raise EnvError(f"lock {path} was written for another [environment] table or "
+                       "wheelhouse; write it again with --lock-out")
     return pins
 
 

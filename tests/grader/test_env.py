@@ -149,7 +149,7 @@ def test_a_lock_rebuilds_the_same_environment_on_another_machine_with_pip(built,
     assert fresh and other.id == env.id and other.manifest["installer"] == "pip"
     assert other.manifest["pins"] == env.manifest["pins"]
     stale = json.loads(lock.read_text())
-    stale["spec"] = "0" * 20
+    stale["table"] = "0" * 20
     lock.write_text(json.dumps(stale))
     with pytest.raises(EnvError, match="another"):
         read_lock(lock, spec)
