@@ -1,0 +1,73 @@
+"""Styled runs of text -> one Markdown-flavoured line (shared by the PDF and Word readers).
+
+Both readers see a paragraph as runs with a style (a PDF span, a Word run). Emphasis
+is what answer finding relies on ("the bold number is the final answer"), so a bold
+phrase cut into several runs ("0.54", " ", "GB") must come out as one ``**0.54 GB**``,
+not ``**0.54** **GB**``; a superscript must stay a separate token (``16,384^2``) so it
+is never read as ``16,3842``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from calculators.answers.reading.normalise import raised
+
+_LETTER = re.compile(r"[^\W\d_]")
+_DIGIT = re.compile(r"\d")
+
+
+@dataclass(frozen=True)
+class Run:
+    text: str
+    bold: bool = False
+    italic: bool = False
+    vert: str = ""  # "", "sup" or "sub"
+
+
+def _style(run: Run) -> str:
+    if run.bold:
+        return "**"
+    if run.italic and _LETTER.search(run.text) and not _DIGIT.search(run.text):
+        return "*"  # italic words; an italic number or symbol is mathematics, left plain
+    return ""
+
+
+def render(runs: list[Run], emphasis: bool = True) -> str:
+    """The runs as one line: emphasis merged across spaces, super/subscripts marked."""
+    pieces: list[tuple[str, str]] = []  # (style, text); style "^"/"_" for raised runs
+    for run in runs:
+        if not run.text:
+            continue
+        if run.vert and run.text.strip():
+            pieces.append(("^" if run.vert == "sup" else "_", run.text))
+        elif not run.text.strip():
+            pieces.append((" ", " "))
+        else:
+            pieces.append((_style(run) if emphasis else "", run.text))
+    # a space between two runs of one style belongs to that style
+    for i, (style, _text) in enumerate(pieces):
+        if style == " ":
+            before = next((s for s, _ in reversed(pieces[:i]) if s != " "), "")
+            after = next((s for s, _ in pieces[i + 1 :] if s != " "), "")
+            pieces[i] = (before if before == after and before in ("**", "*") else "", " ")
+    out: list[str] = []
+    i = 0
+    while i < len(pieces):
+        style = pieces[i][0]
+        j = i
+        while j < len(pieces) and pieces[j][0] == style:
+            j += 1
+        text = "".join(t for _, t in pieces[i:j])
+        if style in ("^", "_"):
+            out.append(raised(text, style))
+        elif style and text.strip():
+            core = text.strip()
+            lead = text[: len(text) - len(text.lstrip())]
+            trail = text[len(text.rstrip()) :]
+            out.append(f"{lead}{style}{core}{style}{trail}")
+        else:
+            out.append(text)
+        i = j
+    return " ".join("".join(out).split())

@@ -1,0 +1,24 @@
+"""Markdown and plain text: read as written, one file line per text line.
+
+Nothing is re-flowed, so the line numbers the grader quotes are the file's own. The
+text is normalised like every other format (``normalise``): a Markdown report pasted
+from a browser carries the same mathematical alphanumerics as its PDF export.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from calculators.answers.reading.document import Document
+from calculators.answers.reading.normalise import normalise
+
+REPLACED_NOTE = "some characters are not valid UTF-8 and were replaced"
+
+
+def read_plain(p: Path) -> Document:
+    text = p.read_bytes().decode("utf-8", errors="replace")
+    if text.startswith("\ufeff"):
+        text = text[1:]  # a byte-order mark from Windows editors
+    notes = (REPLACED_NOTE,) if "\ufffd" in text else ()
+    fmt = "markdown" if p.suffix.lower() in (".md", ".markdown") else "text"
+    return Document(normalise(text), str(p), fmt, "text", notes=notes)
