@@ -168,10 +168,11 @@ def _numbers(text: str) -> list[_Number]:
 
 def _lead(context: str) -> list[str]:
     """The split(s) the words before a figure name: the last one, or a chain of them
-    joined by "and" / "/" ("validation and test accuracy: 0.85, 0.84")."""
+    joined by "and" / "/" ("validation and test accuracy: 0.85, 0.84"); ["weak"] when
+    only "best"/"peaks" does (validation, unless a split is named right after)."""
     keys = [(m.start(), m.end(), m.lastgroup) for m in KEYWORD.finditer(context)]
     if not keys:
-        return ["val"] if WEAK_VAL.search(context) else []
+        return ["weak"] if WEAK_VAL.search(context) else []
     chain = [keys[-1]]
     for k in reversed(keys[:-1]):
         if CHAIN.match(context[k[1]:chain[0][0]]) and k[2] != chain[0][2]:
@@ -196,16 +197,18 @@ def read_sentence(text: str) -> tuple[list[tuple[int, str | None, float]],
         nxt = next((x.start for x in numbers[i + 1:]), len(text))
         trail = TRAIL.match(text, n.end, nxt)
         role: str | None = None
-        if lead:
+        weak = lead == ["weak"]
+        if lead and not weak:
             role, queue = lead[0], lead[1:]
             mark = n.end
         elif queue:
             role, queue = queue[0], queue[1:]
             mark = n.end
-        elif trail:
+        elif trail:  # "peaks at 0.853 validation accuracy": the named split wins over "peaks"
             role = str(trail.lastgroup)
             mark = trail.end()
         else:
+            role = "val" if weak else None
             mark = n.end
         if role != "train":
             accs.append((n.start, role, round(n.value, 6)))
@@ -358,6 +361,21 @@ class _Reader:
                         self.add(seed, fam or row_family, number, "| " + " | ".join(cells)
                                  + " |", role, value, open_claims)
 
+    def plain_row(self, number: int, line: str, fields: list[str]) -> bool:
+        """One row of a table written with spaces: its numbers, in the header's order."""
+        cells = CELL.findall(line)
+        if len(cells) != len(fields):
+            return False
+        row = dict(zip(fields, cells, strict=True))
+        seed = _seed_cell(row.pop("seed"), bare=True)
+        family = self.families.first(line) or self.family
+        open_claims: dict[Any, Claim] = {}
+        for key, cell in row.items():
+            value = _cell_value(cell, key)
+            if value is not None:
+                self.add(seed, family, number, line, key, value, open_claims)
+        return seed is not None
+
     def _merge_columns(self, first: int) -> None:
         """A column-per-seed table gives one claim per (row, seed): join them per run."""
         merged: dict[Any, Claim] = {}
@@ -373,6 +391,24 @@ class _Reader:
                 if getattr(claim, f) is not None:
                     setattr(have, f, getattr(claim, f))
         self.claims[:] = out
+
+
+FIELD_WORDS = re.compile(rf"(?<![a-z])(?:(?P<seed>seed)|(?P<step>step|iter\w*)|"
+                         rf"(?P<best_validation>{VAL})|(?P<test>{TEST}))(?![a-z])", re.IGNORECASE)
+CELL = re.compile(r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?%?|\.\d+%?")
+
+
+def _plain_header(line: str) -> list[str] | None:
+    """The fields, in order, of a table written with spaces ("Model Seed Best val. acc.
+    Step Test acc.", as PDF text and plain-text reports give it), or None."""
+    if any(ch.isdigit() for ch in line) or "|" in line:
+        return None
+    fields: list[str] = []
+    for m in FIELD_WORDS.finditer(line):
+        name = str(m.lastgroup)
+        if name not in fields:
+            fields.append(name)
+    return fields if "seed" in fields and len(fields) >= 3 else None
 
 
 def _column_role(header: str) -> str | None:
@@ -479,6 +515,14 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
                 block.append((first_line + i, _cells(raw[i])))
                 i += 1
             reader.table(block)
+            continue
+        fields = _plain_header(line)
+        if fields and i + 1 < len(raw) and reader.plain_row(number + 1, raw[i + 1], fields):
+            flush()
+            i += 2
+            while i < len(raw) and raw[i].strip() and reader.plain_row(first_line + i, raw[i],
+                                                                        fields):
+                i += 1
             continue
         i += 1
         if not line.strip():

@@ -48,6 +48,8 @@ def claims(text: str) -> list[tuple[str | None, int, float | None, int | None, f
     ("Seed 1 was the best run of the randomly initialised model. Its best validation\n"
      "accuracy was 0.64, reached at step 400.\nThe corresponding test accuracy was 0.63.",
      [("scratch", 1, 0.64, 400, 0.63)]),
+    ("With seed 1 the model peaks at 0.853 validation accuracy (step 1200), reaching 0.841 "
+     "test accuracy there.", [(None, 1, 0.853, 1200, 0.841)]),
     # lists
     ("- Seed 2 — best val acc = 85.3% @ step 1.2k; test = 84.1%",
      [(None, 2, 0.853, 1200, 0.841)]),
@@ -61,6 +63,10 @@ def claims(text: str) -> list[tuple[str | None, int, float | None, int | None, f
     ("Pre-trained model:\n\n| | Seed 1 | Seed 2 |\n|---|---|---|\n| Best val acc | 0.85 | 0.86 |"
      "\n| Step | 1200 | 1,400 |\n| Test acc | 84.1% | 85% |",
      [("pretrained", 1, 0.85, 1200, 0.841), ("pretrained", 2, 0.86, 1400, 0.85)]),
+    # a table as PDF text gives it: cells separated by spaces, read in the header's order
+    ("Model Seed Best val. acc. Step Test acc.\npre-trained 1 0.853 1,200 0.841\n"
+     "scratch 2 0.705 2000 69.9%\nThe pre-trained model is better.",
+     [("pretrained", 1, 0.853, 1200, 0.841), ("scratch", 2, 0.705, 2000, 0.699)]),
     # not per-seed claims: averages, seeds without figures, figures without a split
     ("On average over the three seeds the pre-trained model reaches 0.85 validation "
      "accuracy.", []),
