@@ -144,10 +144,15 @@ def read_pdf(p: Path) -> Document:
     needs_ta = None
     if not text.strip():
         notes.append(NO_TEXT_LAYER)
-        kind = "images (a scan or photo)" if image_pages else "empty"
+        if image_pages:
+            kind = "images" if pages > 1 else "an image"
+            kind += " (a scan or photo)"
+        else:
+            kind = "empty"
+        plural = pages > 1
         needs_ta = (
-            f"the PDF has no text layer: its {pages} page{'s' if pages > 1 else ''} "
-            f"{'are' if pages > 1 else 'is'} {kind}; a TA must read it"
+            f"the PDF has no text layer: its {pages} page{'s' if plural else ''} "
+            f"{'are' if plural else 'is'} {kind}; a TA must read it"
         )
     elif image_pages:
         listed = ", ".join(map(str, image_pages))
