@@ -104,6 +104,30 @@ SAMPLES = [
         (('self.register_buffer("pe", pe)  # a buffer: it follows .to(), .half() and .cuda()',
           "self.pe = pe  # (max_len, E)"),),
     ),
+    Sample(
+        "wrong-uses-sdpa", "solution",
+        "Calls `F.scaled_dot_product_attention` (0/1 masks turned to bool first): every "
+        "output right, but the starter asks for the attention written out; the static "
+        "gate reads the module and zeroes Part 1.",
+        MHA_LOST,
+        (("import math\n\nimport torch\n",
+          "import math\n\nimport torch\nimport torch.nn.functional as F\n"),
+         ('        scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)  # (N, H, S, T)\n'
+          '        if attn_mask is not None:\n'
+          '            if attn_mask.dtype == torch.bool:\n'
+          '                scores = scores.masked_fill(~attn_mask, float("-inf"))  # False = blocked\n'
+          '            elif (attn_mask < 0).any():\n'
+          '                scores = scores + attn_mask  # additive: -inf = blocked\n'
+          '            else:\n'
+          '                scores = scores.masked_fill(attn_mask == 0, float("-inf"))  # 0 = blocked\n'
+          '        weights = self.attn_drop(torch.softmax(scores, dim=-1))  # (N, H, S, T)\n'
+          '        output = self.out_proj(rearrange(weights @ v, "n h s d -> n s (h d)"))  # (N, S, E)\n',
+          '        if attn_mask is not None and attn_mask.dtype != torch.bool and (attn_mask >= 0).all():\n'
+          '            attn_mask = attn_mask.bool()  # 0/1 -> True = may attend, as SDPA reads it\n'
+          '        drop = self.attn_drop.p if self.training else 0.0\n'
+          '        y = F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask, dropout_p=drop)\n'
+          '        output = self.out_proj(rearrange(y, "n h s d -> n s (h d)"))  # (N, S, E)\n'),),
+    ),
     Sample("unfilled", "template", "The starter folder as handed out.",
            {"mha": 0, "pe": 0}),
     Sample(
@@ -158,6 +182,8 @@ def manifest() -> tuple[str, str]:
         "  float masks.",
         "- `wrong-pe-plain-attribute` matches every float32 case of Part 2; only the",
         "  `.half()` cases see the table left behind.",
+        "- `wrong-uses-sdpa` matches every case: only the static gate, which reads",
+        "  `dl4nlp/transformer_layers.py` (and the operators the probe saw run), finds it.",
         "",
     ])
     return "\n".join(toml), readme

@@ -91,6 +91,7 @@ def test_messages_name_the_mistake(records):
     plain = message(records["wrong-pe-plain-attribute"], "pe")
     assert "dtype float32, expected float16" in plain
     assert "not implemented" in message(records["unfilled"], "mha")
+    assert "F.scaled_dot_product_attention" in message(records["wrong-uses-sdpa"], "mha")
 
 
 def test_generated_files_are_up_to_date():

@@ -73,6 +73,8 @@ class MultiHeadAttention(nn.Module):
         #  3. Apply attn_mask, if given, so that blocked pairs get zero weight (any form).
         #  4. Softmax over the keys, then dropout on the weights (self.attn_drop).
         #  5. Weighted sum of the values, heads merged back to (N, S, E), then out_proj.
+        # Write the attention out: nn.MultiheadAttention and F.scaled_dot_product_attention
+        # are not allowed here.
         ############################################################################
         H = self.num_heads
         q = rearrange(self.q_proj(query), "n s (h d) -> n h s d", h=H)  # (N, H, S, E/H)
