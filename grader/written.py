@@ -87,11 +87,17 @@ class Reports:
         return self._slips[doc.path]
 
     def describe(self) -> list[dict[str, Any]]:
-        """What the record says about the reports (never their text)."""
+        """What the record says about the reports (never their text): which reader read
+        each one and how many pages it has, and why a TA must read it (a scan)."""
         return [{"name": Path(d.path).name, "path": d.path, "format": d.format,
+                 "reader": d.reader, "pages": d.pages, "needs_ta": d.needs_ta,
                  "notes": list(d.notes),
                  "sha256": hashlib.sha256(Path(d.path).read_bytes()).hexdigest()}
                 for d in self.docs] + [{"error": e} for e in self.errors]
+
+    def needs_ta(self) -> list[str]:
+        """Why a person must read some report (no text layer, pages that are images)."""
+        return [f"{Path(d.path).name}: {d.needs_ta}" for d in self.docs if d.needs_ta]
 
 
 def _source(cell: Any) -> str:
@@ -154,13 +160,17 @@ def report_answer(reports: Reports, spec: QuestionSpec,
     questions = [spec, *(q for q in known if q.id != spec.id)]
     reasons = []
     for doc in reports.docs:
-        got = reports.answers(doc, questions)[spec.id]
         name = Path(doc.path).name
+        if doc.needs_ta and not doc.text.strip():  # a scan: nothing to search
+            reasons.append(f"{name}: {doc.needs_ta}")
+            continue
+        got = reports.answers(doc, questions)[spec.id]
         if got.found and got.answer:
             return Found(got.answer[:MAX_ANSWER], "report", f"{name} line {got.line}",
                          section=got.section, report=doc.path, shotgun=got.shotgun,
                          stated=got.stated)
-        reasons.append(f"{name}: {got.reason or 'no answer found'}")
+        reasons.append(f"{name}: {got.reason or 'no answer found'}"
+                       + (f" ({doc.needs_ta})" if doc.needs_ta else ""))
     return Found(None, "none", reason="; ".join(reasons))
 
 
