@@ -72,7 +72,9 @@ class Submission(Part):
     evidence: str = Field(description="what was handed in: notebook, report, notebook+report")
     reports: list[dict[str, Any]] | None = Field(
         None, exclude_if=_absent,
-        description="each report read: name, path, format, notes, sha256; or an error")
+        description="each report read: name, path, format, reader (e.g. 'pymupdf 1.28.2'), "
+                    "pages (PDF), needs_ta (why a TA must read it: a scan), notes, sha256; "
+                    "or an error")
     logs: list[str] | None = Field(None, exclude_if=_absent,
                                    description="training logs handed in (file names)")
     files: list[dict[str, Any]] | None = Field(
