@@ -39,6 +39,7 @@ import contextlib
 import functools
 import json
 import math
+import re
 import secrets
 import shutil
 import tempfile
@@ -62,7 +63,7 @@ from grader.run.kernel_side import HARNESS_SOURCE
 from grader.run.limits import Limits, describe
 from grader.run.payload import BadPayload
 from grader.run.result import CellReport, ProbePayload, ProbeRequest, RunResult
-from grader.run.sandbox import Sandbox, SandboxPaths
+from grader.run.sandbox import SCRATCH_MOUNT, Sandbox, SandboxPaths
 
 REFUSED = "grader-refused: "
 """The start of the error a grader cell ends with when the harness will not vouch for its
@@ -84,6 +85,25 @@ TIMEOUT_ENAME = "CellTimeoutError"
 OUTPUT_MESSAGES = frozenset(
     {"stream", "display_data", "execute_result", "update_display_data", "error"})
 FLOOD_NOTE = "\n[grader: output limit reached; the rest was dropped]\n"
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_FRAME = re.compile(r'File "?(?P<file>[^",\n]+?\.py)"?(?::|, line )(?P<line>\d+)')
+
+
+def module_frame(traceback: Sequence[str], homes: Sequence[str]) -> str:
+    """`mycourse/layers.py:3`: the last frame of a cell's traceback in a file under the
+    working folder (a student's module beside the notebook), relative to it; "" when the
+    error was raised elsewhere (a cell, a library)."""
+    found = ""
+    for entry in traceback:
+        for match in _FRAME.finditer(_ANSI.sub("", str(entry))):
+            path = match["file"]
+            for home in homes:
+                prefix = home.rstrip("/") + "/"
+                if path.startswith(prefix) and "site-packages" not in path:
+                    found = f"{path[len(prefix):]}:{match['line']}"
+    return found[:200]
 
 
 class _OneSpec(KernelSpecManager):
@@ -405,9 +425,17 @@ class _Run:
         content = (self.client.reply or {}).get("content", {})
         if errors:
             report.ename, report.evalue = errors[-1].get("ename"), str(errors[-1].get("evalue"))[:300]
+            at = module_frame(errors[-1].get("traceback") or [], self._homes())
+            if at:  # raised in the student's module: say where, relative to the notebook
+                report.evalue = f"{report.evalue} (at {at})"
         elif outcome == "error":
             report.ename, report.evalue = content.get("ename"), str(content.get("evalue"))[:300]
         return outcome
+
+    def _homes(self) -> tuple[str, ...]:
+        """The working folder as the kernel sees it: `~` (IPython shortens $HOME, which is
+        the working folder), the sandbox's mount, or the scratch folder itself."""
+        return ("~", SCRATCH_MOUNT, str(self.paths.scratch), str(self.paths.scratch.resolve()))
 
     def _ping(self) -> bool:
         """After an interrupt the cell's kernel did not go idle: does it answer `pass`?

@@ -86,6 +86,7 @@ CELLS = [
     "rows = open('data/points.csv').read().split()\nprint(len(rows), helper.NAME, sub.LEVEL)",
     "print(open('shared/info.txt').read().strip())\nprint('rows:', len(rows))\n"
     "print('shape: (2, 4)')",
+    "double(1)",
 ]
 
 LAYERS_RIGHT = "def double(x):\n    return x * 2\n"
@@ -144,7 +145,7 @@ def graded(tmp_path_factory):
 
 def test_the_module_and_data_arrive_with_their_tree(graded):
     record, run = graded["right"]
-    assert [c.status for c in run.cells] == ["ok", "ok", "ok"], run.cells
+    assert [c.status for c in run.cells] == ["ok", "ok", "ok", "ok"], run.cells
     printed = "".join(o.get("text", "") for o in run.executed.cells[1].outputs)
     assert printed.strip() == "2 helper sub"
     assert record.score == 3, [q.message for q in record.questions]
@@ -189,6 +190,9 @@ def test_an_error_in_the_module_names_its_file_and_line(graded):
     assert record.score == 0
     assert "mycourse/layers.py:3" in message, message
     assert "/home/student" not in message and "/tmp" not in message
+    errors = record.run["cell_errors"]
+    assert [(e["cell"], e["ename"], e["evalue"]) for e in errors] == [
+        (3, "ValueError", "not yet (at mycourse/layers.py:3)")]
 
 
 def test_globs_match_like_recursive_glob():
