@@ -9,7 +9,9 @@ verdict manifest.toml wrote for it. Prints
 
     answers read right: N/M from PDF, N/M from DOCX, N/M from text
 
-then one row per family of mistake ("none" = right answers; "claim" = lab A's Q4 claim;
+(and the same for each `batch` the manifest names: "held-out" reports were written
+before and committed after the readers were tuned on the others), then one row per
+family of mistake ("none" = right answers; "claim" = lab A's Q4 claim;
 "per_seed" = a lab B report's six per-seed rows checked against its log), one row per
 style the report was written in (latex: pandoc/pdfLaTeX two-column; word: a Docs page
 printed by Chromium; docx: Word; md: Markdown; txt: plain text) and the seconds taken. `--misses` lists each item read wrong with what the grader made of it;
@@ -32,6 +34,7 @@ from tests.calculators.answers.test_report_corpus import (  # noqa: E402
     Outcome,
     corpus_files,
     grade_file,
+    manifest,
 )
 
 LABELS = {"pdf": "PDF", "docx": "DOCX", "text": "text"}
@@ -68,6 +71,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print("answers read right: " + ", ".join(
         f"{right[fmt]}/{total[fmt]} from {label}" for fmt, label in LABELS.items()))
+    batches = {e["id"]: e.get("batch", "") for e in manifest()}
+    for batch in sorted({b for b in batches.values() if b}):
+        part = [o for o in outcomes if batches[o.report] == batch]
+        print(f"  of which {batch} reports: " + ", ".join(
+            f"{sum(o.ok for o in part if o.format == f)}/"
+            f"{sum(1 for o in part if o.format == f)} from {label}"
+            for f, label in LABELS.items()))
     print(f"\n{'family of mistake':26}" + "".join(f"{LABELS[f]:>10}" for f in LABELS))
     for family, cells in per_family.items():
         print(f"{family:26}" + "".join(
