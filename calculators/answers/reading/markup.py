@@ -47,11 +47,19 @@ def render(runs: list[Run], emphasis: bool = True) -> str:
         else:
             pieces.append((_style(run) if emphasis else "", run.text))
     # a space between two runs of one style belongs to that style
+    after = [""] * len(pieces)
+    following = ""
+    for i in range(len(pieces) - 1, -1, -1):
+        after[i] = following
+        if pieces[i][0] != " ":
+            following = pieces[i][0]
+    before = ""
     for i, (style, _text) in enumerate(pieces):
         if style == " ":
-            before = next((s for s, _ in reversed(pieces[:i]) if s != " "), "")
-            after = next((s for s, _ in pieces[i + 1 :] if s != " "), "")
-            pieces[i] = (before if before == after and before in ("**", "*") else "", " ")
+            same = before == after[i] and before in ("**", "*")
+            pieces[i] = (before if same else "", " ")
+        else:
+            before = style
     out: list[str] = []
     i = 0
     while i < len(pieces):

@@ -27,6 +27,7 @@ What the layout pass does, page by page:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -190,6 +191,16 @@ def _page_blocks(page: object, number: int) -> list[_Block]:
     return blocks
 
 
+@functools.lru_cache(maxsize=512)
+def _font_kind(font: str) -> tuple[bool, bool, bool]:
+    """(math, bold, italic) from a font's name; a page has a few fonts and many spans."""
+    return (
+        bool(_MATH_FONT.search(font)),
+        bool(_BOLD_FONT.search(font)),
+        bool(_ITALIC_FONT.search(font)),
+    )
+
+
 def _line(raw: dict) -> _Line | None:
     dx, dy = raw.get("dir", (1.0, 0.0))
     if abs(dy) > 0.1 or dx <= 0:
@@ -210,9 +221,9 @@ def _line(raw: dict) -> _Line | None:
             vert = "sup"
         elif text.strip() and smaller and shift > 0.1 * size:
             vert = "sub"
-        math = bool(_MATH_FONT.search(font))
-        bold = bool(flags & 16 or _BOLD_FONT.search(font)) and not math
-        italic = bool(flags & 2 or _ITALIC_FONT.search(font)) and not math
+        math, bold_font, italic_font = _font_kind(font)
+        bold = bool(flags & 16 or bold_font) and not math
+        italic = bool(flags & 2 or italic_font) and not math
         runs.append(Run(text, bold, italic, vert))
         if text.strip() and not vert:
             sizes.append(span["size"])
