@@ -74,7 +74,7 @@ _CLEAN = [
     (re.compile(r"−"), "-"),
 ]
 
-TIER_FINAL, TIER_BOLD, TIER_CONCLUSIVE, TIER_NUMBER = 4, 3, 2, 1
+TIER_FINAL, TIER_BOLD, TIER_CONCLUSIVE, TIER_NUMBER, TIER_ASIDE = 4, 3, 2, 1, 0
 
 
 @dataclass(frozen=True)
@@ -94,20 +94,20 @@ class Candidate:
                 "conclusive": self.conclusive}
 
 
-def _plain_char(m: re.Match[str]) -> str:
-    return unicodedata.normalize("NFKC", m.group(0))
+def _plain_bold(m: re.Match[str]) -> str:
+    return "**" + unicodedata.normalize("NFKC", m.group(0)) + "**"
 
 
-_MATH_ALNUM = re.compile("[\U0001d400-\U0001d7ff]")
+_MATH_ALNUM = re.compile("[\U0001d400-\U0001d7ff](?:[\U0001d400-\U0001d7ff.,]*[\U0001d400-\U0001d7ff])?")
 
 
 def clean(raw: str) -> str:
     """``raw`` with LaTeX digit groups, ``\\text{}`` units and ``$`` turned into plain text.
 
-    Mathematical bold digits (𝟎.𝟕𝟓, a browser's MathML export) become digits; other
-    compatibility characters (superscripts) stay, they carry meaning.
+    Mathematical bold digits (𝟎.𝟕𝟓, a browser's MathML export of a bold answer) become
+    bold digits; other compatibility characters (superscripts) stay, they carry meaning.
     """
-    out = _MATH_ALNUM.sub(_plain_char, raw)
+    out = _MATH_ALNUM.sub(_plain_bold, raw)
     for pattern, repl in _CLEAN:
         out = pattern.sub(repl, out)
     return out
@@ -120,6 +120,8 @@ class Source:
     number: int
     text: str  # the part of the line that may hold the answer (after a label)
     table: bool = False
+    """A table row that answers (labelled, the part's own row, or under an "Answer" header);
+    the rows of a table of working are plain lines."""
     next_text: str = ""  # the following line (a unit may have been wrapped onto it)
     answer_cell: int | None = None
     """For a table row: which ``|``-separated piece of ``text`` is the answer column."""
@@ -142,6 +144,12 @@ _CLOSED_FORM = re.compile(r"\\[dt]?frac|e\^|\\exp|\\ln|\bln\b|\\sqrt")
 def _closed_form(segment: str) -> bool:
     """A value written as a formula with no number after it ("\\frac{e^3}{...}")."""
     return bool(_CLOSED_FORM.search(segment)) and not re.search(r"[=≈]", segment)
+
+
+def _defines(before: str, names: Sequence[str]) -> bool:
+    """Whether ``before`` ends with "<one of the question's symbols> =" (a definition)."""
+    m = re.search(r"([A-Za-z][\w{}\\]*)\s*=\s*$", before)
+    return bool(m and names and normalize_name(m.group(1)) in names)
 
 
 def _formula_in(segment: str, symbols: Mapping[str, Any],
@@ -191,6 +199,7 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
         formulas = _formulas(text, symbols or {}, names)
         for fs, fe, parsed, chain_end in formulas:
             tier = TIER_FINAL if answer_line or any(bs <= fs and fe <= be for bs, be in boxed) \
+                else TIER_BOLD if any(bs <= fs + 2 and fe - 2 <= be for bs, be in bold) \
                 else TIER_CONCLUSIVE
             why = "answer line" if answer_line else "formula"
             out.append(Candidate(text[fs:fe], src.number, why, chain_end or answer_line,
@@ -207,7 +216,7 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
                 continue  # equation number "(5)"
             if not before.strip(" *") and re.match(r"^[.)]\s", after):
                 continue  # a list marker "1. "
-            written = " ".join(m.group(0).split())
+            written = " ".join(re.sub(r"(?<=\S)[*}]+", " ", m.group(0)).split())
             unit_next = None
             if not after.strip(" *.") and not re.search(r"[A-Za-z%]\s*$", written):
                 unit_next = _UNIT_START.match(clean(src.next_text))
@@ -218,10 +227,13 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
             chain_continues = bool(_CHAIN_AFTER.search(after))
             sentence = re.split(r"[.;:]\s", before)[-1]
             keyword = _KEYWORDS.search(sentence)
-            in_bold = any(bs <= s and e <= be for bs, be in bold)
-            in_box = any(bs <= s and e <= be for bs, be in boxed)
+            ns, ne = m.span(1)  # the number itself: its unit may sit outside the bold
+            in_bold = any(bs <= ns and ne <= be for bs, be in bold)
+            in_box = any(bs <= ns and ne <= be for bs, be in boxed)
             tier, why = TIER_NUMBER, "number"
-            if in_box:
+            if _defines(before, names):
+                pass  # "with L = 48 and H = 6144": the question's data, not an answer
+            elif in_box:
                 tier, why = TIER_FINAL, "boxed"
             elif cells is not None and cells[0] <= s < cells[1]:
                 tier, why = TIER_FINAL, "answer cell"
@@ -235,6 +247,8 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
                 tier, why = TIER_CONCLUSIVE, "after ≈"
             elif keyword and not operand and not chain_continues:
                 tier, why = TIER_CONCLUSIVE, f"after '{keyword.group(1).lower()}'"
+            if tier == TIER_NUMBER and before.count("(") > before.count(")"):
+                tier, why = TIER_ASIDE, "in parentheses"  # "(75.5 MB against 115.98 GB)"
             out.append(Candidate(written, src.number, why, tier > TIER_NUMBER,
                                  parse_answer(written, symbols), tier, s, e, text))
     out.sort(key=lambda c: (c.line, c.column))

@@ -112,7 +112,14 @@ def _norm(text: str) -> str:
     s = re.sub(r"[*`#$\\]", " ", s)
     s = re.sub(r"\s*\(\s*", "(", s)
     s = re.sub(r"\s*\)", ")", s)
+    s = _BRITISH.sub(lambda m: _AMERICAN[m.group(0)], s)
     return " ".join(s.split()).strip(" :.")
+
+
+_AMERICAN = {"modelling": "modeling", "labelling": "labeling", "isation": "ization",
+             "normalis": "normaliz", "tokenis": "tokeniz"}
+_BRITISH = re.compile("|".join(_AMERICAN))
+"""British spellings read as the pack writes them ("Language modelling task")."""
 
 
 def _find_phrase(text: str, phrase: str) -> int:
@@ -223,7 +230,7 @@ def _part_range(lines: list[_Line], start: int, end: int, part: str,
     own = _norm(part)
 
     def begins(line: _Line, phrase: str) -> bool:
-        text = line.heading if line.heading is not None else line.norm
+        text = line.heading if line.heading is not None else line.norm.lstrip("| ")
         return _find_phrase(_LEADING_MARKERS.sub("", text), phrase) == 0
 
     first = next((i for i in range(start, end) if begins(lines[i], own)), None)
@@ -247,7 +254,8 @@ class _Range:
     end: int  # exclusive
     inline: bool  # the opening line's text after its label holds answer text
     heading: str
-    stated_from: int  # index from which stated conventions are read (the question's intro)
+    intro: tuple[int, int] = (0, 0)
+    """Lines before the question's first part: conventions stated there hold for every part."""
 
 
 class _Reader:
@@ -268,27 +276,27 @@ class _Reader:
         if target is not None:
             found = find_section(self.lines, target)
             if found is not None:
-                return self._labelled(found, found[0])
+                return self._labelled(found)
         if parent is not None:
             found = find_section(self.lines, parent)
             if found is None:
                 return f"no heading matching {list(spec.headings)}"
             if spec.part is None:
-                return self._labelled(found, found[0])
+                return self._labelled(found)
             return self._part(spec, found[0], found[1])
         found = _phrase_section(self.plain, spec.headings, self.all_phrases)
         if found is None:
             return f"no heading matching {list(spec.headings)}"
         if spec.part is None:
-            return self._labelled(found, found[0])
+            return self._labelled(found)
         return self._part(spec, found[0], found[1])
 
-    def _labelled(self, found: tuple[int, int], intro: int) -> _Range:
+    def _labelled(self, found: tuple[int, int]) -> _Range:
         start, end = found
         line = self.lines[start]
         inline = not line.heading or bool(line.mark and re.match(
             r"^\W{0,3}[:=]", line.raw[line.mark.content:]))
-        return _Range(start, end, inline, line.raw.strip(), intro)
+        return _Range(start, end, inline, line.raw.strip())
 
     def _part(self, spec: QuestionSpec, head: int, end: int) -> _Range | str:
         assert spec.part is not None
@@ -297,8 +305,11 @@ class _Reader:
         part = _part_range(self.plain, head + 1, end, spec.part, siblings)
         if part is None:
             return f"no part '{spec.part}' in the section"
+        starts = [found[0] for other in siblings
+                  if (found := _part_range(self.plain, head + 1, end, other, [])) is not None]
         first = self.lines[part[0]]
-        return _Range(part[0], part[1], not first.heading, self.lines[head].raw.strip(), head)
+        return _Range(part[0], part[1], not first.heading, self.lines[head].raw.strip(),
+                      (head, min([part[0], *starts])))
 
     def sources(self, rng: _Range) -> list[Source]:
         out = []
@@ -316,7 +327,8 @@ class _Reader:
             following = self.lines[i + 1].raw if i + 1 < rng.end else ""
             column = self._answer_column(i) if line.table else None
             cell = None if column is None or column < skipped else column - skipped
-            out.append(Source(line.number, text, line.table, following, cell))
+            answers = line.table and (cell is not None or i == rng.start or line.opens)
+            out.append(Source(line.number, text, answers, following, cell))
         return out
 
     def _answer_column(self, i: int) -> int | None:
@@ -374,7 +386,8 @@ def _own_candidates(found: list[Candidate], sources: Sequence[Source], spec: Que
     mine, unlabelled = [], []
     for src in sources:
         for c in by_line.get(src.number, []):
-            owner = _owner(_norm(c.line_text[: c.column]), own, others)
+            upto = c.end if c.why == "formula" else c.column  # "-\ln \frac{...}" names the loss
+            owner = _owner(_norm(c.line_text[:upto]), own, others)
             current = owner if owner is not None else current
             (mine if current else unlabelled if current is None else []).append(c)
         owner = _owner(_norm(clean(src.text)), own, others)
@@ -399,7 +412,8 @@ def extract_answers(report_text: str, questions: Sequence[QuestionSpec]) -> dict
         found = candidates(sources, spec.symbols)
         found = _own_candidates(found, sources, spec, questions)
         stated = conventions_in("\n".join(
-            line.raw for line in reader.lines[rng.stated_from:rng.end]))
+            line.raw for line in [*reader.lines[rng.intro[0]:rng.intro[1]],
+                                  *reader.lines[rng.start:rng.end]]))
         chosen = pick(found)
         if chosen is None:
             results[spec.id] = Extracted(spec.id, False, section=section, heading=rng.heading,

@@ -138,19 +138,21 @@ def _call(spec: dict[str, Any], reference: Reference) -> tuple[Any, Any]:
     return raw, (getattr(raw, str(spec["field"])) if "field" in spec else raw)
 
 
-def _pack_credit(check: Check, names: Sequence[str]) -> tuple[Rational, list[str]]:
-    """Product of the pack's credits for ``names``; the names the pack does not list."""
+def _pack_credit(check: Check, names: Sequence[str]) -> tuple[Rational, list[str], list[str]]:
+    """Product of the pack's credits for ``names``, the pack's names for them, and the names
+    the pack does not list."""
     by_name = {str(c.get("name")): c for c in check.settings.get("conventions", [])}
     credit: Rational = Integer(1)
-    missing = []
+    missing, named = [], []
     for name in names:
         conv = next((by_name[n] for n in PACK_NAMES.get(name, (name,)) if n in by_name), None)
         if conv is None:
             missing.append(name)
             credit = Integer(0)
         else:
+            named.append(str(conv.get("name")))
             credit *= Rational(str(conv.get("credit", 0)))
-    return credit, missing
+    return credit, named, missing
 
 
 def _words(component: str) -> str:
@@ -227,7 +229,7 @@ class Holder:
                     n for name in applied for n in PACK_NAMES.get(name, (name,))} \
                     and len(applied) == 1:
                 return verdict  # the pack's own message for that convention
-            credit, missing = _pack_credit(self.check, applied)
+            credit, named, missing = _pack_credit(self.check, applied)
             message = (f"Your answer, {under.answer.display if under.answer else text}, is right "
                        f"{words}, as you state; the question asks for "
                        f"{expected_display(self.key.expected, self.symbols)}.")
@@ -235,7 +237,7 @@ class Holder:
                 return replace(verdict, message=message + " The question gives no credit "
                                f"for an answer {describe(missing)}.")
             return replace(verdict, verdict="convention", credit=credit, message=message,
-                           convention="+".join(applied))
+                           convention="+".join(named))
         gap = self._gap(text, restated, raw, value, applied)
         message = verdict.message + f" Even {words}, as you state, it is not right"
         message += f": your count leaves out {gap}." if gap else "."
