@@ -16,6 +16,7 @@ from calculators.answers.reading.normalise import raised
 
 _LETTER = re.compile(r"[^\W\d_]")
 _DIGIT = re.compile(r"\d")
+_JOINER = re.compile(r"^\s*[,.'’\u2009\u202f]\s*$")
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,8 @@ def render(runs: list[Run], emphasis: bool = True) -> str:
             pieces.append(("^" if run.vert == "sup" else "_", run.text))
         elif not run.text.strip():
             pieces.append((" ", " "))
+        elif _JOINER.match(run.text):
+            pieces.append((" ", run.text))  # a digit-group comma set in a math font
         else:
             pieces.append((_style(run) if emphasis else "", run.text))
     # a space between two runs of one style belongs to that style
@@ -57,7 +60,7 @@ def render(runs: list[Run], emphasis: bool = True) -> str:
     for i, (style, _text) in enumerate(pieces):
         if style == " ":
             same = before == after[i] and before in ("**", "*")
-            pieces[i] = (before if same else "", " ")
+            pieces[i] = (before if same else "", _text)
         else:
             before = style
     out: list[str] = []

@@ -59,6 +59,8 @@ _PAGE_NUMBER = re.compile(
 _PRINT_STAMP = re.compile(
     r"^(?:file|https?)://\S+$|^#{1,2}/#{1,2}/#{2,4},?\s+#{1,2}:#{2}(?:\s*[ap]m)?$", re.I
 )
+_SECTION_NUMBER = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2}){0,3}|[A-Z])\.?$")
+_EQUATION_NUMBER = re.compile(r"^\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)$")
 _LIST_MARKER = re.compile(r"^(?:[•◦▪‣∙·\-–*]|\(?(?:\d{1,2}|[a-z]|[ivxlIVXL]{1,5})[.)])$")
 
 
@@ -246,20 +248,38 @@ def _drop_margins(blocks: list[_Block], heights: dict[int, float]) -> list[_Bloc
         return line.y1 < MARGIN * h or line.y0 > (1 - MARGIN) * h
 
     seen: dict[str, set[int]] = {}
+    top: dict[int, float] = {}
+    bottom: dict[int, float] = {}
     for block in blocks:
         for line in block.lines:
-            if in_margin(line, block.page) and line.text.strip():
+            if not line.text.strip():
+                continue
+            top[block.page] = min(top.get(block.page, line.y0), line.y0)
+            bottom[block.page] = max(bottom.get(block.page, line.y1), line.y1)
+            if in_margin(line, block.page):
                 seen.setdefault(_key(line.text), set()).add(block.page)
+    baselines: dict[int, list[float]] = {}
+    for block in blocks:
+        baselines.setdefault(block.page, []).extend(ln.baseline for ln in block.lines)
+
+    def _alone(line: _Line, page: int) -> bool:
+        """No other text on the line's baseline (a section number has its title there)."""
+        return sum(abs(b - line.baseline) < 2 for b in baselines[page]) == 1
+
     out = []
     for block in blocks:
         kept = []
         for line in block.lines:
+            key = _key(line.text)
             if in_margin(line, block.page):
-                key = _key(line.text)
                 if not key or len(seen.get(key, ())) >= 2:
                     continue
                 if _PAGE_NUMBER.match(key) or _PRINT_STAMP.match(key):
                     continue
+            # a lone page number is the first or last line of its page, wherever that is
+            extreme = line.y0 <= top[block.page] or line.y1 >= bottom[block.page]
+            if extreme and key and _PAGE_NUMBER.match(key) and _alone(line, block.page):
+                continue
             kept.append(line)
         if kept:
             out.append(_Block(kept, block.page))
@@ -286,8 +306,14 @@ def _is_cells(row: list[_Line]) -> bool:
 
 
 def _merge_list_marker(row: list[_Line]) -> list[_Line]:
-    """``•``/``I.``/``(a)`` set apart from its text is one list item, not two cells."""
-    if len(row) == 2 and _LIST_MARKER.match(row[0].text.strip()):
+    """``•``/``I.``/``(a)`` set apart from its text is one list item, not two cells; so is
+    a section number before its title ("1  Question 1") and an equation before its
+    number ("N = 12 × 768^2  (1)")."""
+    if len(row) == 2 and (
+        _LIST_MARKER.match(row[0].text.strip())
+        or _SECTION_NUMBER.match(row[0].text.strip())
+        or _EQUATION_NUMBER.match(row[1].text.strip())
+    ):
         a, b = row
         runs = [*a.runs, Run(" "), *b.runs]
         return [_Line(runs, a.x0, b.x1, min(a.y0, b.y0), max(a.y1, b.y1), b.baseline, b.size)]

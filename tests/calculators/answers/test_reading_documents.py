@@ -144,3 +144,20 @@ def test_without_pymupdf_pypdf_reads_plain_text():
     doc = _read_pypdf(DOCS / "latex-twocol.pdf")
     assert doc.reader.startswith("pypdf ") and doc.pages == 2
     assert "268,435,456" in doc.text and "**" not in doc.text
+
+
+def test_overleaf_default_article():
+    raw = _raw("overleaf-article.pdf")
+    assert raw.rstrip().endswith("\n1") and "85,054,464" in raw  # bare page number; bold digits
+    doc = read_document(DOCS / "overleaf-article.pdf")
+    assert doc.text.splitlines() == [
+        "# 1 Question 1",
+        "The feed-forward block has two matrices and the attention block has four, so the "
+        "count per layer follows from the model width and we write it out in full here.",
+        "N = 12 × 768^2 = 7,077,888 (1)",
+        "With the embeddings added, as the default article class indents every paragraph after "
+        "the first, the final count is **85,054,464** parameters for the base model.",
+        "## Q1 (b)",
+        "Another indented paragraph: the cache holds 2 × 12 × 768 values per token, so a "
+        "context of 16,384 tokens in fp16 takes **0.6 GB** in all.",
+    ]
