@@ -14,7 +14,6 @@ layout under `out_dir` (docs/reports.md):
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -26,6 +25,7 @@ from grader.intake.student import Student
 from grader.record import GradeRecord, read_record, write_atomic
 from grader.report.lms import canvas_csv, moodle_feedback_zip, moodle_worksheet, plain_csv
 from grader.report.manual import awaits_ta, manual_sheet, merge_sheet
+from grader.report.names import displayable, displayable_data, displayable_student, json_text
 from grader.report.render import FORMATS, SUFFIX, render_student, student_for
 from grader.report.summary import render_summary
 from grader.report.visibility import student_view
@@ -103,7 +103,9 @@ def render_batch(records: Path | Iterable[dict[str, Any] | GradeRecord], out_dir
     bad = [f for f in formats if f not in FORMATS]
     if bad:
         raise BatchError("format", f"unknown {', '.join(bad)}; choose from {', '.join(FORMATS)}")
-    by_key = load_records(records)
+    # keys (file names) shown to people and used for the files written here; a key
+    # that was not valid UTF-8 would stop every report of the class (names.py)
+    by_key = {displayable(k): r for k, r in load_records(records).items()}
     raw = _pack_raw(pack)
     folder = Path(records) if isinstance(records, str | Path) else None
     if isinstance(roster, dict):
@@ -117,6 +119,8 @@ def render_batch(records: Path | Iterable[dict[str, Any] | GradeRecord], out_dir
         paths = (batch_rosters(base) if base is not None and base.is_dir()
                  else [base] if base is not None else [])
         students, reports = load_rosters(paths)
+    students = {displayable(k): v for k, v in students.items()}
+    reports = {displayable(k): v for k, v in reports.items()}
     out_dir.mkdir(parents=True, exist_ok=True)
     result = BatchResult()
     if manual is not None:
@@ -129,7 +133,8 @@ def render_batch(records: Path | Iterable[dict[str, Any] | GradeRecord], out_dir
             result.written.append(path)
     graded = []
     for key, record in by_key.items():
-        student = students.get(key) or student_for({**record, "_key": key})
+        record = displayable_data(record)
+        student = displayable_student(students.get(key) or student_for({**record, "_key": key}))
         graded.append((student, record))
         result.students.append(student)
     links: dict[str, str] = {}
@@ -179,7 +184,7 @@ def render_batch(records: Path | Iterable[dict[str, Any] | GradeRecord], out_dir
 
 
 def _record_json(record: dict[str, Any]) -> str:
-    return json.dumps(record, indent=2, ensure_ascii=False)
+    return json_text(record)
 
 
 def _write(path: Path, text: str, result: BatchResult) -> None:
