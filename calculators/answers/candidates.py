@@ -45,7 +45,8 @@ _BOLD_SPANS = re.compile(r"\*\*(.+?)\*\*|__(.+?)__|\\textbf\{([^{}]*)\}|\\mathbf
 _BOXED_SPANS = re.compile(r"\\(?:boxed|fbox)\{((?:[^{}]|\{[^{}]*\})*)\}|\[\[(.+?)\]\]")
 _ANSWER_LINE = re.compile(r"^\W*(?:final\s+)?answers?\b\W*(?:[:=]|is\b)", re.I)
 _KEYWORDS = re.compile(
-    r"\b(total|therefore|thus|hence|answer|result|gives|overall|altogether|so)\b", re.I
+    r"\b(total|therefore|thus|hence|answer|result|gives|overall|altogether|so|i\.e\.|that is)"
+    r"(?!\w)", re.I
 )
 _OPERATOR_AFTER = re.compile(
     r"^\s*[*}]*\s*(?:[-+×*/^·÷²³⁴⁵⁶⁷⁸⁹]|\\times|\\cdot|\\div|\(|\\frac)"
@@ -138,7 +139,7 @@ def _mentions_symbol(text: str, names: Sequence[str]) -> bool:
     return any(normalize_name(tok) in names for tok in _SYMBOLISH.findall(text))
 
 
-_CLOSED_FORM = re.compile(r"\\[dt]?frac|e\^|\\exp|\\ln|\bln\b|\\sqrt")
+_CLOSED_FORM = re.compile(r"\\[dt]?frac|/|\\exp|\\ln|\bln\b|\\sqrt")
 
 
 def _closed_form(segment: str) -> bool:
@@ -225,7 +226,7 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
             operand = bool(_OPERATOR_AFTER.match(after)) or bool(
                 re.search(r"(?:[-+×/^·÷]|\\times|\\cdot)$", re.sub(r"[\s*{(]+$", "", before)))
             chain_continues = bool(_CHAIN_AFTER.search(after))
-            sentence = re.split(r"[.;:]\s", before)[-1]
+            sentence = re.split(r"(?<!i\.e)(?<!e\.g)[.;:]\s", before)[-1]
             keyword = _KEYWORDS.search(sentence)
             ns, ne = m.span(1)  # the number itself: its unit may sit outside the bold
             in_bold = any(bs <= ns and ne <= be for bs, be in bold)
@@ -247,7 +248,7 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
                 tier, why = TIER_CONCLUSIVE, "after ≈"
             elif keyword and not operand and not chain_continues:
                 tier, why = TIER_CONCLUSIVE, f"after '{keyword.group(1).lower()}'"
-            if tier == TIER_NUMBER and before.count("(") > before.count(")"):
+            if tier == TIER_NUMBER and len(re.findall(r"(?<!\^)\(", before)) > before.count(")"):
                 tier, why = TIER_ASIDE, "in parentheses"  # "(75.5 MB against 115.98 GB)"
             out.append(Candidate(written, src.number, why, tier > TIER_NUMBER,
                                  parse_answer(written, symbols), tier, s, e, text))
