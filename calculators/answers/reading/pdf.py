@@ -64,19 +64,33 @@ _EQUATION_NUMBER = re.compile(r"^\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)$")
 _LIST_MARKER = re.compile(r"^(?:[•◦▪‣∙·\-–*]|\(?(?:\d{1,2}|[a-z]|[ivxlIVXL]{1,5})[.)])$")
 
 
+@dataclass(frozen=True)
+class _Span:
+    text: str
+    x0: float
+    x1: float
+    baseline: float
+    size: float
+    bold: bool
+    italic: bool
+    flagged_sup: bool  # MuPDF's superscript flag
+
+
 @dataclass
 class _Line:
-    runs: list[Run]
+    """One MuPDF line: a run of spans on (about) one baseline."""
+
+    spans: list[_Span]
     x0: float
     x1: float
     y0: float
     y1: float
     baseline: float
-    size: float  # smallest size of its non-raised, non-blank text
+    size: float  # the size of most of its text
 
     @property
     def text(self) -> str:
-        return "".join(r.text for r in self.runs)
+        return "".join(s.text for s in self.spans)
 
 
 @dataclass
@@ -90,6 +104,7 @@ class _Para:
     text: str
     page: int
     heading_size: float | None = None  # set when the paragraph looks like a heading
+    size: float | None = None  # its text's size
     table: bool = False
     rows: list[str] = field(default_factory=list)
 
@@ -207,30 +222,39 @@ def _line(raw: dict) -> _Line | None:
     dx, dy = raw.get("dir", (1.0, 0.0))
     if abs(dy) > 0.1 or dx <= 0:
         return None  # rotated text: arXiv-style margin stamps, rotated figure labels
-    spans = [s for s in raw["spans"] if s["text"]]
+    spans = []
+    for span in raw["spans"]:
+        if not span["text"]:
+            continue
+        math, bold_font, italic_font = _font_kind(span["font"])
+        flags = span["flags"]
+        x0, _y0, x1, _y1 = span["bbox"]
+        spans.append(
+            _Span(
+                span["text"],
+                x0,
+                x1,
+                span["origin"][1],
+                span["size"],
+                bool(flags & 16 or bold_font) and not math,
+                bool(flags & 2 or italic_font) and not math,
+                bool(flags & 1),
+            )
+        )
     if not spans:
         return None
-    main = max(spans, key=lambda s: (s["size"], len(s["text"].strip())))
-    baseline, size = main["origin"][1], main["size"]
-    runs: list[Run] = []
-    sizes: list[float] = []
-    for span in spans:
-        font, flags, text = span["font"], span["flags"], span["text"]
-        smaller = span["size"] < 0.85 * size
-        shift = span["origin"][1] - baseline
-        vert = ""
-        if text.strip() and (flags & 1 or (smaller and shift < -0.15 * size)):
-            vert = "sup"
-        elif text.strip() and smaller and shift > 0.1 * size:
-            vert = "sub"
-        math, bold_font, italic_font = _font_kind(font)
-        bold = bool(flags & 16 or bold_font) and not math
-        italic = bool(flags & 2 or italic_font) and not math
-        runs.append(Run(text, bold, italic, vert))
-        if text.strip() and not vert:
-            sizes.append(span["size"])
+    main = _main_span(spans)
     x0, y0, x1, y1 = raw["bbox"]
-    return _Line(runs, x0, x1, y0, y1, baseline, min(sizes) if sizes else size)
+    return _Line(spans, x0, x1, y0, y1, main.baseline, main.size)
+
+
+def _main_span(spans: list[_Span]) -> _Span:
+    """The span that sets a line's baseline and size: the size with the most text."""
+    weight: Counter[float] = Counter()
+    for span in spans:
+        weight[round(span.size, 1)] += len(span.text.strip()) or 0.1
+    size = max(weight, key=lambda k: (weight[k], k))
+    return max((s for s in spans if round(s.size, 1) == size), key=lambda s: len(s.text.strip()))
 
 
 # -- the document ---------------------------------------------------------------------
@@ -286,53 +310,142 @@ def _drop_margins(blocks: list[_Block], heights: dict[int, float]) -> list[_Bloc
     return out
 
 
-def _rows(lines: list[_Line]) -> list[list[_Line]]:
-    """Lines grouped by shared baseline, in reading order, each row's cells left to right."""
-    rows: list[list[_Line]] = []
+@dataclass
+class _Row:
+    """One visual line of a block: its cells (runs), where it starts, its size."""
+
+    cells: list[list[Run]]
+    x0: float
+    size: float
+
+    @property
+    def first_word(self) -> str:
+        text = "".join(r.text for r in self.cells[0]) if self.cells else ""
+        return (text.split() or [""])[0]
+
+
+def _rows(lines: list[_Line]) -> list[_Row]:
+    """The block's lines grouped into visual lines, in reading order.
+
+    A line joins a row on the same baseline, and a line in a smaller font joins the row
+    it overlaps vertically: MuPDF puts raised and lowered scripts (``n_hid^2`` stacked,
+    inline fractions) in lines of their own, which belong to the line they decorate.
+    """
+    groups: list[list[_Line]] = []
     for line in lines:
-        for row in rows:
-            if abs(row[0].baseline - line.baseline) <= 0.35 * max(line.size, 1.0):
-                row.append(line)
-                break
+        same = [g for g in groups if abs(g[0].baseline - line.baseline) <= 0.35 * line.size]
+        script = [
+            g
+            for g in groups
+            if line.size < 0.85 * g[0].size
+            and line.y0 < g[0].y1
+            and line.y1 > g[0].y0
+            and line.x0 >= g[0].x0 - g[0].size
+        ]
+        hosts = same or script
+        if hosts:
+            min(hosts, key=lambda g: abs(g[0].baseline - line.baseline)).append(line)
         else:
-            rows.append([line])
-    return [sorted(row, key=lambda ln: ln.x0) for row in rows]
+            groups.append([line])
+    return [_row(group) for group in groups]
 
 
-def _is_cells(row: list[_Line]) -> bool:
-    return any(
-        b.x0 - a.x1 > CELL_GAP * max(a.size, 1.0) for a, b in zip(row, row[1:], strict=False)
-    )
+def _row(group: list[_Line]) -> _Row:
+    main = _main_span([s for ln in group for s in ln.spans])
+    base, size = main.baseline, max(main.size, 1.0)
+    spans = sorted((s for ln in group for s in ln.spans), key=lambda s: (s.x0, s.baseline))
+    cells: list[list[Run]] = [[]]
+    right = None
+    for span in spans:
+        smaller = span.size < 0.85 * size
+        shift = span.baseline - base
+        vert = ""
+        # MuPDF flags spans above *its* line's first baseline, which is a subscript's when
+        # a line starts with one; a superscript is also smaller than the row's text
+        if span.text.strip() and smaller and shift > 0.1 * size:
+            vert = "sub"
+        elif span.text.strip() and smaller and (span.flagged_sup or shift < -0.15 * size):
+            vert = "sup"
+        if right is not None and not vert:
+            gap = span.x0 - right
+            if gap > CELL_GAP * size:
+                cells.append([])
+            elif (
+                gap > 0.12 * size
+                and cells[-1]
+                and not cells[-1][-1].text[-1:].isspace()
+                and not span.text[:1].isspace()
+            ):
+                cells[-1].append(Run(" "))  # math glyphs set apart without a space
+        cells[-1].append(Run(span.text, span.bold, span.italic, vert))
+        right = span.x1 if right is None else max(right, span.x1)
+    cells = [c for c in cells if "".join(r.text for r in c).strip()]
+    return _Row(_merge_markers(cells), min(ln.x0 for ln in group), size)
 
 
-def _merge_list_marker(row: list[_Line]) -> list[_Line]:
+def _merge_markers(cells: list[list[Run]]) -> list[list[Run]]:
     """``•``/``I.``/``(a)`` set apart from its text is one list item, not two cells; so is
     a section number before its title ("1  Question 1") and an equation before its
     number ("N = 12 × 768^2  (1)")."""
-    if len(row) == 2 and (
-        _LIST_MARKER.match(row[0].text.strip())
-        or _SECTION_NUMBER.match(row[0].text.strip())
-        or _EQUATION_NUMBER.match(row[1].text.strip())
-    ):
-        a, b = row
-        runs = [*a.runs, Run(" "), *b.runs]
-        return [_Line(runs, a.x0, b.x1, min(a.y0, b.y0), max(a.y1, b.y1), b.baseline, b.size)]
-    return row
+    if len(cells) != 2:
+        return cells
+    first = "".join(r.text for r in cells[0]).strip()
+    last = "".join(r.text for r in cells[1]).strip()
+    if _LIST_MARKER.match(first) or _SECTION_NUMBER.match(first) or _EQUATION_NUMBER.match(last):
+        return [[*cells[0], Run(" "), *cells[1]]]
+    return cells
+
+
+def _columns(lines: list[_Line]) -> list[list[Run]] | None:
+    """One table row whose cells wrap (a Word/HTML table row with a two-line cell): the
+    block's lines fall into columns with a clear gap between them, and no line crosses it."""
+    size = max(1.0, max(ln.size for ln in lines))
+    columns: list[list[_Line]] = []
+    right = -1.0
+    for line in sorted(lines, key=lambda ln: ln.x0):
+        if columns and line.x0 <= right + CELL_GAP * size:
+            columns[-1].append(line)
+        else:
+            columns.append([line])
+        right = max(right, line.x1) if len(columns[-1]) > 1 else line.x1
+    if len(columns) < 2:
+        return None
+    cells = []
+    for column in columns:
+        ordered = sorted(column, key=lambda ln: ln.baseline)
+        runs: list[Run] = []
+        for row in _rows(ordered):
+            if runs:
+                runs.append(Run(" "))
+            runs.extend(r for cell in _spaced(row.cells) for r in cell)
+        cells.append(runs)
+    cells = _merge_markers(cells)
+    return cells if len(cells) > 1 else None
+
+
+def _spaced(cells: list[list[Run]]) -> list[list[Run]]:
+    return [c if i == 0 else [Run(" "), *c] for i, c in enumerate(cells)]
 
 
 def _paragraphs(block: _Block) -> list[_Para]:
-    rows = [_merge_list_marker(r) for r in _rows(block.lines)]
-    if any(_is_cells(r) for r in rows):
-        table_rows = ["| " + " | ".join(render(c.runs) for c in row) + " |" for row in rows]
+    rows = [r for r in _rows(block.lines) if r.cells]
+    if not rows:
+        return []
+    multi = sum(len(r.cells) > 1 for r in rows)
+    if multi >= 2 or (multi == 1 and len(rows) == 1):  # a table, or one row of one
+        table_rows = ["| " + " | ".join(render(c) for c in row.cells) + " |" for row in rows]
         return [_Para("", block.page, table=True, rows=table_rows)]
-    left = min(ln.x0 for row in rows for ln in row)
-    paras: list[list[list[_Line]]] = [[]]
+    columns = _columns(block.lines) if len(rows) > 1 else None
+    if columns is not None:
+        row = "| " + " | ".join(render(c) for c in columns) + " |"
+        return [_Para("", block.page, table=True, rows=[row])]
+    left = min(row.x0 for row in rows)
+    paras: list[list[_Row]] = [[]]
     for row in rows:
-        first = row[0]
-        indented = first.x0 - left > 0.8 * max(first.size, 1.0)
+        indented = row.x0 - left > 0.8 * row.size
         current = paras[-1]
-        starts_list = bool(current) and _LIST_MARKER.match((current[0][0].text.split() or [""])[0])
-        item = bool(_LIST_MARKER.match((first.text.split() or [""])[0]))
+        starts_list = bool(current) and _LIST_MARKER.match(current[0].first_word)
+        item = bool(_LIST_MARKER.match(row.first_word))
         if current and (item or (indented and not starts_list)):
             paras.append([])
         paras[-1].append(row)
@@ -340,19 +453,20 @@ def _paragraphs(block: _Block) -> list[_Para]:
     for para in paras:
         runs: list[Run] = []
         for row in para:
-            line_runs = [r for ln in row for r in ln.runs]
+            # one odd wide gap in a paragraph (a stretched justified line) is a space
+            line_runs = [r for cell in _spaced(row.cells) for r in cell]
             if runs:
-                prev = runs[-1].text.rstrip()
+                while runs and not runs[-1].text.strip():
+                    runs.pop()
+                prev = runs[-1].text.rstrip() if runs else ""
                 nxt = next((r.text for r in line_runs if r.text.strip()), "").lstrip()
                 if re.search(r"[^\W\d_]-$", prev) and nxt[:1].islower():
                     runs[-1] = Run(prev[:-1], runs[-1].bold, runs[-1].italic, runs[-1].vert)
                 else:
                     runs.append(Run(" "))
             runs.extend(line_runs)
-        lines = [ln for row in para for ln in row]
-        text = render(runs)
-        size = min(ln.size for ln in lines)
-        out.append(_Para(text, block.page, heading_size=size if len(para) <= 2 else None))
+        size = min(row.size for row in para)
+        out.append(_Para(render(runs), block.page, size if len(para) <= 2 else None, size))
         out[-1].rows = [render(runs, emphasis=False)]
     return out
 
@@ -368,8 +482,12 @@ def _join_broken(paras: list[_Para]) -> list[_Para]:
             and not prev.table
             and not para.table
             and prev.text
-            and not re.search(r"[.!?:;]\**$", prev.text)
-            and para.text[:1].islower()
+            and para.text
+            and abs((prev.size or 0) - (para.size or 0)) < 0.6
+            and (
+                (not re.search(r"[.!?:;]\**$", prev.text) and para.text[:1].islower())
+                or re.search(r"[=+×·−\-,(]$", prev.text)  # "e^0.1 =" | "1.1052, ..."
+            )
         ):
             prev.text = f"{prev.text} {para.text}"
             prev.rows = [f"{prev.rows[0]} {para.rows[0]}"]
@@ -379,8 +497,29 @@ def _join_broken(paras: list[_Para]) -> list[_Para]:
     return out
 
 
+def _rejoin(blocks: list[_Block]) -> list[_Block]:
+    """Blocks that continue the previous block's line are one block again.
+
+    MuPDF starts a new block at a lowered or raised script in LaTeX inline mathematics
+    (``n_hid^2``): the block begins on the same visual line, right of where the previous
+    one stopped."""
+    out: list[_Block] = []
+    for block in blocks:
+        prev = out[-1] if out else None
+        first = block.lines[0]
+        if prev is not None and prev.page == block.page:
+            tail = prev.lines[-3:]
+            if any(
+                ln.y0 < first.y1 and ln.y1 > first.y0 and first.x0 >= ln.x1 - ln.size for ln in tail
+            ):
+                prev.lines.extend(block.lines)
+                continue
+        out.append(_Block(list(block.lines), block.page))
+    return out
+
+
 def _layout(blocks: list[_Block], heights: dict[int, float]) -> tuple[list[str], list[int]]:
-    blocks = _drop_margins(blocks, heights)
+    blocks = _rejoin(_drop_margins(blocks, heights))
     paras = _join_broken([p for b in blocks for p in _paragraphs(b)])
     weights: Counter[float] = Counter()
     for block in blocks:
