@@ -320,14 +320,14 @@ MHA_DEMO = src("""
         attn.eval()
         got = attn(inputs["query"], inputs["key"], inputs["value"],
                    attn_mask=inputs.get("attn_mask"))
-        print(f"{name} attention error: {max_error(got, want):.2e}")
+        print(f"{name} attention error: {max_error(got, want):.4e}")
 
     keep = inputs["attn_mask"]  # bool: True = may attend
     forms = {"0/1 float": keep.float(),
              "additive": torch.zeros(keep.shape).masked_fill(~keep, float("-inf"))}
     for form, mask in forms.items():
         got = attn(inputs["query"], inputs["key"], inputs["value"], attn_mask=mask)
-        print(f"{form} mask error: {max_error(got, want):.2e}")
+        print(f"{form} mask error: {max_error(got, want):.4e}")
 """)
 
 PE_MD = src("""
@@ -341,11 +341,11 @@ PE_MD = src("""
 PE_DEMO = src("""
     inputs, want = case("PositionalEncoding", "demo")
     pos = PositionalEncoding(embed_dim=16, dropout=0.2).eval()
-    print(f"positional encoding error: {max_error(pos(inputs['x']), want):.2e}")
+    print(f"positional encoding error: {max_error(pos(inputs['x']), want):.4e}")
 
     inputs, want = case("PositionalEncoding_half", "demo")
     got = pos.half()(inputs["x"].half())
-    print(f"half precision error: {max_error(got, want):.2e}, dtype {got.dtype}")
+    print(f"half precision error: {max_error(got, want):.4e}, dtype {got.dtype}")
 """)
 
 CELLS = [
