@@ -48,6 +48,8 @@ def test_the_fixtures_are_hard_for_a_plain_extractor():
         assert "0.54\nGB" in raw
     assert "STAT8021 A3 – Chan Tai Man" in _raw("latex-twocol.pdf")
     assert "𝟏𝟎" in _raw("word-like.pdf") and "file:///" in _raw("word-like.pdf")
+    assert "Q3 (e)(II) the\nAdam state of\nthe adapters\nmemory" in _raw("word-like.pdf")
+    assert "holds 3n2\nhid + 3nhid weights" in _raw("overleaf-article.pdf")  # stacked scripts
 
 
 def test_latex_two_column_pdf(latex):
@@ -92,6 +94,8 @@ def test_chromium_printed_pdf(chromium):
     assert "The small model has 10,050 parameters;" in chromium.text  # NFKC of 𝟏𝟎,𝟎𝟓𝟎
     assert "| **Question** | **Quantity** | **Answer** |" in lines
     assert "| Q3 (d) | parameters | 14.5 billion |" in lines
+    # a row whose first cell wraps over three lines is still one row
+    assert "| Q3 (e)(II) the Adam state of the adapters | memory | 75.5 MB |" in lines
     # Chromium's own header and footer (date, title, file URL, "1/2") are dropped
     assert "file://" not in chromium.text and "A3 report - Chan Tai Man" not in chromium.text
     assert not any(ln.strip() in ("1/2", "2/2") for ln in lines)
@@ -156,7 +160,8 @@ def test_overleaf_default_article():
         "count per layer follows from the model width and we write it out in full here.",
         "N = 12 × 768^2 = 7,077,888 (1)",
         "With the embeddings added, as the default article class indents every paragraph after "
-        "the first, the final count is **85,054,464** parameters for the base model.",
+        "the first, the final count is **85,054,464** parameters for the base model. "
+        "The in-projection alone holds 3n^2_hid + 3n_hid weights.",
         "## Q1 (b)",
         "Another indented paragraph: the cache holds 2 × 12 × 768 values per token, so a "
         "context of 16,384 tokens in fp16 takes **0.6 GB** in all.",
