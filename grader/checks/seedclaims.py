@@ -14,10 +14,15 @@ split is named just before it, since the previous accuracy ("validation accuracy
 "peaks" alone names the validation figure. A number with no role is not read: a wrong
 reading would tell an honest student that their figures disagree with their logs.
 
+Tables are read by their headers: a row per run ("| Model | Seed | Best val acc | Step |
+Test acc |", or the same written with spaces, as PDF text gives it), or a column per
+seed ("| | Seed 1 | Seed 2 |" with a row per field).
+
 The model is the family the sentence names first (a pack's `families` words; its
 `fallback` words, e.g. "fine-tuned", unless in one phrase with another family's word:
-"fine-tuned from scratch"), else the one named by the heading or label line above. Sentences about averages are not per-seed
-claims. Every claim keeps the line it starts on (1-based, in the text given).
+"fine-tuned from scratch"), else the one named by the heading or label line above.
+Sentences about averages are not per-seed claims. Every claim keeps the line its first
+figure is on (1-based, counted from `first_line`).
 """
 
 from __future__ import annotations
@@ -253,9 +258,8 @@ class _Unit:
 
 
 class _Reader:
-    def __init__(self, families: Families, first_line: int) -> None:
+    def __init__(self, families: Families) -> None:
         self.families = families
-        self.first_line = first_line
         self.claims: list[Claim] = []
         self.family: str | None = None  # from the heading or label above
         self.label_seed: int | None = None
@@ -480,7 +484,7 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
     """Every per-seed claim of `text` (tables, lists, sentences), as dicts with `line`
     counted from `first_line` (the text's first line in the report as handed in)."""
     fams = families if isinstance(families, Families) else Families(families)
-    reader = _Reader(fams, first_line)
+    reader = _Reader(fams)
     raw = [line[:MAX_LINE] for line in text.splitlines()]
     i = 0
     open_claims: dict[Any, Claim] = {}
