@@ -94,6 +94,22 @@ def test_messages_name_the_mistake(records):
     assert "F.scaled_dot_product_attention" in message(records["wrong-uses-sdpa"], "mha")
 
 
+def test_the_correct_folder_runs_unedited_and_the_record_says_how(records):
+    """The Colab starter runs as handed in: nothing crashes, nothing reads as tampering, and
+    the record lists the student's files, each bridge the grader made, and the environment."""
+    record = records["correct"]
+    assert record["run"]["cell_errors"] == []
+    assert record["flags"] == {"tamper": [], "printed_mismatch": [], "finetune": []}
+    assert {f["path"] for f in record["submission"]["files"]} == {
+        "dl4nlp/__init__.py", "dl4nlp/transformer_layers.py"}
+    notes = " | ".join(shim["note"] for shim in record["run"]["shims"])
+    for bridged in ("drive.mount", "%cd /content/drive/MyDrive", "pip install einops",
+                    "wget https://dl4nlp.example.org/hw4/attention_demo.safetensors",
+                    "not tampering: added events.pre_run_cell"):
+        assert bridged in notes
+    assert record["environment"]["pack_env"].startswith("attention-module-hw-")
+
+
 def test_generated_files_are_up_to_date():
     """The pack's template, solution and demo file, and every sample folder, are what the
     scripts write today: a pack edit that was not regenerated fails here, not in a batch."""
