@@ -164,7 +164,7 @@ def manifest() -> tuple[str, str]:
         "the float16 check 1) and were written before grading; `expected.toml` holds the",
         "same figures per question for tests/grader/test_second_pack.py. Grade them all with",
         "",
-        "    grader grade submissions/attention-module-hw -a attention-module-hw -o OUT",
+        "    grader grade submissions/attention-module-hw -a attention-module-hw --out OUT",
         "",
         "| Folder | Built from | What it does | Score /20 |",
         "|---|---|---|---|",

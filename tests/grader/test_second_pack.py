@@ -57,11 +57,12 @@ def load(path: Path) -> ModuleType:
 
 @pytest.fixture(scope="module")
 def records(tmp_path_factory, environment) -> dict[str, dict]:
-    """Every sample folder graded once, with a fixed seed, by `grader grade` on their parent."""
+    """Every sample folder graded once, with a fixed seed, by `grader grade` on their parent
+    (two at a time: a kernel spends much of its start waiting, not computing)."""
     needs_bwrap()
     out = tmp_path_factory.mktemp("second-pack")
     done = grader("grade", str(SAMPLES), "-a", str(PACK_DIR), "--out", str(out),
-                  "--seed", "11", "--json")
+                  "--seed", "11", "-j", "2", "--json")
     assert done.returncode == 0, done.stderr[-3000:]
     return {r["submission"]["name"].removesuffix(".ipynb"): r for r in json.loads(done.stdout)}
 
