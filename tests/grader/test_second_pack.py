@@ -58,7 +58,7 @@ def load(path: Path) -> ModuleType:
 @pytest.fixture(scope="module")
 def records(tmp_path_factory, environment) -> dict[str, dict]:
     """Every sample folder graded once, with a fixed seed, by `grader grade` on their parent
-    (two at a time: a kernel spends much of its start waiting, not computing)."""
+    (two at a time, as on the two cores CI has)."""
     needs_bwrap()
     out = tmp_path_factory.mktemp("second-pack")
     done = grader("grade", str(SAMPLES), "-a", str(PACK_DIR), "--out", str(out),
