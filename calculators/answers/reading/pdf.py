@@ -243,18 +243,23 @@ def _line(raw: dict) -> _Line | None:
         )
     if not spans:
         return None
-    main = _main_span(spans)
+    baseline, size = _main(spans)
     x0, y0, x1, y1 = raw["bbox"]
-    return _Line(spans, x0, x1, y0, y1, main.baseline, main.size)
+    return _Line(spans, x0, x1, y0, y1, baseline, size)
 
 
-def _main_span(spans: list[_Span]) -> _Span:
-    """The span that sets a line's baseline and size: the size with the most text."""
+def _main(spans: list[_Span]) -> tuple[float, float]:
+    """A line's (baseline, size): the size with the most text, and among its spans the
+    baseline with the most text (a fraction's denominator may come first in a line)."""
     weight: Counter[float] = Counter()
     for span in spans:
         weight[round(span.size, 1)] += len(span.text.strip()) or 0.1
     size = max(weight, key=lambda k: (weight[k], k))
-    return max((s for s in spans if round(s.size, 1) == size), key=lambda s: len(s.text.strip()))
+    at: Counter[float] = Counter()
+    for span in spans:
+        if abs(span.size - size) <= 0.3:
+            at[round(span.baseline * 2) / 2] += len(span.text.strip()) or 0.1
+    return max(at, key=lambda k: (at[k], -k)), size
 
 
 # -- the document ---------------------------------------------------------------------
@@ -342,7 +347,16 @@ def _rows(lines: list[_Line]) -> list[_Row]:
             and line.y1 > g[0].y0
             and line.x0 >= g[0].x0 - g[0].size
         ]
-        hosts = same or script
+        # a line that carries on to the right of a row it stands beside (display
+        # mathematics: numerators and denominators lift MuPDF's baseline off the row's)
+        beside = [
+            g
+            for g in groups
+            if line.x0 >= max(ln.x1 for ln in g) - g[0].size
+            and min(line.y1, max(ln.y1 for ln in g)) - max(line.y0, min(ln.y0 for ln in g))
+            > 0.5 * min(line.y1 - line.y0, g[0].y1 - g[0].y0)
+        ]
+        hosts = same or script or beside
         if hosts:
             min(hosts, key=lambda g: abs(g[0].baseline - line.baseline)).append(line)
         else:
@@ -350,22 +364,80 @@ def _rows(lines: list[_Line]) -> list[_Row]:
     return [_row(group) for group in groups]
 
 
+def _level(span: _Span, base: float, size: float) -> str:
+    """Where a span sits on its row: "" on the baseline, "sup"/"sub" (smaller, raised or
+    lowered), "num"/"den" (full size, well above or below: a display fraction)."""
+    if not span.text.strip():
+        return ""
+    shift = span.baseline - base
+    smaller = span.size < 0.85 * size
+    # MuPDF flags spans above *its* line's first baseline, which is a subscript's when
+    # a line starts with one; a superscript is also smaller than the row's text
+    if smaller and shift > 0.1 * size:
+        return "sub"
+    if smaller and (span.flagged_sup or shift < -0.15 * size):
+        return "sup"
+    if shift < -0.3 * size:
+        return "num"
+    if shift > 0.3 * size:
+        return "den"
+    return ""
+
+
+def _wrap(text: str) -> str:
+    return text if re.fullmatch(r"[\w.,]+", text) else f"({text})"
+
+
+def _fraction(num: list[_Span], den: list[_Span]) -> str | None:
+    """``num/den`` when raised and lowered text stand over one another, else None."""
+    if not num or not den:
+        return None
+    nx0, nx1 = min(s.x0 for s in num), max(s.x1 for s in num)
+    dx0, dx1 = min(s.x0 for s in den), max(s.x1 for s in den)
+    overlap = min(nx1, dx1) - max(nx0, dx0)
+    if overlap < 0.5 * min(nx1 - nx0, dx1 - dx0):
+        return None
+    top = "".join(s.text for s in num).strip()
+    bottom = "".join(s.text for s in den).strip()
+    return f"{_wrap(top)}/{_wrap(bottom)}"
+
+
 def _row(group: list[_Line]) -> _Row:
-    main = _main_span([s for ln in group for s in ln.spans])
-    base, size = main.baseline, max(main.size, 1.0)
     spans = sorted((s for ln in group for s in ln.spans), key=lambda s: (s.x0, s.baseline))
+    _, size = _main(spans)
+    size = max(size, 1.0)
+    # the row's baseline is its first full-size glyph's: a row starts on its baseline,
+    # while the fractions of display mathematics put more text above or below it
+    base = next(
+        (s.baseline for s in spans if s.text.strip() and abs(s.size - size) <= 0.3),
+        spans[0].baseline,
+    )
+    levels = [_level(s, base, size) for s in spans]
     cells: list[list[Run]] = [[]]
-    right = None
-    for span in spans:
-        smaller = span.size < 0.85 * size
-        shift = span.baseline - base
-        vert = ""
-        # MuPDF flags spans above *its* line's first baseline, which is a subscript's when
-        # a line starts with one; a superscript is also smaller than the row's text
-        if span.text.strip() and smaller and shift > 0.1 * size:
-            vert = "sub"
-        elif span.text.strip() and smaller and (span.flagged_sup or shift < -0.15 * size):
-            vert = "sup"
+    right: float | None = None
+    i = 0
+    while i < len(spans):
+        span, level = spans[i], levels[i]
+        if level in ("sup", "num"):
+            # raised and lowered text over one another, not hanging on a glyph: a fraction
+            j, zone_right = i, span.x1
+            num: list[_Span] = []
+            den: list[_Span] = []
+            while j < len(spans) and levels[j] and spans[j].x0 <= zone_right + 0.05 * size:
+                (num if levels[j] in ("sup", "num") else den).append(spans[j])
+                zone_right = max(zone_right, spans[j].x1)
+                j += 1
+            last = cells[-1][-1].text if cells[-1] else " "
+            attached = right is not None and span.x0 - right < 0.1 * size
+            fraction = None if attached and last[-1:].isalnum() else _fraction(num, den)
+            if fraction is not None:
+                if cells[-1] and not last[-1:].isspace():
+                    cells[-1].append(Run(" "))
+                cells[-1].append(Run(fraction))
+                right = zone_right if right is None else max(right, zone_right)
+                i = j
+                continue
+        vert = level if level in ("sup", "sub") else ""
         if right is not None and not vert:
             gap = span.x0 - right
             if gap > CELL_GAP * size:
@@ -379,6 +451,7 @@ def _row(group: list[_Line]) -> _Row:
                 cells[-1].append(Run(" "))  # math glyphs set apart without a space
         cells[-1].append(Run(span.text, span.bold, span.italic, vert))
         right = span.x1 if right is None else max(right, span.x1)
+        i += 1
     cells = [c for c in cells if "".join(r.text for r in c).strip()]
     return _Row(_merge_markers(cells), min(ln.x0 for ln in group), size)
 
@@ -510,7 +583,13 @@ def _rejoin(blocks: list[_Block]) -> list[_Block]:
         if prev is not None and prev.page == block.page:
             tail = prev.lines[-3:]
             if any(
-                ln.y0 < first.y1 and ln.y1 > first.y0 and first.x0 >= ln.x1 - ln.size for ln in tail
+                ln.y0 < first.y1
+                and ln.y1 > first.y0
+                and (
+                    first.x0 >= ln.x1 - ln.size
+                    or abs(first.baseline - ln.baseline) <= 0.35 * ln.size
+                )
+                for ln in tail
             ):
                 prev.lines.extend(block.lines)
                 continue
