@@ -93,6 +93,12 @@ def test_messages_name_the_mistake(records):
     assert "dtype float32, expected float16" in plain
     assert "not implemented" in message(records["unfilled"], "mha")
     assert "F.scaled_dot_product_attention" in message(records["wrong-uses-sdpa"], "mha")
+    # an error inside the student's module names the module's file and line
+    broken = records["broken-syntax"]
+    assert "dl4nlp/transformer_layers.py does not parse" in message(broken, "mha")
+    assert any(e["ename"] == "SyntaxError" and "(at dl4nlp/transformer_layers.py:" in e["evalue"]
+               for e in broken["run"]["cell_errors"])
+    assert "dl4nlp/transformer_layers.py:" in square
 
 
 def test_the_correct_folder_runs_unedited_and_the_record_says_how(records):
