@@ -47,39 +47,56 @@ SHOTGUN = re.compile(r"shotgun|several|different values|more than one", re.IGNOR
 # Items: a manifest answer key, "claim" (lab A Q4) or "seeds" (lab B T3/T4); formats:
 # "pdf", "docx", "text" (Markdown and plain text). Regenerate the entries with
 # `benchmarks/bench_reports.py --known-misses`, then review them: the list only shrinks.
-_G0 = "the pack's Q3(a)(II) checks have no `report` key: never read from a report"
-_G1 = 'a .docx is read as raw bytes (a zip): no DOCX reader yet'
-
 KNOWN_MISSES: dict[tuple[str, str, str], str] = {
-    # the pack's Q3(a)(II) checks have no `report` key: never read from a report
-    ('p3-latex-gib', 'q3a2.p', 'pdf'): _G0,
-    ('p3-md-formulas', 'q3a2.p', 'pdf'): _G0,
-    ('p3-md-formulas', 'q3a2.loss', 'pdf'): _G0,
-
-    # a .docx is read as raw bytes (a zip): no DOCX reader yet
-    ('p3-docx-chain', 'q3a2.p', 'docx'): _G1,
-    ('p3-docx-chain', 'q3a2.loss', 'docx'): _G1,
-    ('p3-docx-chain', 'q3e1', 'docx'): _G1,
-    ('p3-docx-chain', 'q3e2', 'docx'): _G1,
-    ('p3-docx-chain', 'q3e3', 'docx'): _G1,
-    ('p3-docx-log10', 'q3a2.p', 'docx'): _G1,
-    ('p3-docx-log10', 'q3a2.loss', 'docx'): _G1,
-    ('p3-docx-log10', 'q3e1', 'docx'): _G1,
-    ('p3-docx-log10', 'q3e2', 'docx'): _G1,
-    ('p3-docx-log10', 'q3e3', 'docx'): _G1,
-    ('p3-docx-sci', 'q3a2.p', 'docx'): _G1,
-    ('p3-docx-sci', 'q3a2.loss', 'docx'): _G1,
-    ('p3-docx-sci', 'q3e1', 'docx'): _G1,
-    ('p3-docx-sci', 'q3e2', 'docx'): _G1,
-    ('p3-docx-sci', 'q3e3', 'docx'): _G1,
-
-    # PDF (as read today: plain text, no emphasis, tables and superscripts flattened)
+    # PDF: the display fraction 20.0855 / 26.7791 = 0.7500 is set on three lines; its numerator is taken
     ('p3-latex-numbered', 'q3a2.p', 'pdf'):
         "reads '20.0855': wrong 0; should read '0.7500': correct 1",
     ('p3-latex-log2', 'q3a2.p', 'pdf'):
         "reads '20.09': wrong 0; should read '0.75': correct 1",
+
+    # PDF: the two-column wrap splits 'p(mat) ... ≈ 0.7500 and the loss / −ln p(mat) ≈ 0.2876' between labels and values
+    ('p3-latex-gib', 'q3a2.p', 'pdf'):
+        "reads nothing: p3-latex-gib.pdf: no number in the section; should read '0.7500': correct 1",
     ('p3-latex-gib', 'q3a2.loss', 'pdf'):
         "reads '0.7500': wrong 0; should read '0.2876': correct 1",
+
+    # DOCX: the (I)/(II)/(III) markers are Word's automatic list numbering, which the reader drops
+    ('p3-docx-chain', 'q3a2.p', 'docx'):
+        "reads nothing: p3-docx-chain.docx: no part '(II)' in the section; should read '0.7500': correct 1",
+    ('p3-docx-chain', 'q3a2.loss', 'docx'):
+        "reads nothing: p3-docx-chain.docx: no part '(II)' in the section; should read '0.2876': correct 1",
+    ('p3-docx-chain', 'q3e1', 'docx'):
+        "reads nothing: p3-docx-chain.docx: no part '(I)' in the section; should read '9,437,184': correct 1",
+    ('p3-docx-chain', 'q3e2', 'docx'):
+        "reads nothing: p3-docx-chain.docx: no part '(II)' in the section; should read '75.50 MB': correct 1",
+    ('p3-docx-chain', 'q3e3', 'docx'):
+        "reads nothing: p3-docx-chain.docx: no part '(III)' in the section; should read '0.065%': correct 1",
+    ('p3-docx-log10', 'q3a2.p', 'docx'):
+        "reads nothing: p3-docx-log10.docx: no part '(II)' in the section; should read '0.7500': correct 1",
+    ('p3-docx-log10', 'q3a2.loss', 'docx'):
+        "reads nothing: p3-docx-log10.docx: no part '(II)' in the section; should read '0.1249': convention log10 0.5",
+    ('p3-docx-log10', 'q3e1', 'docx'):
+        "reads nothing: p3-docx-log10.docx: no part '(I)' in the section; should read '2L * 2rH': correct 1",
+    ('p3-docx-log10', 'q3e2', 'docx'):
+        "reads nothing: p3-docx-log10.docx: no part '(II)' in the section; should read '75.5 MB': correct 1",
+    ('p3-docx-log10', 'q3e3', 'docx'):
+        "reads nothing: p3-docx-log10.docx: no part '(III)' in the section; should read '0.000651': correct 1",
+    ('p3-docx-sci', 'q3a2.p', 'docx'):
+        "reads nothing: p3-docx-sci.docx: no part '(II)' in the section; should read '7.500 × 10^-1': correct 1",
+    ('p3-docx-sci', 'q3a2.loss', 'docx'):
+        "reads nothing: p3-docx-sci.docx: no part '(II)' in the section; should read '2.876 × 10^-1': correct 1",
+    ('p3-docx-sci', 'q3e1', 'docx'):
+        "reads nothing: p3-docx-sci.docx: no part '(I)' in the section; should read '9.437 × 10^6': correct 1",
+    ('p3-docx-sci', 'q3e2', 'docx'):
+        "reads nothing: p3-docx-sci.docx: no part '(II)' in the section; should read '7.55 × 10^7 bytes': correct 1",
+    ('p3-docx-sci', 'q3e3', 'docx'):
+        "reads nothing: p3-docx-sci.docx: no part '(III)' in the section; should read '6.5 × 10^-4': correct 1",
+
+    # PDF: Chromium's MathML \dfrac comes out as stacked fragments; no formula is read
+    ('p3-md-formulas', 'q3a2.p', 'pdf'):
+        "reads nothing: p3-md-formulas.pdf: no number in the section; should read 'e^3/(e^0.5+e^0.1+e^3+e^0.2+e^1)': correct 1",
+    ('p3-md-formulas', 'q3a2.loss', 'pdf'):
+        "reads nothing: p3-md-formulas.pdf: no number in the section; should read '-ln(e^3/(e^0.5+e^0.1+e^3+e^0.2+e^1))': correct 1",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.
