@@ -352,7 +352,7 @@ def _rows(lines: list[_Line]) -> list[_Row]:
         beside = [
             g
             for g in groups
-            if line.x0 >= max(ln.x1 for ln in g) - g[0].size
+            if line.x0 >= min(ln.x0 for ln in g) + 2 * g[0].size
             and min(line.y1, max(ln.y1 for ln in g)) - max(line.y0, min(ln.y0 for ln in g))
             > 0.5 * min(line.y1 - line.y0, g[0].y1 - g[0].y0)
         ]
@@ -403,7 +403,9 @@ def _fraction(num: list[_Span], den: list[_Span]) -> str | None:
 
 
 def _row(group: list[_Line]) -> _Row:
-    spans = sorted((s for ln in group for s in ln.spans), key=lambda s: (s.x0, s.baseline))
+    spans = sorted(
+        (s for ln in group for s in ln.spans), key=lambda s: (round(s.x0 * 2) / 2, s.baseline)
+    )
     _, size = _main(spans)
     size = max(size, 1.0)
     # the row's baseline is its first full-size glyph's: a row starts on its baseline,
@@ -418,7 +420,7 @@ def _row(group: list[_Line]) -> _Row:
     i = 0
     while i < len(spans):
         span, level = spans[i], levels[i]
-        if level in ("sup", "num"):
+        if level:
             # raised and lowered text over one another, not hanging on a glyph: a fraction
             j, zone_right = i, span.x1
             num: list[_Span] = []
@@ -588,6 +590,11 @@ def _rejoin(blocks: list[_Block]) -> list[_Block]:
                 and (
                     first.x0 >= ln.x1 - ln.size
                     or abs(first.baseline - ln.baseline) <= 0.35 * ln.size
+                    or (
+                        first.x0 >= ln.x0 + 2 * ln.size
+                        and min(first.y1, ln.y1) - max(first.y0, ln.y0)
+                        > 0.5 * min(first.y1 - first.y0, ln.y1 - ln.y0)
+                    )
                 )
                 for ln in tail
             ):

@@ -50,6 +50,7 @@ def test_the_fixtures_are_hard_for_a_plain_extractor():
     assert "𝟏𝟎" in _raw("word-like.pdf") and "file:///" in _raw("word-like.pdf")
     assert "Q3 (e)(II) the\nAdam state of\nthe adapters\nmemory" in _raw("word-like.pdf")
     assert "holds 3n2\nhid + 3nhid weights" in _raw("overleaf-article.pdf")  # stacked scripts
+    assert "p(mat) = 20.0855\n26.7791 = 0.7500" in _raw("overleaf-article.pdf")  # a fraction
 
 
 def test_latex_two_column_pdf(latex):
@@ -161,7 +162,8 @@ def test_overleaf_default_article():
         "N = 12 × 768^2 = 7,077,888 (1)",
         "With the embeddings added, as the default article class indents every paragraph after "
         "the first, the final count is **85,054,464** parameters for the base model. "
-        "The in-projection alone holds 3n^2_hid + 3n_hid weights.",
+        "The in-projection alone holds 3n^2_hid + 3n_hid weights, and "
+        "p(mat) = 20.0855/26.7791 = 0.7500",
         "## Q1 (b)",
         "Another indented paragraph: the cache holds 2 × 12 × 768 values per token, so a "
         "context of 16,384 tokens in fp16 takes **0.6 GB** in all.",
