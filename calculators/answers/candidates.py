@@ -136,7 +136,15 @@ _SYMBOLISH = re.compile(r"[A-Za-z_][A-Za-z_0-9{}\\]*")
 
 
 def _mentions_symbol(text: str, names: Sequence[str]) -> bool:
-    return any(normalize_name(tok) in names for tok in _SYMBOLISH.findall(text))
+    """Whether ``text`` names one of the question's symbols, alone or run together ("2rH")."""
+    return any(_splits(normalize_name(tok), names) for tok in _SYMBOLISH.findall(text))
+
+
+def _splits(token: str, names: Sequence[str]) -> bool:
+    if token in names:
+        return True
+    return any(token.startswith(n) and _splits(token[len(n):], names) for n in names
+               if n and len(n) < len(token))
 
 
 _CLOSED_FORM = re.compile(r"\\[dt]?frac|/|\\exp|\\ln|\bln\b|\\sqrt")
@@ -161,9 +169,17 @@ def _formula_in(segment: str, symbols: Mapping[str, Any],
         for j in range(len(words), max(i, len(words) - 4), -1):
             a, b = words[i][0], words[j - 1][1]
             piece = segment[a:b].rstrip(".,;")
+            if not re.search(r"[-+*/×·⋅∙^²³(\\]|\d\s*[A-Za-z]", piece.strip("*")):
+                continue  # a lone symbol ("and H = 6144") is no formula
             parsed = parse_answer(piece, symbols)
             if parsed.ok and parsed.is_formula and parsed.expr is not None and (
                     parsed.expr.free_symbols or closed):
+                for k in range(j - 1, i, -1):  # without trailing words ("parameters")
+                    shorter = segment[a:words[k - 1][1]].rstrip(".,;")
+                    again = parse_answer(shorter, symbols)
+                    if not again.ok or again.expr != parsed.expr:
+                        break
+                    piece, parsed = shorter, again
                 return a, a + len(piece), parsed
     return None
 
@@ -200,12 +216,14 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
         formulas = _formulas(text, symbols or {}, names)
         for fs, fe, parsed, chain_end in formulas:
             tier = TIER_FINAL if answer_line or any(bs <= fs and fe <= be for bs, be in boxed) \
-                else TIER_BOLD if any(bs <= fs + 2 and fe - 2 <= be for bs, be in bold) \
+                else TIER_BOLD if any(bs <= fs < be for bs, be in bold) \
                 else TIER_CONCLUSIVE
             why = "answer line" if answer_line else "formula"
-            out.append(Candidate(text[fs:fe], src.number, why, chain_end or answer_line,
-                                 parsed, tier if chain_end or answer_line else TIER_NUMBER, fs,
-                                 fe, text))
+            if not (chain_end or answer_line or tier == TIER_BOLD):
+                tier = TIER_NUMBER  # a formula with more after it: working
+            shown = " ".join(text[fs:fe].replace("**", " ").split())
+            out.append(Candidate(shown, src.number, why, tier > TIER_NUMBER, parsed, tier,
+                                 fs, fe, text))
         for m in _CANDIDATE.finditer(text):
             s, e = m.span()
             if any(fs <= s and e <= fe for fs, fe, _, _ in formulas):
@@ -305,8 +323,7 @@ def _same(a: Candidate, b: Candidate) -> bool:
     if x == y:
         return True
     size = max(abs(x), abs(y))
-    return abs(x - y) <= Rational(8, 100) * size if (a.parsed and a.parsed.is_memory) \
-        else abs(x - y) <= Rational(5, 1000) * size
+    return abs(x - y) <= Rational(5, 1000) * size
 
 
 def shotgun(found: Sequence[Candidate], chosen: Candidate) -> tuple[str, ...]:

@@ -65,6 +65,10 @@ LEFT_OUT: dict[str, str] = {
 """What an extra convention leaves out, for a count wrong under the student's own."""
 
 _COMPONENT_WORDS = [
+    ("up projection weights", "one of the two feed-forward weight matrices"),
+    ("down projection weights", "one of the two feed-forward weight matrices"),
+    ("up projection biases", "the feed-forward up-projection biases"),
+    ("down projection biases", "the feed-forward down-projection biases"),
     ("layers/mlp/up", "the feed-forward layers' first linear layer"),
     ("layers/mlp/down", "the feed-forward layers' second linear layer"),
     ("layers/mlp", "the feed-forward layers"),
