@@ -4,7 +4,8 @@
     check_answer("24 GB", memory)       -> Verdict (correct / close / convention / wrong / unreadable)
     extract_answers(report, questions)  -> the final answer of each question's section
     lint_arithmetic(report)             -> written equations whose arithmetic is wrong
-    read_report(path)                   -> text of a .md / .txt / .pdf report
+    read_document(path)                 -> Document: a .pdf / .docx / .md / .txt report as text
+                                           (# headings, **bold**, | table | rows |, reader, pages)
 
 Student text is never evaluated: a small tokenizer and parser build sympy values
 from an allow-list, under hard limits (see ``_limits``). No dependency on ``grader``.
@@ -20,6 +21,7 @@ from calculators.answers.compare import (
 )
 from calculators.answers.lint import Slip, lint_arithmetic
 from calculators.answers.parse import ParsedAnswer, parse_answer
+from calculators.answers.reading import Document, read_document
 from calculators.answers.report import (
     Candidate,
     Extracted,
@@ -34,6 +36,7 @@ __all__ = [
     "VERDICTS",
     "Alternative",
     "Candidate",
+    "Document",
     "Extracted",
     "ParsedAnswer",
     "QuestionSpec",
@@ -47,5 +50,6 @@ __all__ = [
     "extract_answers",
     "lint_arithmetic",
     "parse_answer",
+    "read_document",
     "read_report",
 ]
