@@ -74,6 +74,7 @@ class _Span:
     bold: bool
     italic: bool
     flagged_sup: bool  # MuPDF's superscript flag
+    chars: int  # non-blank characters (weights of baselines and sizes)
 
 
 @dataclass
@@ -239,6 +240,7 @@ def _line(raw: dict) -> _Line | None:
                 bool(flags & 16 or bold_font) and not math,
                 bool(flags & 2 or italic_font) and not math,
                 bool(flags & 1),
+                len(span["text"].strip()),
             )
         )
     if not spans:
@@ -251,14 +253,16 @@ def _line(raw: dict) -> _Line | None:
 def _main(spans: list[_Span]) -> tuple[float, float]:
     """A line's (baseline, size): the size with the most text, and among its spans the
     baseline with the most text (a fraction's denominator may come first in a line)."""
-    weight: Counter[float] = Counter()
+    weight: dict[float, float] = {}
     for span in spans:
-        weight[round(span.size, 1)] += len(span.text.strip()) or 0.1
+        key = round(span.size, 1)
+        weight[key] = weight.get(key, 0.0) + (span.chars or 0.1)
     size = max(weight, key=lambda k: (weight[k], k))
-    at: Counter[float] = Counter()
+    at: dict[float, float] = {}
     for span in spans:
         if abs(span.size - size) <= 0.3:
-            at[round(span.baseline * 2) / 2] += len(span.text.strip()) or 0.1
+            key = round(span.baseline * 2) / 2
+            at[key] = at.get(key, 0.0) + (span.chars or 0.1)
     return max(at, key=lambda k: (at[k], -k)), size
 
 
