@@ -67,7 +67,7 @@ def read_docx(p: Path, named_pdf: bool = False) -> Document:
     try:
         document = docx.Document(str(p))
         levels = _heading_levels(document)
-        lines = _body_lines(document.element.body, levels)
+        lines = _body_lines(document.element.body, levels, _Numbering(document))
     except ReportReadError:
         raise
     except Exception as error:  # python-docx/lxml raise KeyError, XMLSyntaxError, ValueError
@@ -103,18 +103,115 @@ def _heading_levels(document: Any) -> dict[str, int]:
     return levels
 
 
-def _body_lines(body: Any, levels: dict[str, int]) -> list[str]:
+def _roman(n: int) -> str:
+    out = ""
+    for value, digits in (
+        (1000, "M"),
+        (900, "CM"),
+        (500, "D"),
+        (400, "CD"),
+        (100, "C"),
+        (90, "XC"),
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
+    ):
+        while n >= value:
+            out, n = out + digits, n - value
+    return out
+
+
+def _letters(n: int) -> str:
+    return chr(ord("A") + (n - 1) % 26) * ((n - 1) // 26 + 1)
+
+
+_FORMATS = {
+    "decimal": str,
+    "upperRoman": _roman,
+    "lowerRoman": lambda n: _roman(n).lower(),
+    "upperLetter": _letters,
+    "lowerLetter": lambda n: _letters(n).lower(),
+    "decimalZero": lambda n: f"{n:02d}",
+}
+
+
+class _Numbering:
+    """Word's automatic list numbers ("I.", "(a)", "3.") as the reader sees them.
+
+    Word computes them at display time from numbering.xml, so they are not in the
+    paragraph text; students number sub-questions this way ("(e) ... I. ... II."), and
+    section finding needs the marker."""
+
+    def __init__(self, document: Any) -> None:
+        self.formats: dict[str, dict[int, tuple[str, str, int]]] = {}
+        self.counters: dict[str, dict[int, int]] = {}
+        try:
+            root = document.part.numbering_part.element
+        except (KeyError, NotImplementedError, AttributeError):
+            return
+        abstract = {}
+        for node in root.findall(f"{W}abstractNum"):
+            lvls = {}
+            for lvl in node.findall(f"{W}lvl"):
+                fmt = lvl.find(f"{W}numFmt")
+                text = lvl.find(f"{W}lvlText")
+                start = lvl.find(f"{W}start")
+                lvls[int(lvl.get(f"{W}ilvl", "0"))] = (
+                    fmt.get(f"{W}val", "decimal") if fmt is not None else "decimal",
+                    text.get(f"{W}val", "") if text is not None else "",
+                    int(start.get(f"{W}val", "1")) if start is not None else 1,
+                )
+            abstract[node.get(f"{W}abstractNumId")] = lvls
+        for num in root.findall(f"{W}num"):
+            ref = num.find(f"{W}abstractNumId")
+            if ref is not None and ref.get(f"{W}val") in abstract:
+                self.formats[num.get(f"{W}numId", "")] = abstract[ref.get(f"{W}val")]
+
+    def marker(self, p: Any) -> str:
+        num = p.find(f"{W}pPr/{W}numPr")
+        if num is None:
+            return ""
+        nid = num.find(f"{W}numId")
+        ilvl = num.find(f"{W}ilvl")
+        num_id = nid.get(f"{W}val", "") if nid is not None else ""
+        level = int(ilvl.get(f"{W}val", "0")) if ilvl is not None else 0
+        lvls = self.formats.get(num_id)
+        if not lvls or level not in lvls:
+            return ""
+        counts = self.counters.setdefault(num_id, {})
+        counts[level] = counts.get(level, lvls[level][2] - 1) + 1
+        for deeper in [k for k in counts if k > level]:
+            del counts[deeper]
+        fmt, text, _start = lvls[level]
+        if fmt == "bullet" or fmt == "none":
+            return "-" if fmt == "bullet" else ""
+
+        def value(m: re.Match[str]) -> str:
+            k = int(m.group(1)) - 1
+            f = lvls.get(k, ("decimal", "", 1))[0]
+            return _FORMATS.get(f, str)(counts.get(k, lvls.get(k, ("", "", 1))[2]))
+
+        return re.sub(r"%(\d)", value, text).strip()
+
+
+def _body_lines(body: Any, levels: dict[str, int], numbering: _Numbering) -> list[str]:
     lines: list[str] = []
     chars = 0
     for element in body.iterchildren():
         if element.tag == f"{W}p":
-            lines.append(_paragraph(element, levels))
+            line = _paragraph(element, levels)
+            marker = numbering.marker(element)
+            lines.append(f"{marker} {line}" if marker and line.strip() else line)
         elif element.tag == f"{W}tbl":
             lines.extend(_table(element))
         elif element.tag == f"{W}sdt":  # a content control around paragraphs (cover pages)
             content = element.find(f"{W}sdtContent")
             if content is not None:
-                lines.extend(_body_lines(content, levels))
+                lines.extend(_body_lines(content, levels, numbering))
         chars += len(lines[-1]) if lines else 0
         if chars > MAX_TEXT_CHARS:
             raise ReportReadError(f"more than {MAX_TEXT_CHARS:,} characters of text")

@@ -111,6 +111,9 @@ def test_word_docx(word):
     assert "# Question 3" in lines and "## Q3 (b)" in lines
     assert "16,384^2 entries, that is **268,435,456** scores." in word.text
     assert "| Q3 (c) | KV cache | 25.77 GB |" in lines
+    # Word's automatic list numbers are not in the paragraphs' text: they are written in
+    assert "I. Scores are kept in half precision." in lines
+    assert "II. The optimiser is Adam with two moments per weight." in lines
     # a Word equation (Office Math) is text, not lost
     assert "**14.5 billion** parameters, N=12×d^2 per layer" in word.text
 
