@@ -135,13 +135,16 @@ def read_pdf(p: Path) -> Document:
             )
         blocks: list[_Block] = []
         image_pages: list[int] = []
+        sideways_pages: list[int] = []
         heights: dict[int, float] = {}
         chars = 0
         try:
             for number, page in enumerate(doc, start=1):
                 heights[number] = page.rect.height
-                page_blocks = _page_blocks(page, number)
+                page_blocks, sideways = _page_blocks(page, number)
                 page_chars = sum(len(ln.text.strip()) for b in page_blocks for ln in b.lines)
+                if sideways > 40 and sideways > page_chars / 2:
+                    sideways_pages.append(number)
                 if page_chars == 0 and page.get_images(full=False):
                     image_pages.append(number)
                 chars += page_chars
@@ -166,6 +169,8 @@ def read_pdf(p: Path) -> Document:
         if image_pages:
             kind = "images" if pages > 1 else "an image"
             kind += " (a scan or photo)"
+        elif sideways_pages:
+            kind = "only text set sideways, which is not read"
         else:
             kind = "empty"
         plural = pages > 1
@@ -182,6 +187,12 @@ def read_pdf(p: Path) -> Document:
         )
     if LOST_GLYPHS.search(text):
         notes.append(LOST_NOTE)
+    if sideways_pages:
+        listed = ", ".join(map(str, sideways_pages))
+        notes.append(
+            f"page{'s' if len(sideways_pages) > 1 else ''} {listed} set{'' if len(sideways_pages) > 1 else 's'} "
+            "text sideways (a rotated table?), which was not read; check it by eye"
+        )
     return Document(
         text,
         str(p),
@@ -197,16 +208,24 @@ def read_pdf(p: Path) -> Document:
 # -- one page -------------------------------------------------------------------------
 
 
-def _page_blocks(page: object, number: int) -> list[_Block]:
+def _page_blocks(page: object, number: int) -> tuple[list[_Block], int]:
+    """The page's text blocks, and how many characters it sets sideways (left out)."""
     data = page.get_text("dict")  # type: ignore[attr-defined]
     blocks = []
+    sideways = 0
     for block in data["blocks"]:
         if block.get("type") != 0:
             continue
-        lines = [ln for ln in (_line(raw) for raw in block["lines"]) if ln is not None]
+        lines = []
+        for raw in block["lines"]:
+            line = _line(raw)
+            if line is not None:
+                lines.append(line)
+            else:
+                sideways += sum(len(s["text"].strip()) for s in raw["spans"])
         if lines:
             blocks.append(_Block(lines, number))
-    return blocks
+    return blocks, sideways
 
 
 @functools.lru_cache(maxsize=512)
@@ -310,7 +329,11 @@ def _drop_margins(blocks: list[_Block], heights: dict[int, float]) -> list[_Bloc
                 if _PAGE_NUMBER.match(key) or _PRINT_STAMP.match(key):
                     continue
             # a lone page number is the first or last line of its page, wherever that is
-            extreme = line.y0 <= top[block.page] or line.y1 >= bottom[block.page]
+            if not key:
+                continue  # blank
+            extreme = line.y0 <= top.get(block.page, line.y0) or line.y1 >= bottom.get(
+                block.page, line.y1
+            )
             if extreme and key and _PAGE_NUMBER.match(key) and _alone(line, block.page):
                 continue
             kept.append(line)

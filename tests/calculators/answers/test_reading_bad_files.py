@@ -95,6 +95,23 @@ def test_a_scanned_page_inside_a_typed_report_is_flagged(tmp_path):
     )
 
 
+def test_text_set_sideways_is_named(tmp_path):
+    path = tmp_path / "landscape.pdf"
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "Q3 (c) is in the rotated table.")
+    page.insert_text(
+        (300, 700), "| Q3 (c) | 25.77 GB | Q3 (d) | 14.5 billion | Q3 (e) |", rotate=90
+    )
+    doc.save(path)
+    doc.close()
+    read = read_document(path)
+    assert read.text == "Q3 (c) is in the rotated table." and read.needs_ta is None
+    assert read.notes == (
+        "page 1 sets text sideways (a rotated table?), which was not read; check it by eye",
+    )
+
+
 def test_a_huge_file_is_refused_unread(tmp_path):
     path = tmp_path / "huge.pdf"
     with path.open("wb") as handle:
