@@ -21,7 +21,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 PACK = HERE.parents[1] / "reference" / "attention-module-hw"
 MODULE = Path("dl4nlp") / "transformer_layers.py"
-POINTS = {"mha": 14, "pe": 6}
+NOTEBOOK = "Attention_Module.ipynb"
+POINTS = {"mha": 12, "pe": 6, "memory": 2}
 PE_VALUES, PE_HALF = 2, 1  # the weights of Part 2's two checks (pack.toml)
 
 
@@ -32,23 +33,28 @@ class Sample:
     what: str  # one line for the manifest
     scores: dict[str, float]  # expected score per question, written before grading
     edits: tuple[tuple[str, str], ...] = field(default=())  # (old, new) in the module
+    notebook_edits: tuple[tuple[str, str], ...] = field(default=())  # (old, new) in the notebook
 
     def build(self) -> None:
         out = HERE / self.name
         if out.exists():
             shutil.rmtree(out)
         shutil.copytree(PACK / self.base, out)
-        module = out / MODULE
-        text = module.read_text()
-        for old, new in self.edits:
-            count = text.count(old)
-            assert count == 1, f"{self.name}: expected 1 match, found {count}: {old!r}"
-            text = text.replace(old, new)
-        module.write_text(text)
+        for path, edits in ((MODULE, self.edits), (Path(NOTEBOOK), self.notebook_edits)):
+            (out / path).write_text(edited(self.name, (out / path).read_text(), edits))
+
+
+def edited(name: str, text: str, edits: tuple[tuple[str, str], ...]) -> str:
+    """`text` with each (old, new) applied; `old` must occur exactly once."""
+    for old, new in edits:
+        count = text.count(old)
+        assert count == 1, f"{name}: expected 1 match, found {count}: {old!r}"
+        text = text.replace(old, new)
+    return text
 
 
 FULL = dict(POINTS)
-MHA_LOST = {"mha": 0, "pe": POINTS["pe"]}
+MHA_LOST = {**FULL, "mha": 0}
 
 SAMPLES = [
     Sample("correct", "solution", "The solution as a student hands it in.", FULL),
@@ -100,7 +106,7 @@ SAMPLES = [
         "Keeps the positional table as a plain tensor attribute (`self.pe = pe`), not a "
         "buffer: values right, but `.half()` (or `.cuda()`) leaves it behind, so the "
         "float16 output comes back float32.",
-        {"mha": POINTS["mha"], "pe": POINTS["pe"] * PE_VALUES / (PE_VALUES + PE_HALF)},
+        {**FULL, "pe": POINTS["pe"] * PE_VALUES / (PE_VALUES + PE_HALF)},
         (('self.register_buffer("pe", pe)  # a buffer: it follows .to(), .half() and .cuda()',
           "self.pe = pe  # (max_len, E)"),),
     ),
@@ -128,13 +134,22 @@ SAMPLES = [
           '        y = F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask, dropout_p=drop)\n'
           '        output = self.out_proj(rearrange(y, "n h s d -> n s (h d)"))  # (N, S, E)\n'),),
     ),
+    Sample(
+        "wrong-memory-square", "solution",
+        "Part 3 answered with S x S weights per head (0.26 MB): the convention is named, "
+        "no credit.",
+        {**FULL, "memory": 0},
+        notebook_edits=(("Answer: 3.21 MB", "Answer: 0.26 MB"),
+                        ("32 x 8 x 16 x 196 x 4 bytes = 3,211,264 bytes",
+                         "32 x 8 x 16 x 16 x 4 bytes = 262,144 bytes")),
+    ),
     Sample("unfilled", "template", "The starter folder as handed out.",
-           {"mha": 0, "pe": 0}),
+           dict.fromkeys(POINTS, 0)),
     Sample(
         "broken-syntax", "solution",
         "A syntax error in the module (a missing colon): the notebook's import fails, so "
-        "neither class exists.",
-        {"mha": 0, "pe": 0},
+        "neither class exists; Part 3's written answer still counts.",
+        {"mha": 0, "pe": 0, "memory": POINTS["memory"]},
         (("    def forward(self, x):\n", "    def forward(self, x)\n"),),
     ),
 ]
@@ -155,13 +170,15 @@ def manifest() -> tuple[str, str]:
         "",
         "Each sample is a folder as a student hands it in: `Attention_Module.ipynb` and the",
         "`dl4nlp/` package beside it, where the student's code is. Each is the pack's",
-        "solution or starter folder with one defect in `dl4nlp/transformer_layers.py`, built",
+        "solution or starter folder with one defect (in `dl4nlp/transformer_layers.py`, or",
+        "in the notebook's written answer for `wrong-memory-square`), built",
         "by `make_samples.py`; do not edit them by hand, change the script and run it again:",
         "",
         "    python submissions/attention-module-hw/make_samples.py",
         "",
-        "Scores are out of 20 (Part 1 `mha` 14, Part 2 `pe` 6: its float32 values weigh 2,",
-        "the float16 check 1) and were written before grading; `expected.toml` holds the",
+        "Scores are out of 20 (Part 1 `mha` 12, Part 2 `pe` 6: its float32 values weigh 2,",
+        "the float16 check 1; Part 3 `memory` 2, a written answer in the notebook) and were",
+        "written before grading; `expected.toml` holds the",
         "same figures per question for tests/grader/test_second_pack.py. Grade them all with",
         "",
         "    grader grade submissions/attention-module-hw -a attention-module-hw --out OUT",

@@ -2,9 +2,9 @@
 
 Why one script: the starter (template) and the solution must differ only in the bodies
 students write, and the demo file must match the reference. The module is written here
-as a list of pieces, each shared or a (starter, solution) pair; the notebook is the same
-in both folders (students write their code in `dl4nlp/transformer_layers.py`, as in the
-course's real handout, and the notebook only imports and tests it). Cell ids are fixed,
+as a list of pieces, each shared or a (starter, solution) pair; the notebooks differ only
+in Part 3's written answer (students write their code in `dl4nlp/transformer_layers.py`,
+as in the course's real handout, and the notebook only imports and tests it). Cell ids are fixed,
 outputs empty and the safetensors header sorted, so a rebuild is byte-for-byte the same.
 
     python reference/attention-module-hw/private/make_pack.py
@@ -237,8 +237,9 @@ INTRO = src(f"""
 
     | Part | What you write | Points |
     |---|---|---|
-    | 1 | `MultiHeadAttention(embed_dim, num_heads, dropout)`, `forward(query, key, value, attn_mask=None)` | 14 |
+    | 1 | `MultiHeadAttention(embed_dim, num_heads, dropout)`, `forward(query, key, value, attn_mask=None)` | 12 |
     | 2 | `PositionalEncoding(embed_dim, dropout, max_len)` | 6 |
+    | 3 | A written answer in this notebook: memory of the attention weights | 2 |
 
     **How it is marked.** The autograder runs this notebook as you hand it in, with your
     `dl4nlp/` folder beside it, then calls your classes on inputs you have not seen:
@@ -303,7 +304,7 @@ IMPORTS = src(f"""
 """)
 
 MHA_MD = src("""
-    ## Part 1: `MultiHeadAttention` (14 points)
+    ## Part 1: `MultiHeadAttention` (12 points)
 
     Implement `MultiHeadAttention.forward` in `dl4nlp/transformer_layers.py`. The cell
     below loads our weights into your layer and compares its output with ours on a
@@ -348,6 +349,26 @@ PE_DEMO = src("""
     print(f"half precision error: {max_error(got, want):.4e}, dtype {got.dtype}")
 """)
 
+MEMORY_MD = "## Part 3: memory of the attention weights (2 points)"
+
+MEMORY_Q = src("""
+    The captioning decoder's cross-attention takes N = 32 captions of S = 16 tokens over
+    T = 196 image features (a 14 x 14 grid), with H = 8 heads. How much memory do the
+    attention weights of one such call take in float32, in MB (10^6 bytes)? Write the
+    number after `Answer:` and show how you got it.
+
+    Answer: """)
+
+MEMORY_A = src("""
+    The captioning decoder's cross-attention takes N = 32 captions of S = 16 tokens over
+    T = 196 image features (a 14 x 14 grid), with H = 8 heads. How much memory do the
+    attention weights of one such call take in float32, in MB (10^6 bytes)? Write the
+    number after `Answer:` and show how you got it.
+
+    Answer: 3.21 MB
+
+    The weights are (N, H, S, T): 32 x 8 x 16 x 196 x 4 bytes = 3,211,264 bytes.""")
+
 CELLS = [
     ("markdown", "intro", INTRO, None),
     ("code", "colab-drive", DRIVE, "colab"),
@@ -357,10 +378,13 @@ CELLS = [
     ("code", "demo-mha", MHA_DEMO, "demo-mha"),
     ("markdown", "pe-intro", PE_MD, None),
     ("code", "demo-pe", PE_DEMO, "demo-pe"),
+    ("markdown", "memory-intro", MEMORY_MD, None),
+    ("markdown", "memory", (MEMORY_Q, MEMORY_A), "memory"),
 ]
 
 
-def notebook() -> nbformat.NotebookNode:
+def notebook(which: int) -> nbformat.NotebookNode:
+    """The notebook: 0 = the starter, 1 = the solution (Part 3's answer written in)."""
     nb = nbformat.v4.new_notebook()
     nb.metadata = {
         "colab": {"provenance": []},
@@ -368,6 +392,7 @@ def notebook() -> nbformat.NotebookNode:
         "language_info": {"name": "python"},
     }
     for kind, cell_id, text, tag in CELLS:
+        text = text[which] if isinstance(text, tuple) else text
         make = nbformat.v4.new_markdown_cell if kind == "markdown" else nbformat.v4.new_code_cell
         cell = make(text, id=cell_id)
         if tag:
@@ -417,7 +442,7 @@ def main() -> int:
         (PACK / folder / MODULE).parent.mkdir(parents=True, exist_ok=True)
         (PACK / folder / MODULE).write_text(module_source(which))
         (PACK / folder / MODULE.parent / "__init__.py").write_text(INIT)
-        nbformat.write(notebook(), PACK / folder / NOTEBOOK)
+        nbformat.write(notebook(which), PACK / folder / NOTEBOOK)
     (PACK / "public").mkdir(exist_ok=True)
     (PACK / "public" / DEMO).write_bytes(demo_file(load_reference()))
     print(f"wrote template/, solution/ and public/{DEMO} under {PACK}")

@@ -30,7 +30,7 @@ Conventions (the starter notebook states the same ones; change both or neither):
 from __future__ import annotations
 
 import math
-from typing import TypedDict
+from typing import NamedTuple, TypedDict
 
 import torch
 from torch import nn
@@ -256,3 +256,20 @@ def demo_cases() -> dict[str, list[Case]]:
         "PositionalEncoding": [{**pe_case(gen, 2, 5, 16, 5000), "name": "demo"}],
         "PositionalEncoding_half": [{**pe_case(gen, 2, 5, 16, 5000, half=True), "name": "demo"}],
     }
+
+
+# ----------------------------------------------------------------------------------------
+# Part 3: the answer key of the written question (pack.toml's `expected` calls these)
+
+
+class Size(NamedTuple):
+    """A memory size, as the answer check reads a calculator's result (`.bytes`). A named
+    tuple, not a dataclass: the grader loads this file by path, outside `sys.modules`."""
+
+    bytes: int
+
+
+def attention_weights_memory(batch: int, heads: int, queries: int, keys: int,
+                             bytes_per_element: int = 4) -> Size:
+    """The (N, H, S, T) attention weights of one call: S x T per head, not S x S."""
+    return Size(batch * heads * queries * keys * bytes_per_element)
