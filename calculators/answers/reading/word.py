@@ -31,6 +31,9 @@ from calculators.answers.reading.normalise import normalise, raised
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 M = "{http://schemas.openxmlformats.org/officeDocument/2006/math}"
 _HEADING_NAME = re.compile(r"^(?:heading|überschrift|titre|título|titolo)\s*(\d)$", re.I)
+MAX_BODY_XML_BYTES = 25 * 1024 * 1024
+"""word/document.xml is parsed whole (lxml, ~10x its size in memory); 25 MiB of XML is
+thousands of pages of text, while images and fonts live in other parts."""
 _SKIP = {f"{W}del", f"{W}moveFrom", f"{W}pPr", f"{W}rPr", f"{W}instrText", f"{W}delText"}
 
 
@@ -40,6 +43,7 @@ def _check_zip(p: Path) -> None:
             members = archive.infolist()
             names = {m.filename for m in members}
             unpacked = sum(m.file_size for m in members)
+            body = next((m.file_size for m in members if m.filename == "word/document.xml"), 0)
     except (zipfile.BadZipFile, OSError) as error:
         raise ReportReadError(f"{p.name}: a damaged zip/Word file ({error})") from error
     if "word/document.xml" not in names:
@@ -47,6 +51,11 @@ def _check_zip(p: Path) -> None:
         raise ReportReadError(
             f"{p.name}: {what}, not a Word document or a PDF; ask for the report itself "
             "as PDF or .docx"
+        )
+    if body > MAX_BODY_XML_BYTES:
+        raise ReportReadError(
+            f"{p.name}: its text part unpacks to {body / 2**20:.0f} MiB, more than the "
+            f"{MAX_BODY_XML_BYTES // 2**20} MiB a report's text may; it was not read"
         )
     if unpacked > MAX_UNPACKED_BYTES or len(members) > 10_000:
         raise ReportReadError(
