@@ -136,11 +136,13 @@ def test_a_zip_bomb_named_docx(tmp_path):
 
 def test_a_word_file_whose_text_part_is_huge(tmp_path):
     path = tmp_path / "report.docx"
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
-        with archive.open("word/document.xml", "w") as member:
-            member.write(b"<w:document>")
-            for _ in range(26):
-                member.write(b" " * 2**20)
+    with (
+        zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive,
+        archive.open("word/document.xml", "w") as member,
+    ):
+        member.write(b"<w:document>")
+        for _ in range(26):
+            member.write(b" " * 2**20)
     with pytest.raises(ReportReadError, match="its text part unpacks to 26 MiB, more than the 25"):
         read_document(path)
 
