@@ -35,7 +35,7 @@ from grader.intake.safezip import UnsafeZip, ZipLimits, safe_extract
 from grader.intake.student import Student
 
 ROSTER = "roster.json"
-REPORT_SUFFIXES = (".pdf", ".md", ".markdown", ".txt")
+REPORT_SUFFIXES = (".pdf", ".docx", ".md", ".markdown", ".txt")
 LOG_NAMES = re.compile(r"(\.csv$|tfevents)", re.IGNORECASE)
 """Training logs (CSV, TensorBoard event files) travel with the reports to the grader."""
 MOODLE = re.compile(r"^(?P<name>[^_]+)_(?P<id>\d+)_assign(?:submission|feedback)_"
