@@ -196,3 +196,16 @@ def test_a_kernel_of_the_pack_imports_its_package_and_the_grader_kernel_packages
     assert all(p.startswith(grader_site) for p in eval(out[1]))  # noqa: S307 - our own print
     assert f"{PACKAGE} 1.2.0" in out[2]  # the shim saw it installed: nothing to do
     assert out[3].strip() == "False"  # the environment is read-only in the sandbox
+
+
+@pytest.mark.parametrize(("table", "field", "says"), [
+    ('pakages = ["x"]', "environment.pakages", "did you mean 'packages'"),
+    ('packages = ["a b"]', "environment.packages", "not a pip requirement"),
+    ('python = "three"', "environment.python", "a version"),
+])
+def test_the_environment_table_is_typed(tmp_path, table, field, says):
+    from grader.pack import PackError
+
+    with pytest.raises(PackError) as caught:
+        load_pack(write_pack(tmp_path / "p", f"[environment]\n{table}\n"))
+    assert caught.value.field == field and says in str(caught.value)
