@@ -1,4 +1,4 @@
-"""Pack kernel environments (grader/env), offline: a tiny real package of our own is built
+"""Pack kernel environments (grader/env), offline: a tiny real package of our own is written
 into a wheelhouse here, an environment is built from it with the real installers, and a
 real sandboxed kernel of that pack imports it while the grader's process does not."""
 
@@ -7,8 +7,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -23,28 +21,27 @@ from tests.grader.conftest import needs_bwrap
 PACKAGE = "gradertinypkg"
 
 
-def _wheel(source: Path, wheelhouse: Path, name: str, version: str, modules: dict[str, str]
-           ) -> None:
-    """A real wheel of a local folder (setuptools, no build isolation: no network)."""
-    (source / name).mkdir(parents=True)
-    for rel, text in modules.items():
-        path = source / name / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    packages = sorted({Path(rel).parts[0] for rel in modules if "/" in rel})
-    (source / name / "pyproject.toml").write_text(textwrap.dedent(f"""\
-        [build-system]
-        requires = ["setuptools"]
-        build-backend = "setuptools.build_meta"
-        [project]
-        name = "{name}"
-        version = "{version}"
-        [tool.setuptools]
-        packages = {json.dumps(packages)}
-        """))
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
-                    "--no-build-isolation", "--no-index", "-w", str(wheelhouse),
-                    str(source / name)], check=True, capture_output=True, timeout=300)
+def _wheel(wheelhouse: Path, name: str, version: str, modules: dict[str, str]) -> None:
+    """A real wheel (PEP 427: a zip with its .dist-info and a RECORD of hashes), written
+    here rather than by setuptools, so the test needs no build backend and no network."""
+    import base64
+    import hashlib
+    import zipfile
+
+    info = f"{name}-{version}.dist-info"
+    files = {**modules,
+             f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
+             f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: test_env\n"
+                              "Root-Is-Purelib: true\nTag: py3-none-any\n"}
+    record = []
+    for rel, text in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=")
+        record.append(f"{rel},sha256={digest.decode()},{len(text.encode())}")
+    record.append(f"{info}/RECORD,,")
+    with zipfile.ZipFile(wheelhouse / f"{name}-{version}-py3-none-any.whl", "w") as whl:
+        for rel, text in files.items():
+            whl.writestr(rel, text)
+        whl.writestr(f"{info}/RECORD", "\n".join(record) + "\n")
 
 
 def write_pack(root: Path, environment: str) -> Path:
@@ -82,9 +79,9 @@ def built(tmp_path_factory):
     wheels.mkdir(parents=True)
     # Our package, and one that tries to shadow a kernel package with its own
     # `safetensors/` folder: the grader's safetensors must still be the one imported.
-    _wheel(tmp / "src", wheels, PACKAGE, "1.2.0",
+    _wheel(wheels, PACKAGE, "1.2.0",
            {f"{PACKAGE}/__init__.py": "VALUE = 42\n"})
-    _wheel(tmp / "src", wheels, "shadowkernel", "0.1.0",
+    _wheel(wheels, "shadowkernel", "0.1.0",
            {"shadowkernel/__init__.py": "", "safetensors/__init__.py":
             "raise ImportError('the pack shadowed the grader safetensors')\n"})
     pack_dir = write_pack(tmp / "pack", textwrap.dedent(f"""\
