@@ -100,9 +100,10 @@ def _matching_run(claim: dict[str, Any], bests: list[dict[str, Any]], tolerance:
 def check_logs(check: Check, logs: list[Path], sources: list[Source] | str) -> CheckResult:
     """Each figure the report gives per seed against the best of that run's own log.
 
-    Without logs (or with none readable), or when the report's section holds figures
-    the reader could not take apart, a TA scores the question (status `manual`, the
-    section quoted on the TA sheet)."""
+    Without logs (or with none readable), when the report's section holds figures the
+    reader could not take apart, or when no run of the logs pairs with a seed of the
+    report (logs whose paths name no seed), a TA scores the question (status `manual`,
+    the section quoted on the TA sheet)."""
     if isinstance(sources, str):
         sources = [Source(sources, "report")]
     s = check.settings
@@ -130,6 +131,11 @@ def check_logs(check: Check, logs: list[Path], sources: list[Source] | str) -> C
         return CheckResult("logs", 0.0, "failed", f"The logs of {len(bests)} runs were read, "
                            "but your report gives no per-seed figures.", evidence)
     tolerance = float(s.get("tolerance", 0.005))
+    if not any(_matching_run(c, bests, tolerance) for c in claims):
+        seeds = sorted({str(b["seed"]) for b in bests if b["seed"] is not None})
+        return _to_ta("No run of the logs could be paired with a seed of your report (the "
+                      "logs name seeds " + (", ".join(seeds) if seeds else "nowhere")
+                      + "): a TA reads the figures.", evidence, quote)
     checked = confirmed = 0
     contradictions = []
     for claim in claims:

@@ -106,3 +106,13 @@ def test_honest_prose_agrees_with_its_csv_log(tmp_path):
     assert result.status == "partial"
     assert "report.md line 42: test 0.851 for seed 2 (pretrained), the log says 0.841" \
         in result.message
+
+
+def test_logs_that_pair_with_no_seed_of_the_report_go_to_a_ta(tmp_path):
+    log = tmp_path / "pretrained.csv"  # no seed column, no seed in the path
+    log.write_text("step,val_acc,test_acc\n400,0.80,0.79\n800,0.853,0.841\n")
+    check = LAB_B.checks("logs")[0][1]
+    text = "For seed 2 the best validation accuracy is 85.3% at step 800, test 84.1%.\n"
+    result = check_logs(check, [log], [Source(text, "report.md")])
+    assert result.status == "manual" and "name seeds nowhere" in result.message
+    assert result.evidence["answer_text"] == text
