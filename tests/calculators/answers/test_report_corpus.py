@@ -48,49 +48,9 @@ SHOTGUN = re.compile(r"shotgun|several|different values|more than one", re.IGNOR
 # "pdf", "docx", "text" (Markdown and plain text). Regenerate the entries with
 # `benchmarks/bench_reports.py --known-misses`, then review them: the list only shrinks.
 KNOWN_MISSES: dict[tuple[str, str, str], str] = {
-    # PDF: the display fraction 20.0855 / 26.7791 = 0.7500 is set on three lines; its numerator is taken
-    ('p3-latex-numbered', 'q3a2.p', 'pdf'):
-        "reads '20.0855': wrong 0; should read '0.7500': correct 1",
-    ('p3-latex-log2', 'q3a2.p', 'pdf'):
-        "reads '20.09': wrong 0; should read '0.75': correct 1",
-
     # PDF: the two-column wrap splits 'p(mat) ... ≈ 0.7500 and the loss / −ln p(mat) ≈ 0.2876' between labels and values
-    ('p3-latex-gib', 'q3a2.p', 'pdf'):
-        "reads nothing: p3-latex-gib.pdf: no number in the section; should read '0.7500': correct 1",
     ('p3-latex-gib', 'q3a2.loss', 'pdf'):
         "reads '0.7500': wrong 0; should read '0.2876': correct 1",
-
-    # DOCX: the (I)/(II)/(III) markers are Word's automatic list numbering, which the reader drops
-    ('p3-docx-chain', 'q3a2.p', 'docx'):
-        "reads nothing: p3-docx-chain.docx: no part '(II)' in the section; should read '0.7500': correct 1",
-    ('p3-docx-chain', 'q3a2.loss', 'docx'):
-        "reads nothing: p3-docx-chain.docx: no part '(II)' in the section; should read '0.2876': correct 1",
-    ('p3-docx-chain', 'q3e1', 'docx'):
-        "reads nothing: p3-docx-chain.docx: no part '(I)' in the section; should read '9,437,184': correct 1",
-    ('p3-docx-chain', 'q3e2', 'docx'):
-        "reads nothing: p3-docx-chain.docx: no part '(II)' in the section; should read '75.50 MB': correct 1",
-    ('p3-docx-chain', 'q3e3', 'docx'):
-        "reads nothing: p3-docx-chain.docx: no part '(III)' in the section; should read '0.065%': correct 1",
-    ('p3-docx-log10', 'q3a2.p', 'docx'):
-        "reads nothing: p3-docx-log10.docx: no part '(II)' in the section; should read '0.7500': correct 1",
-    ('p3-docx-log10', 'q3a2.loss', 'docx'):
-        "reads nothing: p3-docx-log10.docx: no part '(II)' in the section; should read '0.1249': convention log10 0.5",
-    ('p3-docx-log10', 'q3e1', 'docx'):
-        "reads nothing: p3-docx-log10.docx: no part '(I)' in the section; should read '2L * 2rH': correct 1",
-    ('p3-docx-log10', 'q3e2', 'docx'):
-        "reads nothing: p3-docx-log10.docx: no part '(II)' in the section; should read '75.5 MB': correct 1",
-    ('p3-docx-log10', 'q3e3', 'docx'):
-        "reads nothing: p3-docx-log10.docx: no part '(III)' in the section; should read '0.000651': correct 1",
-    ('p3-docx-sci', 'q3a2.p', 'docx'):
-        "reads nothing: p3-docx-sci.docx: no part '(II)' in the section; should read '7.500 × 10^-1': correct 1",
-    ('p3-docx-sci', 'q3a2.loss', 'docx'):
-        "reads nothing: p3-docx-sci.docx: no part '(II)' in the section; should read '2.876 × 10^-1': correct 1",
-    ('p3-docx-sci', 'q3e1', 'docx'):
-        "reads nothing: p3-docx-sci.docx: no part '(I)' in the section; should read '9.437 × 10^6': correct 1",
-    ('p3-docx-sci', 'q3e2', 'docx'):
-        "reads nothing: p3-docx-sci.docx: no part '(II)' in the section; should read '7.55 × 10^7 bytes': correct 1",
-    ('p3-docx-sci', 'q3e3', 'docx'):
-        "reads nothing: p3-docx-sci.docx: no part '(III)' in the section; should read '6.5 × 10^-4': correct 1",
 
     # PDF: Chromium's MathML \dfrac comes out as stacked fragments; no formula is read
     ('p3-md-formulas', 'q3a2.p', 'pdf'):
