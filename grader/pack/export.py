@@ -92,13 +92,15 @@ def export_public(pack: Pack, dest: Path) -> list[Path]:
     private = {p.resolve() for p in (pack.reference_path, pack.solution) if p is not None}
     private_dirs = {p.parent for p in private if p.parent != pack.root.resolve()}
     private |= {p.resolve() for role, p in pack.data.items() if role == "hidden"}
-    wanted = [pack.template, *pack.probes, *pack.public_files]
+    wanted = [pack.template, *pack.probes, *pack.public_files, *_student_side(pack)]
     written = []
-    for src in wanted:
+    for src in dict.fromkeys(wanted):
         resolved = src.resolve()
         if resolved in private or any(d in resolved.parents or d == resolved for d in private_dirs):
             raise PackError("assignment.public_files", f"{src} is private; refusing to export it")
-        target = dest / src.relative_to(pack.root)
+        target = dest / resolved.relative_to(pack.root.resolve())
+        if target.exists():  # already copied with a folder named before it
+            continue
         target.parent.mkdir(parents=True, exist_ok=True)
         if src.is_dir():
             shutil.copytree(src, target)
@@ -108,3 +110,21 @@ def export_public(pack: Pack, dest: Path) -> list[Path]:
     (dest / PACK_FILE).write_text(HEADER + rubric, encoding="utf-8")
     written.append(dest / PACK_FILE)
     return written
+
+
+def _student_side(pack: Pack) -> list[Path]:
+    """What a student's copy needs besides the template notebook and public files: the
+    starter's own files that `[assignment] files` takes (a module beside the notebook,
+    `template/dl4nlp/transformer_layers.py`), the files `[assignment] downloads` serves
+    to `!wget`, and the `[environment]` wheelhouse, without which `grader env build`
+    cannot make the kernel environment on the student's laptop offline."""
+    out: list[Path] = []
+    assignment = pack.raw.get("assignment", {})
+    if pack.files and pack.template.parent != pack.root:
+        out += [t.source for t in pack.student_files(pack.template.parent, pack.template).taken]
+    for target in (assignment.get("downloads") or {}).values():
+        out.append(pack.root / target)
+    wheelhouse = (pack.raw.get("environment") or {}).get("wheelhouse")
+    if wheelhouse:
+        out.append(pack.root / wheelhouse)
+    return [p for p in out if p.exists()]

@@ -247,3 +247,23 @@ def test_a_rubric_tomlkit_cannot_parse_is_refused():
 
     with pytest.raises(PackError):
         public_rubric("[assignment\nid = 1\n")
+
+
+def test_a_module_pack_exports_what_a_student_needs(tmp_path):
+    """A pack whose students write a module beside a Colab notebook (attention-module-hw):
+    the public part holds the starter module the template imports, the file the
+    starter's `!wget` is served, and the wheelhouse `grader env build` installs from
+    offline; still nothing private."""
+    from grader.pack import load_pack
+    from grader.pack.export import export_public
+
+    root = ROOT / "reference" / "attention-module-hw"
+    dest = tmp_path / "public-pack"
+    export_public(load_pack(root), dest)
+    got = {p.relative_to(dest).as_posix() for p in dest.rglob("*") if p.is_file()}
+    wheels = {f"wheelhouse/{p.name}" for p in (root / "wheelhouse").glob("*.whl")}
+    starter = {p.relative_to(root).as_posix() for p in (root / "template").rglob("*.py")}
+    assert wheels and starter and wheels | starter <= got
+    assert not any(p.startswith(("solution/", "private/")) for p in got), got
+    public = load_pack(dest)
+    assert public.is_public and public.files == load_pack(root).files
