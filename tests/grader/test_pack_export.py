@@ -87,8 +87,12 @@ def _private_needles(pack) -> dict[str, str]:
         text = path.read_text(encoding="utf-8")
         needles[f"{role} file"] = text
         if role == "reference":  # its own code, line by line: the lines that the probes
-            # and the template do not hold too (they share signatures and class names)
+            # and the template do not hold too (they share signatures and class names),
+            # and the starter (its notebook and the module files beside it) hold too
+            starter = [f for f in pack.template.parent.rglob("*.py")
+                       if pack.template.parent != pack.root]
             shared = "\n".join([*(p.read_text(encoding="utf-8") for p in pack.probes),
+                                *(f.read_text(encoding="utf-8") for f in starter),
                                 *(_source(c) for c in
                                   json.loads(pack.template.read_text())["cells"])])
             for line in text.splitlines():
