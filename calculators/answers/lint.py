@@ -15,6 +15,7 @@ units may be read as GB or GiB, and a side that does not parse is ignored.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -188,8 +189,12 @@ def _left_run(tokens: list[Token], eq: int, stop: int) -> tuple[int, int] | None
     if first.kind == OP and first.text != "-":
         return None
     if prev is not None:
+        if prev.kind == OTHER and prev.text in ("_", "^"):
+            return None  # "softmax(z)_2 = ...": a subscript, not a value
         if prev.kind == NAME and (_mathish(prev) or not first.space_before):
             return None
+        if prev.kind == NAME and start >= 2 and tokens[start - 2].kind == OP:
+            return None  # "a × b + LayerNorm 2 × c = ...": a word cuts the sum, a part only
         if first.kind == OP and prev.kind in (NAME, NUM, RP):
             return None
         if prev.kind == OTHER and prev.text.startswith("\\"):
@@ -309,7 +314,20 @@ def _agree(a: tuple[Expr, Rational | None, bool], b: tuple[Expr, Rational | None
     return False
 
 
+_SCIENTIFIC = re.compile(r"\d+(?:\.\d+)?\s*(?:×|\\times|x|\*)\s*10\s*\^\s*\{?[-−]?\d+\}?")
+
+
 def _check_link(left_text: str, right_text: str, first: int, last: int, quoted: str) -> Slip | None:
+    slip = _check_one(left_text, right_text, first, last, quoted)
+    if slip is not None and "/" in left_text and _SCIENTIFIC.search(left_text):
+        # "7.55 × 10^7 / 1.16 × 10^11": each number in scientific notation is one value
+        grouped = _SCIENTIFIC.sub(lambda m: f"({m.group(0)})", left_text)
+        if _check_one(grouped, right_text, first, last, quoted) is None:
+            return None
+    return slip
+
+
+def _check_one(left_text: str, right_text: str, first: int, last: int, quoted: str) -> Slip | None:
     left = parse_answer(left_text)
     right = parse_answer(right_text)
     if not (left.ok and right.ok) or left.value is None or right.value is None:
