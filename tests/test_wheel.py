@@ -217,5 +217,5 @@ def test_unknown_pack_id_names_the_folders_searched(tmp_path):
     message = str(err.value)
     assert "did you mean 'stat8021-a3'?" in message
     assert f"--packs-dir {tmp_path / 'mine'}" in message and "./reference" in message
-    with pytest.raises(PackError, match="known: stat8021-a3, transfer-lab-a"):
+    with pytest.raises(PackError, match="known: attention-module-hw, stat8021-a3, transfer-lab-a"):
         resolve_pack("zzz")
