@@ -55,7 +55,9 @@ def code_digest() -> str:
 
 
 def execution_digest(pack: Pack, hf_cache: Path | None) -> str:
-    """Everything of the pack and environment that changes a run, as one hash."""
+    """Everything of the pack and environment that changes a run, as one hash: a rebuilt
+    pack environment (another lock) or a changed file behind `[assignment] downloads`
+    runs the notebooks again."""
     spec: dict[str, Any] = {
         "grader": __version__, "code": code_digest(), "pack": pack.id,
         "fingerprint": pack.fingerprint(),
@@ -64,6 +66,15 @@ def execution_digest(pack: Pack, hf_cache: Path | None) -> str:
         "probes": [[q.id, c.kind, kind(c.kind).execution(c)] for q, c in pack.checks()
                    if kind(c.kind).execution(c)],
     }
+    if (pack.raw.get("environment") or {}).get("packages"):
+        from grader.env import describe  # the built environment's id: its lock's content
+
+        spec["environment"] = describe(pack)
+    downloads = (pack.raw.get("assignment") or {}).get("downloads") or {}
+    if downloads:  # what `!wget` of each mapped URL gets, public file or not
+        spec["downloads"] = {url: _file_digest(pack.root / target)
+                             if (pack.root / target).is_file() else None
+                             for url, target in sorted(downloads.items())}
     if pack.models and hf_cache is not None:
         have = cached_models(hf_cache)
         spec["models"] = {m: have[m].name if m in have else None for m in pack.models}

@@ -294,6 +294,20 @@ def test_the_execution_key_follows_what_changes_a_run_and_nothing_else(tmp_path)
     assert execution_digest(load_pack(root), None) != digest
 
 
+def test_the_execution_key_follows_the_files_a_download_gets(tmp_path):
+    """A file behind `[assignment] downloads` is what a Colab notebook's `!wget` reads in
+    the sandbox: a new version of it runs the notebooks again, even when it is not one of
+    the pack's public files."""
+    root = tmp_path / "pack"
+    shutil.copytree(ROOT / "reference" / "attention-module-hw", root)
+    (root / "public" / "words.txt").write_text("one\n")
+    pack = _edited(root, "downloads = { ", 'downloads = { "https://x.example/w.txt" = '
+                   '"public/words.txt", ')
+    digest = execution_digest(pack, None)
+    (root / "public" / "words.txt").write_text("two\n")
+    assert execution_digest(load_pack(root), None) != digest
+
+
 def test_the_submission_key_covers_files_seed_mode_and_the_grader_code(tmp_path):
     nb = tmp_path / "a.ipynb"
     nb.write_text("{}")
