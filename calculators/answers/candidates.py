@@ -75,6 +75,16 @@ _CLEAN = [
     (re.compile(r"−"), "-"),
 ]
 
+_WINDOW = 300
+"""Characters either side of a number that decide how conclusive it is (bounded: linear time)."""
+_FORMULA_LINE = 1000
+"""Longer lines are prose or pasted data: no formula is looked for in them."""
+_FORMULA_LINES = 200
+"""Formulas are looked for in a section's last 200 lines only (an answer is at its end)."""
+_MAX_SEGMENTS = 40
+MAX_CANDIDATES = 500
+"""Numbers read per section, from its end (a real section holds a few dozen)."""
+
 TIER_FINAL, TIER_BOLD, TIER_CONCLUSIVE, TIER_NUMBER, TIER_ASIDE = 4, 3, 2, 1, 0
 
 
@@ -187,10 +197,10 @@ def _formula_in(segment: str, symbols: Mapping[str, Any],
 def _formulas(text: str, symbols: Mapping[str, Any], names: Sequence[str]) -> list[tuple[int, int, ParsedAnswer, bool]]:
     """Formulas in the question's symbols on one line: (start, end, parsed, end of chain)."""
     out = []
-    cuts = [0] + [m.end() for m in re.finditer(r"(?<![<>!])=|≈|\\approx|:", text)]
-    for k, start in enumerate(cuts):
-        stop = next((m.start() for m in re.finditer(r"(?<![<>!])=|≈|\\approx|:", text)
-                     if m.start() >= start), len(text))
+    marks = list(re.finditer(r"(?<![<>!])=|≈|\\approx|:", text))[:_MAX_SEGMENTS]
+    cuts = [0] + [m.end() for m in marks]
+    stops = [m.start() for m in marks] + [len(text)]
+    for k, (start, stop) in enumerate(zip(cuts, stops, strict=True)):
         segment = text[start:stop]
         last = k == len(cuts) - 1
         if not _mentions_symbol(segment, names) and not (last and _closed_form(segment)):
@@ -207,13 +217,18 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
     """Every number (and formula in ``symbols``) of the lines, with how conclusive it is."""
     out: list[Candidate] = []
     names = _symbol_names(symbols)
-    for src in sources:
+    formula_from = len(sources) - _FORMULA_LINES
+    for index in range(len(sources) - 1, -1, -1):  # from the end: the answer is there
+        if len(out) >= MAX_CANDIDATES:
+            break  # a section of thousands of numbers: only its end is read (linear time)
+        src = sources[index]
         text = clean(src.text)
         bold = [m.span() for m in _BOLD_SPANS.finditer(text)]
         boxed = [m.span() for m in _BOXED_SPANS.finditer(text)]
         answer_line = bool(_ANSWER_LINE.match(text))
         cells = _answer_cell(text, src.answer_cell) if src.table else None
-        formulas = _formulas(text, symbols or {}, names)
+        formulas = (_formulas(text, symbols or {}, names)
+                    if len(text) <= _FORMULA_LINE and index >= formula_from else [])
         for fs, fe, parsed, chain_end in formulas:
             tier = TIER_FINAL if answer_line or any(bs <= fs and fe <= be for bs, be in boxed) \
                 else TIER_BOLD if any(bs <= fs < be for bs, be in bold) \
@@ -224,16 +239,16 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
             shown = " ".join(text[fs:fe].replace("**", " ").split())
             out.append(Candidate(shown, src.number, why, tier > TIER_NUMBER, parsed, tier,
                                  fs, fe, text))
-        for m in _CANDIDATE.finditer(text):
+        for m in list(_CANDIDATE.finditer(text))[-MAX_CANDIDATES:]:
             s, e = m.span()
             if any(fs <= s and e <= fe for fs, fe, _, _ in formulas):
                 continue  # a coefficient of a formula
-            before, after = text[:s], text[e:]
+            before, after = text[max(0, s - _WINDOW):s], text[e:e + _WINDOW]
             if _TAG.search(before) or re.match(r"^\s*\]", after):
                 continue  # \tag{1}, citations [4]
             if re.search(r"\(\s*$", before) and re.match(r"^\s*\)", after) and len(m.group(0)) <= 2:
                 continue  # equation number "(5)"
-            if not before.strip(" *") and re.match(r"^[.)]\s", after):
+            if s <= _WINDOW and not before.strip(" *") and re.match(r"^[.)]\s", after):
                 continue  # a list marker "1. "
             written = " ".join(re.sub(r"(?<=\S)[*}]+", " ", m.group(0)).split())
             unit_next = None

@@ -109,7 +109,7 @@ _END_WORDS = ("references", "bibliography", "appendix", "acknowledg")
 
 def _norm(text: str) -> str:
     s = text.lower().replace("\\_", "_")
-    s = re.sub(r"[*`#$\\]", " ", s)
+    s = " ".join(re.sub(r"[*`#$\\]", " ", s).split())  # one space each: the subs below are linear
     s = re.sub(r"\s*\(\s*", "(", s)
     s = re.sub(r"\s*\)", ")", s)
     s = _BRITISH.sub(lambda m: _AMERICAN[m.group(0)], s)

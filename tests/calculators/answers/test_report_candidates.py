@@ -86,3 +86,13 @@ def test_pick_and_shotgun_on_bare_sources():
     chosen = pick(found)
     assert chosen is not None and (chosen.text, chosen.why) == ("25.77 GB", "answer cell")
     assert shotgun(found, chosen) == ()
+
+
+@pytest.mark.parametrize(("text", "answer"), [
+    ("Q3 (c) " + " " * 150_000 + "5 GB", "5 GB"),  # was 130 s: a whitespace run in _norm
+    ("Q3 (c) " + " + ".join(["12"] * 20_000) + " = 240,000", "240,000"),  # was 250 s
+    ("Q3 (c)\n" + "H = 6144 so 8H^2 + 5H = 302,020,608\n" * 5_000 + "Answer: 25.77 GB", "25.77 GB"),
+])
+def test_hostile_sections_are_read_from_their_end_in_linear_time(text, answer):
+    got = extract_answers(text, [QuestionSpec("c", ("Q3 (c)",), symbols={"H": 6144})])["c"]
+    assert got.answer == answer
