@@ -28,7 +28,7 @@ from grader.cli.options import (
     _sandbox,
 )
 from grader.models.cache import ModelCacheError, cache_dir, cached_models
-from grader.pack import Pack, resolve_pack
+from grader.pack import Pack, PackError, resolve_pack
 
 FAILING = ("failed", "partial", "error")
 """Question statuses that make `grader check` exit 1."""
@@ -80,6 +80,8 @@ def check(
                                     hf_cache=cache, files=files)
         except ModelCacheError as exc:
             raise typer.BadParameter(str(exc), param_hint="--hf-cache") from None
+        except PackError:  # the pack as this machine has it (a missing environment names
+            raise          # the command that builds it): one line and exit 2, as elsewhere
         except Exception as exc:  # noqa: BLE001 - a grader failure is not a failing question
             console.print(f"[red]error:[/] the grader itself failed on {escape(notebook.name)}: "
                           f"{escape(type(exc).__name__)}: {escape(str(exc))[:500]}")

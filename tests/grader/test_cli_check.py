@@ -82,3 +82,16 @@ def test_the_student_report_words_internal_fields(solution_record):
     assert "tuned on the test split?" in html and "probably: it scores far higher" in html
     assert "found in</th><td><code>cell 27</code>" in html
     assert "matches the tokenizer: yes" in html and "not graded" in html
+
+
+def test_a_missing_pack_environment_is_a_usage_error_naming_its_build(tmp_path):
+    """A pack whose kernels need packages the grader lacks (attention-module-hw: einops)
+    is not built on this machine: `grader check` stops at once with exit 2 and the
+    command that builds it, not a "grader itself failed" traceback."""
+    folder = ROOT / "submissions" / "attention-module-hw" / "correct"
+    env = {**os.environ, "GRADER_ENVS": str(tmp_path / "no-envs"), "COLUMNS": "400"}
+    done = subprocess.run([sys.executable, "-m", "grader", "check",
+                           str(folder / "Attention_Module.ipynb"), "-a", "attention-module-hw"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "grader env build" in done.stderr and "itself failed" not in done.stderr
