@@ -163,23 +163,20 @@ def strip_markup(raw: str) -> tuple[str, list[int]]:
     """``raw`` without emphasis, ``$`` and LaTeX wrappers, and where each kept character was."""
     out: list[str] = []
     where: list[int] = []
+    depth = 0  # braces kept open: a "}" closing a removed wrapper ("\\textbf{") is dropped
     pos = 0
-    for m in _MARKUP.finditer(raw):
-        for i in range(pos, m.start()):
-            out.append(raw[i])
+    for m in [*_MARKUP.finditer(raw), None]:
+        stop = len(raw) if m is None else m.start()
+        for i in range(pos, stop):
+            ch = raw[i]
+            if ch == "}" and depth == 0 and m is None:
+                continue
+            depth += (ch == "{") - (ch == "}" and depth > 0)
+            out.append(ch)
             where.append(i)
-        pos = m.end()
-    for i in range(pos, len(raw)):
-        if raw[i] == "}" and not _open_brace(out):
-            continue
-        out.append(raw[i])
-        where.append(i)
-    text = "".join(out)
-    return text, where
-
-
-def _open_brace(chars: list[str]) -> bool:
-    return chars.count("{") > chars.count("}")
+        if m is not None:
+            pos = m.end()
+    return "".join(out), where
 
 
 @dataclass(frozen=True)
