@@ -12,6 +12,7 @@ at initialisation) gives the number itself (`value = 0.125`, or a shape `value =
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -78,8 +79,14 @@ def cross_check(item: Printed, run: RunResult, payload: ProbePayload | None,
             return row
         value = float(match.group(0))
         row["computed"] = actual
-        tolerance = max(item.rtol * abs(actual), 1e-6 if item.stat == "error" else 1e-4)
-        agrees = abs(value - actual) <= tolerance or (item.stat == "error" and
-                                                      value <= 1e-3 and actual <= 1e-3)
+        if not (math.isfinite(value) and math.isfinite(actual)):
+            # a NaN/inf that the code really computes is printed honestly as nan/inf;
+            # JSON has no NaN, so the record keeps it as text
+            agrees = (math.isnan(value) and math.isnan(actual)) or value == actual
+            row["computed"] = repr(actual)
+        else:
+            tolerance = max(item.rtol * abs(actual), 1e-6 if item.stat == "error" else 1e-4)
+            agrees = abs(value - actual) <= tolerance or (item.stat == "error" and
+                                                          value <= 1e-3 and actual <= 1e-3)
     row["status"] = "agrees" if agrees else "disagrees"
     return row

@@ -371,6 +371,13 @@ def test_a_printed_value_is_held_against_what_the_code_computes():
     assert row["status"] == "disagrees" and row["computed"] == pytest.approx(6 ** 0.5)
     missing = PrintedTable(label="loss", case="demo", output="out", stat="norm")
     assert cross_check(missing, run, payload, {})["status"] == "not printed"
+    # a NaN the code really computes, printed as nan, is honest; a number beside it is not
+    payload.tensors["demo/out"] = torch.full((2, 3), float("nan"))
+    row = cross_check(norm, run, payload, {})
+    assert row["status"] == "disagrees" and row["computed"] == "nan"  # it printed 5.0
+    nb.cells[0].outputs[0]["text"] = "out norm: nan\n"
+    row = cross_check(norm, _run(nb, cells=[CellReport(0, ["demo-q"], "ok")]), payload, {})
+    assert row["status"] == "agrees"
 
 
 def test_the_types_crossing_stages_import_neither_nbclient_nor_torch():
