@@ -96,9 +96,20 @@ def validate_pack(pack: Pack, *, sandbox: Sandbox | None = None, run_notebooks: 
         record = grade_notebook(pack, pack.solution, sandbox=sandbox)
         lost = [f"{q.id}: {q.message}" for q in record.questions
                 if q.score is not None and q.score < q.max]
-        findings.append(Finding("solution", not lost and record.score == auto,
-                                f"scores {record.score:g}/{auto:g}" +
-                                (f" ({'; '.join(lost)})" if lost else "")))
+        # a question the solution alone cannot have scored (per-seed figures with no
+        # logs, a report-only claim) goes to a TA, as it would for a student: the
+        # solution owes full marks on the others, and the TA's share is named
+        for_ta = [q for q in record.questions if q.score is None and q.status == "manual"]
+        owed = auto - sum(q.max for q in for_ta
+                          if any(c.kind != "manual" for c in pack.question(q.id).checks))
+        handed = [q.id for q in for_ta
+                  if any(c.kind != "manual" for c in pack.question(q.id).checks)]
+        verb = "awaits" if len(handed) == 1 else "await"
+        findings.append(Finding("solution", not lost and record.score == owed,
+                                f"scores {record.score:g}/{owed:g}" +
+                                (f" ({'; '.join(lost)})" if lost else "") +
+                                (f"; {', '.join(handed)} {verb} a TA (what would score "
+                                 "them is not in the solution)" if handed else "")))
     else:
         findings.append(Finding("solution", False, "no solution notebook in the rubric"))
     if on_event:

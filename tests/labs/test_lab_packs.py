@@ -209,3 +209,16 @@ def test_grader_grade_takes_a_folder_of_student_folders_with_reports_only(tmp_pa
     assert (out / "reports" / "students" / "student-report-a.html").is_file()
     q3 = next(q for q in record["questions"] if q["id"] == "q3")
     assert 0 < q3["score"] < q3["max"]  # the LM count right, the classifier's 1,000 off
+
+
+def test_both_lab_packs_validate_with_the_ta_share_named():
+    """`pack validate` on a lab whose per-seed figures need logs the solution does not
+    hand in: the solution owes full marks on what it can be scored on, and the
+    question that goes to a TA is named rather than counted as lost."""
+    from grader.validate import validate_pack
+
+    for lab in ("transfer-lab-a", "transfer-lab-b"):
+        findings = validate_pack(load_pack(ROOT / "reference" / lab))
+        assert all(f.ok for f in findings), (lab, [(f.name, f.detail) for f in findings])
+        solution = next(f for f in findings if f.name == "solution")
+        assert ("t34 awaits a TA" in solution.detail) == (lab == "transfer-lab-b"), solution
