@@ -242,6 +242,8 @@ class Holder:
                                f"for an answer {describe(missing)}.")
             return replace(verdict, verdict="convention", credit=credit, message=message,
                            convention="+".join(named))
+        if verdict.verdict == "convention":
+            return verdict  # it follows one of the question's conventions, stated or not
         gap = self._gap(text, restated, raw, value, applied)
         message = verdict.message + f" Even {words}, as you state, it is not right"
         message += f": your count leaves out {gap}." if gap else "."
