@@ -108,7 +108,7 @@ def check(
 
 @answers_app.command("lint")
 def lint(
-    report: Annotated[Path, typer.Argument(help="A report: .md, .txt or .pdf.")],
+    report: Annotated[Path, typer.Argument(help="A report: .md, .txt, .pdf or .docx.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the slips as JSON.")] = False,
 ) -> None:
     """Find written equations whose arithmetic is wrong (a + b = c with c not a + b).
