@@ -38,6 +38,7 @@ from grader.models.cache import require as require_models
 from grader.pack import Pack, Question
 from grader.record import GradeRecord, QuestionResult, environment
 from grader.run.limits import Limits
+from grader.run.pool import DEFAULT_WARM, WarmPool
 from grader.run.result import ProbeRequest, RunResult, saved_run
 from grader.run.runner import Runner
 from grader.run.sandbox import Sandbox
@@ -93,7 +94,8 @@ def grade_notebook(pack: Pack, notebook: Path | None, *, mode: str = "grade",
                    on_event: Callable[[str], None] | None = None,
                    on_run: Callable[[RunResult], None] | None = None,
                    reports: Sequence[Path] = (),
-                   files: StudentFiles | None = None) -> GradeRecord:
+                   files: StudentFiles | None = None,
+                   kernels: WarmPool | None = None) -> GradeRecord:
     """Grade (or self-check) one notebook; a student's failure is a record, never an exception.
 
     `quick` (default: on for `check`, off for `grade`) tells the notebook, through
@@ -105,6 +107,8 @@ def grade_notebook(pack: Pack, notebook: Path | None, *, mode: str = "grade",
     a report alone: nothing runs, and checks that need the notebook say so.
     `files`: the student's files copied beside the notebook (`Pack.student_files`); by
     default those of the notebook's own folder, unless other notebooks share it.
+    `kernels`: a pool of warm sandboxed kernels (grader.run.pool) to run the notebook in,
+    warmed with the pack's `[environment] warm` modules; by default a cold kernel.
     """
     if mode not in ("grade", "check"):
         raise ValueError(f"mode must be grade or check, not {mode!r}")
@@ -133,7 +137,8 @@ def grade_notebook(pack: Pack, notebook: Path | None, *, mode: str = "grade",
                   env={**box.env, **({QUICK_ENV: "1"} if quick else {})})
     # the pack's kernel environment (EnvMissing names the command that builds it) and shims
     box = kernel_sandbox(pack, box)
-    runner = Runner(box, limits or pack.limits)
+    runner = (kernels.runner(box, limits or pack.limits, warm_modules(pack)) if kernels
+              else Runner(box, limits or pack.limits))
     probe_source = pack.probe_source
     requests = []
     with tempfile.TemporaryDirectory(prefix="grader-plan-") as tmp:
@@ -151,6 +156,12 @@ def grade_notebook(pack: Pack, notebook: Path | None, *, mode: str = "grade",
     emit(f"checking {notebook.name}")
     return score_run(pack, notebook, run, mode=mode, seed=seed, quick=quick, hf_cache=cache,
                      reports=reports, context=ctx, files=files)
+
+
+def warm_modules(pack: Pack) -> tuple[str, ...]:
+    """What a warm kernel imports for this pack: `[environment] warm`, default torch."""
+    warm = (pack.raw.get("environment") or {}).get("warm")
+    return tuple(warm) if warm is not None else DEFAULT_WARM
 
 
 def empty_run() -> RunResult:
