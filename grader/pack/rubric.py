@@ -150,6 +150,9 @@ class EnvironmentTable(Table):
     benign: list[str] = []
     """Names (fnmatch patterns) of callbacks and kernel attributes that the pack's own
     libraries install and that are not tampering (grader/checks/tamper.py)."""
+    warm: list[str] | None = None
+    """Modules a warm kernel imports before it is handed a submission (grader/run/pool.py,
+    docs/warm-kernels.md); None: torch."""
 
     @field_validator("packages")
     @classmethod
