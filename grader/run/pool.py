@@ -181,6 +181,8 @@ class WarmKernel:
                       if box.kind == "bwrap" else (None, ""))
         self.group = group
         run: _WarmRun | None = None
+        job: _Job | None = None
+        outcome: RunResult | BaseException | None = None
         try:
             try:
                 run = _WarmRun(self.runner, root, group)
@@ -196,7 +198,7 @@ class WarmKernel:
                     run._stop()
                 return
             if self.failed or run is None:
-                job.result.set_exception(RuntimeError(self.failed or "no kernel"))
+                outcome = RuntimeError(self.failed or "no kernel")
                 return
             try:
                 run.take(job.notebook, job.files, job.probes)
@@ -204,9 +206,9 @@ class WarmKernel:
                 result.limits_mechanism = box.limits_mechanism(
                     limits, f"{group.mechanism} (memory, pids)" if group else
                     (f"rlimits only for memory and processes: {why}" if why else ""))
-                job.result.set_result(result)
+                outcome = result
             except BaseException as exc:  # noqa: BLE001 - handed to the caller
-                job.result.set_exception(exc)
+                outcome = exc
         finally:
             if run is not None:
                 run._stop()
@@ -214,6 +216,12 @@ class WarmKernel:
                 group.remove()
             box.kill_leftovers()
             shutil.rmtree(root, ignore_errors=True)
+            # the result only once the kernel is gone: no kernel outlives its submission
+            if job is not None:
+                if isinstance(outcome, RunResult):
+                    job.result.set_result(outcome)
+                else:
+                    job.result.set_exception(outcome or RuntimeError("the kernel ended"))
 
 
 def _key(box: Sandbox, limits: Limits) -> str:
