@@ -37,6 +37,7 @@ import signal
 import tempfile
 import threading
 import time
+import weakref
 from collections.abc import Sequence
 from concurrent.futures import Future
 from pathlib import Path
@@ -244,6 +245,8 @@ class WarmPool:
             raise ValueError("a warm pool keeps at least one kernel")
         self.size, self.warm, self.work_dir = size, tuple(warm), work_dir
         self._ready: dict[str, list[WarmKernel]] = {}
+        self._all: weakref.WeakSet[WarmKernel] = weakref.WeakSet()
+        """Every kernel not yet destroyed, taken or not (for `release_all`)."""
         self._lock = threading.Lock()
         self._closed = False
         with _LIVE_LOCK:
@@ -280,7 +283,9 @@ class WarmPool:
         while len(kernels) < self.size:
             own = box if box.uid is None else dataclasses.replace(
                 box, uid=200_000 + secrets.randbelow(100_000))
-            kernels.append(WarmKernel(Runner(own, limits, self.work_dir), warm))
+            kernel = WarmKernel(Runner(own, limits, self.work_dir), warm)
+            kernels.append(kernel)
+            self._all.add(kernel)
         return kernels
 
     def kernels(self) -> list[WarmKernel]:
@@ -323,6 +328,21 @@ def close_all() -> None:
         pools = list(_LIVE)
     for pool in pools:
         pool.close()
+
+
+def release_all() -> None:
+    """After the process tree was killed from outside the pools (a worker's SIGTERM):
+    remove every kernel's cgroup (killing what is left in it) and folder, without waiting
+    on the kernels' threads."""
+    with _LIVE_LOCK:
+        pools = list(_LIVE)
+    for pool in pools:
+        for kernel in list(pool._all):
+            if kernel.group is not None:
+                kernel.group.remove()
+            kernel.runner.sandbox.kill_leftovers()
+            if kernel.root is not None:
+                shutil.rmtree(kernel.root, ignore_errors=True)
 
 
 def handle_signals() -> None:

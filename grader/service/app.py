@@ -52,7 +52,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     selfcheck = SelfCheckQueue(packs, workers=settings.selfcheck_workers,
                                size=settings.selfcheck_queue, keep=settings.selfcheck_jobs_kept,
                                sandbox=settings.sandbox,
-                               timeout_s=settings.selfcheck_timeout_s)
+                               timeout_s=settings.selfcheck_timeout_s,
+                               warm=settings.selfcheck_warm)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

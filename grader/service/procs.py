@@ -12,7 +12,8 @@ threads (uvicorn, the self-check queue), which a fork would copy mid-flight. A w
 pays its imports once (``init``) and then serves calls until its pipe closes, so it
 also ends when the web process dies. It ignores SIGINT (Ctrl-C in a terminal reaches
 the whole process group; the service stops its workers itself), and on SIGTERM it
-kills the processes under it before it exits.
+kills the processes under it (warm kernels included, whose cgroups and folders it then
+removes: `grader.run.pool.release_all`) before it exits.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 import traceback
@@ -213,6 +215,10 @@ def kill_tree(pid: int, *, include_root: bool = True) -> int:
 
 def _terminate(_signum: int, _frame: Any) -> None:
     kill_tree(os.getpid(), include_root=False)
+    pool = sys.modules.get("grader.run.pool")
+    if pool is not None:  # warm kernels: their processes are dead, their cgroups go too
+        with contextlib.suppress(Exception):
+            pool.release_all()
     os._exit(1)
 
 

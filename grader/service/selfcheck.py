@@ -14,11 +14,18 @@ clock in its worker; past it the worker, its sandboxed kernel and every process
 under them are killed, the job ends ``failed`` with a message saying so, and the
 thread starts a fresh worker before it takes the next job. Each job's sandbox has a
 uid of its own (when the service runs as root), so killing one job's leftovers never
-touches another's. `stop` kills every worker, kernels included.
+touches another's. `stop` asks every worker to end (SIGTERM: it kills its kernels and
+removes their cgroups), then kills what is left.
+
+With ``selfcheck_warm`` N (``grader serve --warm N``), each worker keeps N warm
+sandboxed kernels per pack (`grader.run.pool`), started when the worker starts and
+replaced while a job runs: a job runs on a kernel that has already imported torch, one
+kernel per job, destroyed after it (docs/warm-kernels.md).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import logging
@@ -26,18 +33,22 @@ import os
 import queue
 import secrets
 import shutil
+import signal
 import tempfile
 import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grader.pack import Pack
 from grader.run.sandbox import Sandbox, SandboxUnavailable
 from grader.service.errors import ApiError
 from grader.service.procs import CallFailed, CallTimeout, Worker, WorkerGone
+
+if TYPE_CHECKING:
+    from grader.run.pool import WarmPool
 
 log = logging.getLogger("grader.service.selfcheck")
 
@@ -46,6 +57,8 @@ STATUSES = ("queued", "running", "done", "failed", "error")
 died); ``error``: the grader itself failed. Both are final, as ``done`` is."""
 FINISHED = ("done", "failed", "error")
 RESTART_PAUSE_S = 5.0
+STOP_WAIT_S = 5.0
+"""How long `stop` waits for a worker to end on SIGTERM before it kills its tree."""
 """Wait before trying again when a worker could not start (a broken install, no memory)."""
 
 
@@ -93,8 +106,9 @@ class SelfCheckQueue:
     """
 
     def __init__(self, packs: dict[str, Pack], *, workers: int, size: int, keep: int,
-                 sandbox: str, timeout_s: float = 300.0) -> None:
+                 sandbox: str, timeout_s: float = 300.0, warm: int = 0) -> None:
         self.packs = packs
+        self.warm = max(0, warm)
         self.workers, self.size, self.keep = max(1, workers), max(1, size), keep
         self.timeout_s = timeout_s
         self.sandbox_kind = sandbox
@@ -131,7 +145,12 @@ class SelfCheckQueue:
         with self._lock:
             self._stopping = True
             workers = list(self._workers.values())
+        for worker in workers:  # first asked: a worker's SIGTERM removes its kernels' cgroups
+            with contextlib.suppress(OSError, TypeError):
+                os.kill(worker.pid, signal.SIGTERM)  # type: ignore[arg-type]
         for worker in workers:
+            if worker.process is not None:
+                worker.process.join(timeout=STOP_WAIT_S)
             worker.kill()
         while True:
             try:
@@ -227,7 +246,10 @@ class SelfCheckQueue:
         shutil.rmtree(tmp, ignore_errors=True)  # what a killed worker's runs left
         tmp.mkdir(parents=True)
         roots = sorted({str(p.root) for p in self.packs.values()})
-        worker = Worker(f"grader-selfcheck-{slot}", warm_worker, (roots, str(tmp)))
+        from grader.models.cache import cache_dir
+
+        worker = Worker(f"grader-selfcheck-{slot}", warm_worker,
+                        (roots, str(tmp), self.warm, self.box, str(cache_dir())))
         with self._lock:
             if self._stopping:
                 return None
@@ -320,6 +342,8 @@ def _validate_notebook(data: bytes) -> None:
 # -- in the worker process ----------------------------------------------------------------
 
 _PACKS: dict[str, Pack] = {}
+_POOL: WarmPool | None = None
+"""A worker's warm kernels (``selfcheck_warm``), or None: cold kernels."""
 
 
 def _pack(root: str) -> Pack:
@@ -330,18 +354,41 @@ def _pack(root: str) -> Pack:
     return _PACKS[root]
 
 
-def warm_worker(pack_roots: list[str], tmp: str) -> None:
+def warm_worker(pack_roots: list[str], tmp: str, warm: int = 0, box: Sandbox | None = None,
+                hf_cache: str = "") -> None:
     """A new worker's start: its own temporary folder (a killed run leaves its files
-    there, and the service wipes it), grading's imports (torch), the packs."""
+    there, and the service wipes it), grading's imports (torch), the packs, and with
+    `warm` its pool of warm kernels, started now for each pack."""
+    global _POOL
     tempfile.tempdir = tmp
     os.environ["TMPDIR"] = tmp
     import grader.grade  # noqa: F401 - paid once per worker, not once per job
 
+    if warm and box is not None:
+        from grader.run.pool import WarmPool
+
+        _POOL = WarmPool(warm, work_dir=Path(tmp))
     for root in pack_roots:
         try:
-            _pack(root)
+            pack = _pack(root)
+            if _POOL is not None and box is not None:
+                _prime(_POOL, pack, box, hf_cache)
         except Exception as exc:  # noqa: BLE001 - loaded (and reported) when a job needs it
             print(f"grader self-check worker: cannot load the pack in {root}: {exc}")
+
+
+def _prime(pool: WarmPool, pack: Pack, box: Sandbox, hf_cache: str) -> None:
+    """Start a pack's warm kernels with the sandbox `grade_notebook` builds for a check
+    (the model cache, quick mode, the pack's environment): a kernel is taken only by a
+    run whose sandbox matches, so a difference here costs warm starts, never correctness."""
+    from grader.env import kernel_sandbox
+    from grader.grade import QUICK_ENV, warm_modules
+    from grader.models.cache import cache_dir
+
+    cache = cache_dir(hf_cache)
+    kbox = dataclasses.replace(box, hf_cache=str(cache) if cache.is_dir() else None,
+                               env={**box.env, QUICK_ENV: "1"})
+    pool.prime(kernel_sandbox(pack, kbox), pack.limits, warm_modules(pack))
 
 
 def check_notebook(pack_root: str, notebook: str, box: Sandbox, hf_cache: str) -> dict[str, Any]:
@@ -356,5 +403,6 @@ def check_notebook(pack_root: str, notebook: str, box: Sandbox, hf_cache: str) -
     except Exception:  # noqa: BLE001 - what nbformat cannot read is not a notebook
         return {"failed": "not a Jupyter notebook (.ipynb JSON)"}
     pack = _pack(pack_root)
-    record = grade_notebook(pack, Path(notebook), mode="check", sandbox=box, hf_cache=hf_cache)
+    record = grade_notebook(pack, Path(notebook), mode="check", sandbox=box, hf_cache=hf_cache,
+                            kernels=_POOL)
     return {"record": public_record(record.to_dict(), pack.raw)}

@@ -54,6 +54,10 @@ class Settings:
     selfcheck_timeout_s: float = 300.0
     """Wall-clock limit of one self-check (kernel start, cells, probes, checks); past it
     the job ends ``failed`` and its worker process, kernel included, is killed."""
+    selfcheck_warm: int = 0
+    """Warm sandboxed kernels each self-check worker keeps ready per pack (``grader serve
+    --warm N``, docs/warm-kernels.md): an upload starts on a kernel that has already
+    imported the pack's ``[environment] warm`` modules. 0: every self-check starts cold."""
     selfcheck_jobs_kept: int = 200
     """Finished self-check jobs remembered (oldest forgotten first)."""
     sandbox: str = "auto"
