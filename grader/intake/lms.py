@@ -228,6 +228,7 @@ def intake(source: Path, dest: Path, *, notebook_name: str | None = None,
         # a refused member still tells whose it was: it joins its student's files as a
         # path that does not exist, and `_lay_out` names it in their record
         bad = {root / _stand_in(name): why for name, why in refused}
+        root = _unwrap(root, [*files, *bad])
         lms, groups = _group(sorted([*files, *bad]), root)
         if not groups:
             raise IntakeError("source", f"no submissions found in {source}")
@@ -242,6 +243,27 @@ def intake(source: Path, dest: Path, *, notebook_name: str | None = None,
         (dest / NOT_TAKEN).write_text(json.dumps(strays, indent=2, ensure_ascii=False),
                                       encoding="utf-8")
     return subs
+
+
+def _unwrap(root: Path, files: list[Path]) -> Path:
+    """The folder the students' uploads are in. A download zipped again inside one folder
+    (`A3-12345/Ada Lovelace_1001_assignsubmission_file_/a3.ipynb`: a TA's re-zip, a
+    folder of downloads) holds a wrapper, not a student: without this, every name
+    began with `A3-12345/`. A folder is a wrapper only when it holds every file, is no
+    student's entry itself, and holds students' Moodle or Canvas entries."""
+    while files:
+        tops = {f.relative_to(root).parts[0] for f in files}
+        if len(tops) != 1:
+            break
+        [top] = tops
+        inner = root / top
+        if MOODLE.match(top) or CANVAS.match(top) or all(f.parent == root for f in files):
+            break
+        children = {f.relative_to(inner).parts[0] for f in files}
+        if not any(MOODLE.match(c) or CANVAS.match(c) for c in children):
+            break
+        root = inner
+    return root
 
 
 def _stand_in(name: str) -> str:

@@ -67,6 +67,21 @@ def test_a_moodle_zip_keeps_each_upload_tree(tmp_path):
     assert (dest / "trees" / "ac-dc-103" / "helper.py").is_file()
 
 
+def test_a_download_zipped_again_in_one_folder_is_unwrapped(tmp_path):
+    """A TA's re-zip of the download (every member under `A3-12345/`): the wrapper is not
+    part of anyone's name, and the students, ids and trees are those of the download."""
+    with zipfile.ZipFile(class_zip(tmp_path)) as plain:
+        members = {n: plain.read(n).decode() for n in plain.namelist()
+                   if not n.startswith("Eve_")}  # (Eve's link is another test's)
+    wrapped = _zip(tmp_path / "again.zip", {f"A3-12345/{n}": t for n, t in members.items()})
+    subs = {s.student.key: s for s in intake(wrapped, tmp_path / "intake",
+                                             notebook_name="hw.ipynb")}
+    assert set(subs) == {"ada-lovelace-101", "bob-ng-102", "ac-dc-103"}
+    assert subs["ada-lovelace-101"].student.name == "Ada Lovelace"
+    assert subs["ada-lovelace-101"].student.lms_id == "101"
+    assert subs["ada-lovelace-101"].folder == "trees/ada-lovelace-101/hw"
+
+
 def test_a_bad_member_is_its_students_problem(tmp_path):
     dest = tmp_path / "intake"
     subs = {s.student.key: s for s in intake(class_zip(tmp_path), dest)}
