@@ -46,6 +46,22 @@ def set_threads(threads: int) -> None:
     torch.set_num_threads(threads)
 
 
+_WARM: list[Any] = []
+"""The worker's pool of warm kernels (`grader.run.pool.WarmPool`) when the batch asked for
+them (`grader grade --warm`): empty, and every notebook starts a cold kernel, otherwise."""
+
+
+def init_worker(threads: int, warm: int = 0) -> None:
+    """A local worker's start: torch's threads pinned and, with `warm`, a pool keeping that
+    many warm kernels, so that the next notebook's kernel starts (and imports torch) while
+    this worker scores the current one."""
+    set_threads(threads)
+    if warm:
+        from grader.run.pool import WarmPool
+
+        _WARM[:] = [WarmPool(warm)]
+
+
 def _pack(task: Task) -> Any:
     from grader.pack import load_pack
 
@@ -89,7 +105,8 @@ def grade_task(task: Task) -> dict[str, Any]:
                                 hf_cache=task.hf_cache, on_run=runs.append,
                                 reports=[Path(r) for r in task.reports],
                                 files=pack.student_files(Path(task.extra["folder"]), notebook)
-                                if task.extra.get("folder") and notebook else None)
+                                if task.extra.get("folder") and notebook else None,
+                                kernels=_WARM[0] if _WARM else None)
         files = run_to_files(runs[0]) if runs else {}
         return {"key": task.key, "record": record.to_dict(), "run_files": files,
                 "seconds": round(time.perf_counter() - started, 3), "pid": os.getpid()}
