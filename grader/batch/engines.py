@@ -16,7 +16,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from grader.batch.work import Task, grade_task, set_threads
+from grader.batch.work import Task, grade_task, init_worker, set_threads
 
 
 def threads_per_job(jobs: int) -> int:
@@ -28,15 +28,17 @@ class LocalEngine:
 
     name = "local"
 
-    def __init__(self, jobs: int) -> None:
+    def __init__(self, jobs: int, warm: int = 0) -> None:
         self.jobs = max(1, jobs)
+        self.warm = max(0, warm)
+        """Warm kernels each worker keeps ready (grader/run/pool.py); 0: cold kernels."""
         self._pool: ProcessPoolExecutor | None = None
 
     def _new_pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(max_workers=self.jobs,
                                    mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=set_threads,
-                                   initargs=(threads_per_job(self.jobs),))
+                                   initializer=init_worker,
+                                   initargs=(threads_per_job(self.jobs), self.warm))
 
     def run(self, tasks: Sequence[Task]) -> Iterator[dict[str, Any]]:
         """Results in completion order; `{"key", "event": "started"}` as each task is
