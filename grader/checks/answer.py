@@ -274,6 +274,14 @@ def check_written(check: Check, qid: str, ctx: Context, siblings: Sequence[str] 
     """
     s = check.settings
     found = find(check, qid, ctx, siblings, spec_id)
+    scans = ctx.reports.needs_ta() if found.text is None and ctx.reports is not None \
+        and "report" in s else []
+    if scans:  # a report the grader cannot read (a scan, a photo): a TA reads it, never 0
+        message = f"No answer could be read: {found.reason}. A TA will read your report."
+        return CheckResult("answer", 0.0, "manual" if ctx.mode != "check" else "not_graded",
+                           message, {"answer": None, "verdict": "needs_ta", "convention": None,
+                                     "message": found.reason, "source": "report",
+                                     "slips": [], "needs_ta": scans})
     if found.text is None:
         return CheckResult("answer", 0.0, "failed", f"No answer found: {found.reason}.",
                            {"answer": None, "verdict": "missing", "convention": None,

@@ -77,3 +77,20 @@ def test_a_scanned_report_gives_each_question_the_reason(scan):
         "scan.pdf: the PDF has no text layer: its 1 page is an image (a scan or photo); "
         "a TA must read it"
     )
+
+
+def test_a_scanned_report_goes_to_a_ta_not_to_zero(scan):
+    """A report-only lab handed in as a scan: every question answered from a report
+    awaits a TA (status manual, no score), and the record is not `graded`."""
+    from grader.grade import grade_notebook
+    from grader.pack import load_pack
+
+    pack = load_pack(Path(__file__).parents[3] / "reference" / "transfer-lab-a")
+    record = grade_notebook(pack, None, seed=1, reports=[scan])
+    from_report = [q for q in record.questions
+                   if any(c.kind == "answer" for c in pack.question(q.id).checks)]
+    assert from_report
+    for q in from_report:
+        assert (q.status, q.score) == ("manual", None), (q.id, q.status, q.message)
+        assert "A TA will read your report" in q.message
+    assert record.status != "graded"
