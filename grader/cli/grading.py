@@ -105,7 +105,8 @@ def _limits(items: list[str] | None) -> dict[str, float]:
     return out
 
 
-def _engine(engine: str, jobs: int, ray_address: str | None, cpus: float, gpus: float):
+def _engine(engine: str, jobs: int, ray_address: str | None, cpus: float, gpus: float,
+            warm: bool = False):
     from grader.batch import LocalEngine, RayEngine
 
     if jobs < 1:
@@ -113,7 +114,9 @@ def _engine(engine: str, jobs: int, ray_address: str | None, cpus: float, gpus: 
     if engine == "local":
         if gpus:
             raise typer.BadParameter("GPUs per job need --engine ray", param_hint="--gpus-per-job")
-        return LocalEngine(jobs)
+        return LocalEngine(jobs, warm=1 if warm else 0)
+    if warm:
+        raise typer.BadParameter("warm kernels need --engine local", param_hint="--warm")
     if engine == "ray":
         try:
             return RayEngine(jobs, ray_address, cpus_per_job=cpus, gpus_per_job=gpus)
@@ -156,6 +159,9 @@ def grade(
         "--report/--no-report", help="Also write per-student reports and the class summary "
         "to OUT/reports (as `grader report` does).")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print the records as JSON.")] = False,
+    warm: Annotated[bool, typer.Option(
+        "--warm", help="Each worker keeps a warm sandboxed kernel ready, so the next "
+        "notebook's kernel starts while this one is scored (docs/warm-kernels.md).")] = False,
 ) -> None:
     """Grade submissions on hidden inputs; one record each in --out, reports, a table.
 
@@ -206,7 +212,7 @@ def grade(
         options = BatchOptions(out=out, seed=seed, quick=quick, hf_cache=cache, sandbox=sandbox,
                                limits=overrides, data=dict(pack.data) if data else {},
                                gpus=_gpus(gpus) if gpus is not None else None)
-        runner = _engine(engine, jobs, ray_address, cpus_per_job, gpus_per_job)
+        runner = _engine(engine, jobs, ray_address, cpus_per_job, gpus_per_job, warm)
         try:
             with _Progress(console, len(items)) as bar:
                 result = run_batch(pack, items, options, runner, on_progress=bar.update)
