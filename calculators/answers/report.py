@@ -431,8 +431,10 @@ _SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 NEXT_QUESTION = re.compile(r"^[#>*\s\d.]*\**\s*(?:question|q)\s*\d+\b", re.IGNORECASE)
 
 
-def section_text(report_text: str, headings: str | Sequence[str]) -> str:
-    """The text of the section opened by ``headings``, for a person to read, or "" if none.
+def section_text(report_text: str, headings: str | Sequence[str],
+                 part: str | None = None) -> str:
+    """The text of the section opened by ``headings`` (and ``part``, a pack's
+    `report_part` such as "(I)"), for a person to read, or "" if none.
 
     A labelled heading ("Question 2", "Q3 (c)") runs to the first line whose label leaves
     it (the next question, a "Task 3" heading, "References"); a phrase heading runs to the
@@ -440,7 +442,7 @@ def section_text(report_text: str, headings: str | Sequence[str]) -> str:
     """
     phrases = (headings,) if isinstance(headings, str) else tuple(headings)
     raw = report_text.splitlines()
-    target = target_of(phrases, None)
+    target = target_of(phrases, part)
     if target is not None:
         lines = read_lines(report_text, lettered_numbers([target]))
         found = find_section(lines, target)

@@ -97,14 +97,14 @@ def _first_line(text: str, section: str) -> int:
 
 
 def quote_section(reports: Reports | None, headings: Sequence[str],
-                  others: Iterable[str] = ()) -> Quoted | None:
-    """The first report's section for `headings`, ended where another of the pack's
-    sections opens; None when no report has one."""
+                  others: Iterable[str] = (), part: str | None = None) -> Quoted | None:
+    """The first report's section for `headings` (and `part`: Q3(a)'s "(I)" alone),
+    ended where another of the pack's sections opens; None when no report has one."""
     if not headings or reports is None:
         return None
     others = list(others)
     for doc in reports.docs:
-        found = section_text(doc.text, list(headings))
+        found = section_text(doc.text, list(headings), part)
         if found:
             text = cut_at_others(found, others)
             return Quoted(text, doc.path, Path(doc.path).name, doc.format,
@@ -115,6 +115,9 @@ def quote_section(reports: Reports | None, headings: Sequence[str],
 class ManualSettings(Settings):
     report: list[str] = []
     """Headings of the report section quoted for the TA."""
+    report_part: str | None = None
+    """The part of that section a TA grades ("(I)" of Q3 (a)), as the `answer` kind
+    names it: the quote ends where the next part opens."""
 
 
 class Manual(Kind):
@@ -123,7 +126,8 @@ class Manual(Kind):
 
     def score(self, check: Check, question: Question, ctx: Context) -> CheckResult:
         headings = check.settings.get("report") or []
-        quoted = quote_section(ctx.reports, headings, others_of(ctx.pack, headings))
+        quoted = quote_section(ctx.reports, headings, others_of(ctx.pack, headings),
+                               check.settings.get("report_part"))
         evidence: dict[str, Any] = ({"answer_text": quoted.text[:QUOTE_CHARS],
                                      "source": "report",
                                      "where": f"{quoted.name} line {quoted.first_line}"}

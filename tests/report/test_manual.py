@@ -43,3 +43,19 @@ def test_which_questions_a_ta_scores():
                                                "evidence": {"grader": "TA", "claims": []}}]}
     scored = {"status": "passed", "checks": [{"kind": "answer", "status": "passed"}]}
     assert [awaits_ta(q) for q in (manual, handed, merged, scored)] == [True, True, True, False]
+
+
+def test_a_ta_question_on_one_part_is_quoted_alone(tmp_path):
+    """STAT8021 Q3(a)(I) is a TA's, Q3(a)(II) the answer checker's: the TA reads the (I)
+    part only, through the pack as it is written (`report_part` of the manual check)."""
+    from grader.grade import grade_notebook
+    from grader.pack import load_pack
+    from tests.conftest import PACK_DIR
+
+    report = tmp_path / "report.md"
+    report.write_text("# Q3 (a)\n(I) Predict the next token from the ones before it.\n"
+                      "(II) p(mat) = 0.5417, loss = 0.6131\n\n# Q3 (b)\nQuadratic in S.\n")
+    record = grade_notebook(load_pack(PACK_DIR), None, seed=1, reports=[report])
+    q3a1 = next(q for q in record.questions if q.id == "q3a1")
+    quoted = q3a1.checks[0].evidence["answer_text"]
+    assert quoted == "(I) Predict the next token from the ones before it."
