@@ -22,7 +22,8 @@ Each kernel lives in a thread of its own from start to end: nbclient's clients a
 kernel manager are bound to the event loop of the thread that made them, and bwrap's
 `--die-with-parent` fires when that thread ends, so a kernel never outlives its thread,
 and never its process (SIGKILL included). `WarmPool.close` (also at exit, and on SIGTERM
-or Ctrl-C where `handle_signals` was called) stops every kernel and removes its cgroup.
+or Ctrl-C where `handle_signals` was called, and when a multiprocessing worker ends) stops
+every kernel and removes its cgroup.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import dataclasses
+import multiprocessing.util
 import queue
 import secrets
 import shutil
@@ -358,3 +360,5 @@ def handle_signals() -> None:
 
 
 atexit.register(close_all)
+# A multiprocessing worker (a batch's) leaves with os._exit, past atexit: its finalizers run.
+multiprocessing.util.Finalize(None, close_all, exitpriority=100)
