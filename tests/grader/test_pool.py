@@ -167,3 +167,24 @@ def test_no_warm_kernel_outlives_its_owner(sig):
         for k in kernels:
             assert not Path(k["root"]).exists()
             assert not any(Path(f).exists() for f in k["cgroups"])
+
+
+def test_a_warm_batch_scores_as_cold(tmp_path, hf_cache):
+    """`grader grade --warm` (LocalEngine(1, warm=1)): two samples, one worker, the second
+    on the kernel warmed while the first was scored; the scores of the samples' README."""
+    needs_bwrap()
+    from grader.batch import BatchOptions, Item, LocalEngine, run_batch
+    from grader.pack import load_pack
+
+    names = ["wrong-q1c-missing-scale", "hostile-monkeypatch"]
+    items = [Item(name, SAMPLES / f"{name}.ipynb") for name in names]
+    engine = LocalEngine(1, warm=1)
+    try:
+        result = run_batch(load_pack(PACK_DIR), items,
+                           BatchOptions(out=tmp_path / "out", seed=1234, hf_cache=hf_cache),
+                           engine)
+    finally:
+        engine.close()
+    expected = _expected_scores()
+    assert not result.failed
+    assert {k: r["score"] for k, r in result.records.items()} == {n: expected[n] for n in names}
