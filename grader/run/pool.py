@@ -283,12 +283,18 @@ class WarmPool:
     def _fill(self, box: Sandbox, limits: Limits, warm: tuple[str, ...]) -> list[WarmKernel]:
         kernels = self._ready.setdefault(_key(box, limits) + repr(warm), [])
         while len(kernels) < self.size:
-            own = box if box.uid is None else dataclasses.replace(
-                box, uid=200_000 + secrets.randbelow(100_000))
+            own = box if box.uid is None else dataclasses.replace(box, uid=self._fresh_uid(box))
             kernel = WarmKernel(Runner(own, limits, self.work_dir), warm)
             kernels.append(kernel)
             self._all.add(kernel)
         return kernels
+
+    def _fresh_uid(self, box: Sandbox) -> int:
+        """A throwaway uid no other live kernel of this pool, nor the caller's box, has."""
+        taken = {k.uid for k in self._all} | {box.uid}
+        while (uid := 200_000 + secrets.randbelow(100_000)) in taken:
+            pass
+        return uid
 
     def kernels(self) -> list[WarmKernel]:
         with self._lock:
