@@ -3,6 +3,7 @@ warm, and batch notebooks per minute, cold vs warm at -j 1 and -j 2, beside bare
 on the same notebooks, all in one run with the load average.
 
 Run: .venv/bin/python benchmarks/bench_warm.py [--copies 20] [--uploads 3] [--parts service batch]
+                                               [--warm-modules torch transformers datasets]
 
 The notebook is `submissions/stat8021-a3/wrong-q1a-transposed-heads.ipynb` (Part 1
 written, Part 2 left as the template), as in bench_batch.py.
@@ -12,6 +13,8 @@ written, Part 2 left as the template), as in bench_batch.py.
   then `--uploads` uploads one after another, each timed from the POST to the job's
   `done` (polled every 20 ms), with `--gap` seconds between them: students do not
   upload back to back, and the gap is what lets the replacement kernel warm up.
+  `--warm-modules` serves a copy of the pack with `[environment] warm` set to them (the
+  pack itself declares none: torch only).
 - batch: `--copies` copies (each with one distinct cell, its own cache key) graded by
   `run_batch` with the local engine, cold and warm (`LocalEngine(jobs, warm=1)`, as
   `grader grade -j N --warm`), each into a fresh folder; "bare" is plain nbclient on the
@@ -74,10 +77,12 @@ def upload_seconds(url: str, data: bytes) -> float:
     return seconds
 
 
-def bench_service(warm: int, uploads: int, gap: float) -> list[float]:
+def bench_service(warm: int, uploads: int, gap: float, packs: Path | None = None) -> list[float]:
     port = free_port()
     env = {**os.environ, "GRADER_SERVICE_RATE_PER_MINUTE": "0",
            "GRADER_SERVICE_SELFCHECK_WORKERS": "1", "GRADER_SERVICE_COMPUTE_WORKERS": "1"}
+    if packs is not None:
+        env["GRADER_SERVICE_PACKS_DIR"] = str(packs)
     cmd = [sys.executable, "-m", "grader", "serve", "--port", str(port)]
     if warm:
         cmd += ["--warm", str(warm)]
@@ -168,15 +173,27 @@ def main() -> None:
                         help="seconds between timed uploads")
     parser.add_argument("--parts", nargs="+", choices=["service", "batch"],
                         default=["service", "batch"])
+    parser.add_argument("--warm-modules", nargs="+", default=None,
+                        help="serve a copy of the pack whose [environment] warm is these")
     args = parser.parse_args()
     print(f"{os.cpu_count()} cores; {load()} at start", flush=True)
     if "service" in args.parts:
-        print("self-check upload -> report, seconds (median, then each):")
-        for warm in (0, 1):
-            times = bench_service(warm, args.uploads, args.gap)
-            label = "warm (--warm 1)" if warm else "cold"
-            print(f"  {label:16s} {statistics.median(times):6.2f}  "
-                  f"[{', '.join(f'{t:.2f}' for t in times)}]   ({load()})", flush=True)
+        with tempfile.TemporaryDirectory(prefix="bench-warm-packs-") as tmp:
+            packs = None
+            if args.warm_modules:
+                packs = Path(tmp)
+                pack = packs / "stat8021-a3"
+                shutil.copytree(ROOT / "reference" / "stat8021-a3", pack)
+                with open(pack / "pack.toml", "a") as toml:
+                    toml.write(f"\n[environment]\nwarm = {args.warm_modules!r}\n"
+                               .replace("'", '"'))
+            print("self-check upload -> report, seconds (median, then each); warm modules: "
+                  + ", ".join(args.warm_modules or ["torch (the pack's default)"]))
+            for warm in (0, 1):
+                times = bench_service(warm, args.uploads, args.gap, packs)
+                label = "warm (--warm 1)" if warm else "cold"
+                print(f"  {label:16s} {statistics.median(times):6.2f}  "
+                      f"[{', '.join(f'{t:.2f}' for t in times)}]   ({load()})", flush=True)
     if "batch" in args.parts:
         print(f"{'batch':16s} {'jobs':>4s} {'copies':>6s} {'wall s':>8s} {'nb/min':>7s}")
         bench_batch(args.copies, args.jobs)
