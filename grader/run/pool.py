@@ -50,7 +50,7 @@ import nbformat
 from grader.run import cgroup
 from grader.run.limits import Limits
 from grader.run.result import CellReport, ProbeRequest, RunResult
-from grader.run.runner import Runner, _Run
+from grader.run.runner import Runner, _Run, seed_scratch
 from grader.run.sandbox import SCRATCH_MOUNT, SEED_MOUNT, Sandbox
 
 DEFAULT_WARM = ("torch",)
@@ -96,18 +96,7 @@ class _WarmRun(_Run):
              probes: Sequence[ProbeRequest]) -> None:
         """Give this warm kernel its submission: the files into its scratch, the notebook
         to its client. Names are checked as a cold run checks them."""
-        scratch = self.paths.scratch
-        shutil.copy2(notebook, scratch / notebook.name)
-        for item in files:
-            extra, name = item if isinstance(item, tuple) else (item, item.name)
-            if Path(name).is_absolute() or ".." in Path(name).parts:
-                raise ValueError(f"{name}: a file beside the notebook must stay beside it")
-            target = scratch / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if extra.is_dir():
-                shutil.copytree(extra, target, dirs_exist_ok=True)
-            else:
-                shutil.copy2(extra, target)
+        seed_scratch(self.paths.scratch, notebook, files)
         self.box.hand_over(self.paths)
         # The working folder is a tmpfs filled from the seed at start (sandbox._fill_scratch):
         # fill it now, as the kernel's user, in a namespace of its own.

@@ -264,6 +264,26 @@ class Runner:
             shutil.rmtree(root, ignore_errors=True)
 
 
+def seed_scratch(scratch: Path, notebook: Path,
+                 files: Sequence[Path | tuple[Path, str]]) -> None:
+    """Copy the notebook and the files beside it into a run's scratch folder, as a cold
+    run and a warm kernel (grader/run/pool.py) both hand a submission over.
+
+    A student's module keeps its place beside the notebook (`mycourse/layers.py`); names
+    come from the pack or from `grader.intake.files`, never with `..`."""
+    shutil.copy2(notebook, scratch / notebook.name)
+    for item in files:
+        extra, name = item if isinstance(item, tuple) else (item, item.name)
+        if Path(name).is_absolute() or ".." in Path(name).parts:
+            raise ValueError(f"{name}: a file beside the notebook must stay beside it")
+        target = scratch / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if extra.is_dir():
+            shutil.copytree(extra, target, dirs_exist_ok=True)
+        else:
+            shutil.copy2(extra, target)
+
+
 class _Run:
     """The state of one notebook run (kept out of `Runner` so a runner is reusable)."""
 
@@ -276,19 +296,7 @@ class _Run:
         self.oom_kills = 0
         self.limits = runner.limits
         self.paths: SandboxPaths = self.box.prepare(root)
-        shutil.copy2(notebook, self.paths.scratch / notebook.name)
-        for item in files:
-            extra, name = item if isinstance(item, tuple) else (item, item.name)
-            # a student's module keeps its place beside the notebook (`mycourse/layers.py`);
-            # names come from the pack or from `grader.intake.files`, never with `..`
-            if Path(name).is_absolute() or ".." in Path(name).parts:
-                raise ValueError(f"{name}: a file beside the notebook must stay beside it")
-            target = self.paths.scratch / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if extra.is_dir():
-                shutil.copytree(extra, target, dirs_exist_ok=True)
-            else:
-                shutil.copy2(extra, target)
+        seed_scratch(self.paths.scratch, notebook, files)
         self.box.hand_over(self.paths)
         self.nb = nbformat.read(notebook, as_version=4)
         self.probes = probes
