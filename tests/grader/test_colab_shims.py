@@ -45,6 +45,10 @@ CELLS = (
     "print(os.path.exists(PACK_ROOT))",                                               # 12
     "!pip install surely-not-a-package-here",                                         # 13
     "!wget https://elsewhere.example.org/secret.txt",                                  # 14
+    "import grader.notebook as grader\nprint(grader.check('q1c').status)\n"
+    "print(grader.check('q2', 'nb.ipynb', assignment='x', full=True).status)",        # 15
+    "import otter\ng = otter.Notebook('hw.ipynb')\ng.check('q1')\ng.check_all()\n"
+    "g.export(pdf=False)\nprint('after otter')",                                     # 16
 )
 
 
@@ -128,6 +132,19 @@ def test_benign_magics_are_not_tampering_but_are_listed_and_still_removed(ran):
     evidence = kernel_evidence(pack, result, True)["shims"]
     assert any(e["cell"] is None and "not tampering" in e["note"] for e in evidence)
     assert diff_telemetry(result.telemetry, ["nothing*"]) == []
+
+
+def test_self_check_calls_left_in_the_notebook_do_nothing_and_say_so(ran):
+    """`grader.check` (ours) and otter's calls, left in a handed-in notebook, must not
+    fail in the sandbox (which hides the grader) nor stop the cells after them."""
+    _pack, result, outs = ran
+    assert [result.cells[i].status for i in (15, 16)] == ["ok", "ok"], \
+        [(c.index, c.ename, c.evalue) for c in result.cells[15:]]
+    assert outs[15].split() == ["not", "run", "not", "run"]
+    assert "after otter" in outs[16]
+    notes = [n for n in applied(result.executed) if n["cell"] in (15, 16)]
+    assert sum("grader.check" in n["note"] for n in notes) == 2
+    assert sum("otter" in n["note"] for n in notes) == 4  # Notebook, check, check_all, export
 
 
 def test_shims_and_downloads_are_read_only_and_name_no_server_path(ran):

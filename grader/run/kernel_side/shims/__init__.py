@@ -14,6 +14,10 @@ the grader's baseline snapshot: nothing it installs reads as tampering):
   `[environment]` (the sandbox has no network: no wait for a timeout).
 - `!wget`, `!curl` and `urllib.request` of a URL the pack maps to one of its files
   (`[assignment] downloads`) get that file; any other URL fails at once.
+- Self-check calls left in a handed-in notebook: `import grader.notebook as grader;
+  grader.check("q1c")` (ours; the sandbox hides the real grader) and otter-grader's
+  `otter.Notebook(...).check/check_all/export` are no-ops that say so (`site/grader/`,
+  `site/otter/`), so the cells after them still run.
 
 Every bridge prints a line starting with `NOTE` on the cell's stderr; `applied()` reads
 them back from the executed notebook into the record (`run.shims`), so a TA sees what
