@@ -35,7 +35,7 @@ from grader.batch.keys import (
 )
 from grader.batch.store import load_run, save_run
 from grader.batch.work import Task
-from grader.intake.files import StudentFiles, default_folder
+from grader.intake.item import Item, item_files
 from grader.pack import Pack
 from grader.record import environment, write_atomic
 
@@ -45,35 +45,6 @@ FAILED = "failed"
 INFRA_RETRIES = 1
 """Automatic retries of a submission whose worker or grader failed; the student's own
 errors are results, never retried."""
-
-
-@dataclass(frozen=True)
-class Item:
-    """One submission: its output key (the record's file name) and its files."""
-
-    key: str
-    notebook: Path | None
-    """None for a report handed in alone."""
-    reports: tuple[Path, ...] = ()
-    problem: str = ""
-    """Why nothing can be graded although files came in (two equally new notebooks): the
-    record says it, as for an unreadable notebook."""
-    intake: dict[str, Any] | None = field(default=None, hash=False, compare=False)
-    """What the intake decided (`handed_in`, `picked`, `ignored`, `problem`, `late`,
-    `refused`, `folder`):
-    written into the record's `submission.reports` as entries marked `intake`."""
-    folder: Path | None = None
-    """The folder the pack's `[assignment] files` are taken from (the notebook's folder in
-    the student's tree); None: the notebook's own folder unless other notebooks share it."""
-
-
-def item_files(pack: Pack, item: Item) -> StudentFiles:
-    """The student's files an item brings (docs/submissions.md): what its run copies and
-    its cache key covers."""
-    if item.notebook is None:
-        return StudentFiles()
-    folder = item.folder if item.folder is not None else default_folder(item.notebook)
-    return pack.student_files(folder, item.notebook)
 
 
 @dataclass

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from grader.batch.driver import Item
+from grader.intake.item import Item
 
 
 class SourceError(ValueError):
