@@ -151,6 +151,10 @@ def intake_entries(intake: dict[str, Any] | None) -> list[dict[str, Any]]:
         note = (f"not graded: {graded} was ({why})" if graded
                 else f"not graded: {intake.get('problem') or 'no notebook was picked'}")
         entries.append({"name": name, "format": "notebook", "intake": True, "notes": [note]})
+    for unpacked in intake.get("unpacked") or []:  # "A3.zip: 5 files taken in"
+        name, _, what = str(unpacked).rpartition(": ")
+        entries.append({"name": name or str(unpacked), "format": "zip", "intake": True,
+                        "notes": [f"the student's own zip, unpacked: {what}"]})
     for refused in intake.get("refused") or []:  # "name: why", from the zip's unpacking
         name, _, reason = str(refused).rpartition(": ")
         entries.append({"name": name or str(refused), "format": "", "intake": True,
