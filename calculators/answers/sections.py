@@ -10,8 +10,11 @@ read into the same form, and a section runs from the line that enters the target
 first later labelled line that leaves it. Headings that name no label ("Language
 modeling task") keep the phrase search of ``report.py``.
 
-A part marker alone ("(c)", "(II)", "e-ii") continues the label above it; a letter that
-goes backwards ("a)" after "(c)") is a list inside the answer, not a new part.
+A part may be spelled out ("Question 3 – Part (c)", "Q3, part c", "Part (c) of Question 3")
+and a numeral may share the letter's line ("e) i.", "(e)(i)", "e.i", "(e) i)"), in a heading
+or a list. A part marker alone ("(c)", "(II)", "e-ii", "Part (c):") continues the label
+above it; a letter that goes backwards ("a)" after "(c)") is a list inside the answer, not
+a new part.
 """
 
 from __future__ import annotations
@@ -27,27 +30,48 @@ _KINDS = {"question": "q", "q": "q", "part": "q", "problem": "q", "exercise": "q
 END = ("end", "", None, None)
 """The path of a "References"/"Appendix" heading: it ends every section."""
 
-_WORD = r"(?P<word>question|problem|exercise|part|task|q)\s*\.?\s*(?P<num>\d+)(?![\d,])"
+_WORD = r"(?P<word>question|problem|exercise|part|task|q)\s*\.?\s*(?P<num>\d+)(?!\d|,\d)"
 _BARE = r"(?P<bare>\d+)(?=\s*\(\s*[a-hA-H]\s*\)|(?-i:[a-h])\)|\.\d{1,2}(?![\d.,]))"
+_PART_WORD = r"(?:sub[\s-]?)?(?:part|question)"
+"""A part spelled out: "Part (c)", "part c", "Sub-part (c)", "Subquestion c"."""
 _LETTER = (
     r"(?:\s*\(\s*(?P<l1>[a-h])\s*\)"
     r"|\s*[.\-–—]\s*\(?(?P<l2>(?-i:[a-h]))(?:\)|(?![a-z0-9]))"
     r"|\s*(?P<l3>(?-i:[a-h]))\)"
     r"|(?P<l4>(?-i:[a-h]))(?![a-z0-9])"
+    rf"|\s*(?:[,:.\-–—·]\s*)?{_PART_WORD}\s*\.?\s*"
+    r"(?:\(\s*(?P<l5>[a-h])\s*\)|(?P<l6>[a-h])(?:\)|(?![a-z0-9])))"
+    rf"|\s+(?P<l7>(?-i:[a-h]))(?=\s*[-–—.]\s*{ROMAN}(?![a-z0-9]))"
     r"|\.(?P<sub>\d{1,2})(?![\d.,]))"
 )
-_ROMAN_PART = (
-    rf"(?:\s*\(\s*(?P<r1>{ROMAN})\s*\)"
-    rf"|\s*[-–—]\s*(?P<r2>{ROMAN})(?![a-z0-9])"
-    rf"|\.(?P<r3>{ROMAN})(?![a-z0-9])"
-    rf"|\s+(?P<r4>{ROMAN})\))"
+_LETTER_NAMES = ("l1", "l2", "l3", "l4", "l5", "l6", "l7")
+
+
+def _roman_part(tag: str = "") -> str:
+    """A numeral after a letter: "(ii)", "-ii", ".ii", " ii)", " ii." (``tag`` keeps names apart)."""
+    return (rf"(?:\s*\(\s*(?P<r1{tag}>{ROMAN})\s*\)"
+            rf"|\s*[-–—]\s*(?P<r2{tag}>{ROMAN})(?![a-z0-9])"
+            rf"|\.\s?(?P<r3{tag}>{ROMAN})(?![a-z0-9])"
+            rf"|\s+(?P<r4{tag}>{ROMAN})\)"
+            rf"|\s+(?P<r6{tag}>{ROMAN})\.(?=\s|$|\*))")
+
+
+_ROMAN_PART = _roman_part()
+_ROMAN_NAMES = ("r1", "r2", "r3", "r4", "r5", "r6", "r1b", "r2b", "r3b", "r4b", "r6b")
+_REVERSED = (
+    rf"{_PART_WORD}\s*\.?\s*(?:\(\s*(?P<l8>[a-h])\s*\)|(?P<l9>[a-h])(?:\)|(?![a-z0-9])))"
+    rf"(?:{_roman_part('b')})?"
+    r"\s*(?:,|:|of|in|[-–—·])\s*(?P<word2>question|problem|exercise|q)\s*\.?\s*"
+    r"(?P<num2>\d+)(?!\d|,\d)"
 )
-_LABEL = re.compile(rf"(?:{_WORD}|{_BARE})(?:{_LETTER})?(?:{_ROMAN_PART})?", re.I)
+"""The part before its question: "Part (c) of Question 3", "part c, Q3"."""
+_LABEL = re.compile(rf"(?:{_WORD}|{_BARE})(?:{_LETTER})?(?:{_ROMAN_PART})?|{_REVERSED}", re.I)
 _MORE = re.compile(r"\s*(?:&|and|,|/)\s*(?:(?P<word>question|task|part|q)\s*)?(?P<num>\d+)\b",
                    re.I)
 _LETTER_ONLY = re.compile(
     rf"(?:\(\s*(?P<l1>[a-h])\s*\)|(?P<l2>(?-i:[a-h]))[).](?=\s|$|\*)"
-    rf"|(?P<l3>(?-i:[a-h]))\s*[-–.]\s*(?=(?-i:{ROMAN})\b))"
+    rf"|(?P<l3>(?-i:[a-h]))\s*[-–.]\s*(?=(?-i:{ROMAN})\b)"
+    rf"|{_PART_WORD}\s*(?:\(\s*(?P<l5>[a-h])\s*\)|(?P<l6>[a-h])(?=[).:]|\s*$|\s+[-–—]\s)[).:]?))"
     rf"(?:{_ROMAN_PART}|(?P<r5>(?-i:{ROMAN}))(?![a-z0-9]))?",
     re.I,
 )
@@ -108,7 +132,7 @@ def _first(m: re.Match[str], *names: str) -> str | None:
 
 
 def _sub_letter(m: re.Match[str]) -> str | None:
-    letter = _first(m, "l1", "l2", "l3", "l4")
+    letter = _first(m, *_LETTER_NAMES, "l8", "l9")
     if letter is None and m.groupdict().get("sub"):
         n = int(m.group("sub"))
         letter = chr(ord("a") + n - 1) if 1 <= n <= 8 else None
@@ -121,10 +145,10 @@ def parse_label(text: str) -> Target | None:
     m = _LABEL.match(plain)
     if m is None or m.end() < len(plain.rstrip(" :.)")):
         return None
-    word = _first(m, "word")
+    word = _first(m, "word", "word2")
     kind = _KINDS[word] if word else "q"
-    return Target(kind, m.group("num") or m.group("bare"), _sub_letter(m),
-                  _first(m, "r1", "r2", "r3", "r4"))
+    return Target(kind, _first(m, "num", "num2", "bare") or "", _sub_letter(m),
+                  _first(m, *_ROMAN_NAMES))
 
 
 def parse_part(text: str) -> tuple[str | None, str | None] | None:
@@ -132,7 +156,7 @@ def parse_part(text: str) -> tuple[str | None, str | None] | None:
     plain, _ = strip_markup(text.strip())
     m = _LETTER_ONLY.fullmatch(plain)
     if m is not None:
-        return _first(m, "l1", "l2", "l3"), _first(m, "r1", "r2", "r3", "r4", "r5")
+        return _first(m, *_LETTER_NAMES), _first(m, *_ROMAN_NAMES)
     m = _ROMAN_ONLY.fullmatch(plain)
     if m is not None:
         return None, _first(m, "r1", "r2")
@@ -206,12 +230,12 @@ def _label_at(text: str, where: list[int], raw_len: int) -> tuple[Mark, int] | N
     m = _LABEL.match(text)
     if m is None:
         return None
-    word = _first(m, "word")
+    word = _first(m, "word", "word2")
     letter = _sub_letter(m)
     weak = word is None and m.groupdict().get("sub") is not None
     kind = _KINDS[word] if word else "?"
-    paths: list[Path] = [(kind, m.group("num") or m.group("bare"), letter,
-                          _first(m, "r1", "r2", "r3", "r4"))]
+    paths: list[Path] = [(kind, _first(m, "num", "num2", "bare") or "", letter,
+                          _first(m, *_ROMAN_NAMES))]
     end = m.end()
     while True:
         more = _MORE.match(text, end)
@@ -228,8 +252,8 @@ def _label_at(text: str, where: list[int], raw_len: int) -> tuple[Mark, int] | N
 def _marker_at(text: str, where: list[int], raw_len: int) -> Mark | None:
     m = _LETTER_ONLY.match(text)
     if m is not None:
-        letter = _first(m, "l1", "l2", "l3")
-        roman = _first(m, "r1", "r2", "r3", "r4", "r5")
+        letter = _first(m, *_LETTER_NAMES)
+        roman = _first(m, *_ROMAN_NAMES)
         column = where[m.end()] if m.end() < len(where) else raw_len
         return Mark((("?", "", letter, roman),), column, letter_only=True)
     m = _ROMAN_ONLY.match(text)

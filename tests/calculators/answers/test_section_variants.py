@@ -1,0 +1,125 @@
+"""Sections in the forms the held-out reports showed (issue 15), each with its neighbours.
+
+Three families: headings that spell the part out ("Question 3 – Part (c)", "Part (c) of
+Question 3"), a roman sub-part on the letter's line ("e) i.", "(e)(i)", "e.i"), and run-in
+parts in one paragraph ("(e) (I) ... (II) ... (III) ..."), where a "(c)" or "(I)" in prose
+must stay prose. The specs are the STAT8021 pack's Part 3, given all together as the
+grader gives them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from calculators.answers import QuestionSpec, extract_answers
+from calculators.answers.sections import Target, parse_label, parse_part
+
+PART3 = [
+    QuestionSpec("q3a1", ("Q3 (a)",), part="(I)"),
+    QuestionSpec("p", ("Q3 (a)",), part="(II)", labels=("p(mat)", "probability")),
+    QuestionSpec("loss", ("Q3 (a)",), part="(II)", labels=("loss", "-ln", "cross-entropy")),
+    QuestionSpec("q3b", ("Q3 (b)",)),
+    QuestionSpec("q3c", ("Q3 (c)",)),
+    QuestionSpec("q3d", ("Q3 (d)",)),
+    QuestionSpec("e1", ("Q3 (e)",), part="(I)"),
+    QuestionSpec("e2", ("Q3 (e)",), part="(II)"),
+    QuestionSpec("e3", ("Q3 (e)",), part="(III)"),
+]
+C, D = "25.77 GB", "14.5 billion"
+E = ("9,437,184", "75.5 MB", "0.065 %")
+
+
+def answers(text: str) -> dict[str, str | None]:
+    return {k: v.answer for k, v in extract_answers(text, PART3).items()}
+
+
+def cde(text: str) -> tuple[str | None, ...]:
+    got = answers(text)
+    return got["q3c"], got["q3d"], got["e1"], got["e2"], got["e3"]
+
+
+# -- 1. headings that spell the part out ------------------------------------------------------
+
+@pytest.mark.parametrize("written", [
+    "Question 3 – Part (c)", "Question 3 - Part (c)", "Question 3, part c", "Question 3 Part C",
+    "Q3 — Part c", "Q3: Part (c)", "Q3 part c)", "Question 3 · Sub-part (c)",
+    "Part (c) of Question 3", "Part c of Q3", "part (c), question 3", "Part (c) – Question 3",
+    "Question 3 – (c)", "3 (c)", "Q3 – Part (c):", "Question 3 – Subquestion c",
+])
+def test_a_part_spelled_out_is_the_same_label(written):
+    assert parse_label(written) == Target("q", "3", "c")
+
+
+@pytest.mark.parametrize("written", [
+    "Question 3 – Part (e)(ii)", "Question 3, part e (ii)", "Part (e)(ii) of Question 3",
+    "Q3 — Part e-ii", "Part e.ii of Q3",
+])
+def test_a_part_spelled_out_keeps_its_roman_numeral(written):
+    assert parse_label(written) == Target("q", "3", "e", "ii")
+
+
+@pytest.mark.parametrize("head", [
+    "## Question 3 – Part ({l})", "**Question 3, part {l}**", "## Part ({l}) of Question 3",
+    "Q3 — Part {l}", "Part {l} of Q3:", "### Q3 – Part {L}",
+])
+def test_spelled_out_part_headings_open_and_end_sections(head):
+    def h(letter: str) -> str:
+        return head.format(l=letter, L=letter.upper())
+    text = (f"Assignment 3 – Part 3\n{h('c')}\nThe scores need {C}.\n{h('d')}\n"
+            f"The FFNs hold {D}.\n{h('e')}\nI. {E[0]}\nII. {E[1]}\nIII. {E[2]}\n")
+    assert cde(text) == (C, D, *E)
+
+
+def test_part_word_markers_under_a_question_heading():
+    text = (f"# Question 3\nPart (c): the scores need {C}.\nPart (d): {D}.\n"
+            f"Part (e)\n(i) {E[0]}\n(ii) {E[1]}\n(iii) {E[2]}\n")
+    assert cde(text) == (C, D, *E)
+
+
+def test_a_title_naming_the_assignment_part_does_not_swallow_the_question():
+    # "Part 3" of the assignment holds Question 3: its title line opens no part of Q3
+    text = (f"Part 3 · A Student\n## Question 3 – Part (c)\n{C}\n## Question 3 – Part (d)\n{D}\n"
+            f"## Question 3 – Part (e)\n(I) {E[0]}\n(II) {E[1]}\n(III) {E[2]}\n")
+    assert cde(text) == (C, D, *E)
+
+
+def test_part_words_in_prose_open_nothing():
+    text = (f"## Q3 (c)\nPart d of the cost is the scores:\n{C}\n"
+            f"## Q3 (d)\nPart e of the model is the FFN, part (c) of the cost.\n{D}\n")
+    assert cde(text)[:2] == (C, D)
+    assert parse_label("Part of Question 3") is None
+    assert parse_label("Question 3 – Particles") is None
+
+
+# -- 2. a roman sub-part on the letter's line ---------------------------------------------------
+
+@pytest.mark.parametrize("first", [
+    "e) i.", "e) i)", "(e)(i)", "(e) (i)", "e-i", "e.i", "(e) i)", "(e) i.", "e) I.", "(E)(I)",
+    "(e)-i", "e. i.",
+])
+def test_the_first_roman_part_on_the_letter_line(first):
+    text = (f"Q3\nc) {C}\nd) {D}\n{first} {E[0]}\n   ii. {E[1]}\n   iii. {E[2]}\n")
+    assert cde(text) == (C, D, *E)
+
+
+@pytest.mark.parametrize(("written", "marker"), [
+    ("e) i.", ("e", "i")), ("(e) i)", ("e", "i")), ("e.i", ("e", "i")), ("(E)(I)", ("e", "i")),
+    ("e) II.", ("e", "ii")), ("(e) (iii)", ("e", "iii")),
+])
+def test_letter_and_numeral_markers(written, marker):
+    assert parse_part(written) == marker
+
+
+@pytest.mark.parametrize("head", ["## Q3 (e) {r}.", "## Q3 e) ({r})", "## Question 3 (e)({r})",
+                                  "## Q3.e.{r}", "## Q3 e-{r}", "**Q3 (e) {R}.**"])
+def test_the_first_roman_part_in_a_heading(head):
+    text = (f"## Q3 (c)\n{C}\n## Q3 (d)\n{D}\n{head.format(r='i', R='I')}\n{E[0]}\n"
+            f"{head.format(r='ii', R='II')}\n{E[1]}\n")
+    assert cde(text)[:4] == (C, D, E[0], E[1])
+
+
+def test_a_letter_list_item_starting_with_i_is_no_numeral():
+    # "a) I think" is a sentence, not part (a)(I)
+    assert parse_part("a) I think") is None
+    text = f"Q3\nc) I think it is {C}\nd) {D}\n"
+    assert cde(text)[:2] == (C, D)
