@@ -68,54 +68,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     ('p3-latex-boxed', 'q3e2', 'text'):
         "reads '0.0703': close 0.75; should read '0.0703 GB': convention gib_vs_gb 0.5",
 
-    # held out: 'Question 3 – Part (c)' headings are not read as Q3 (c)
-    ('p3-word-bits', 'q3a2.p', 'docx'):
-        "reads nothing: p3-word-bits.docx: no heading matching ['Q3 (a)']; should read '75.0 %': correct 1",
-    ('p3-word-bits', 'q3a2.loss', 'docx'):
-        "reads nothing: p3-word-bits.docx: no heading matching ['Q3 (a)']; should read '0.29': correct 1",
-    ('p3-word-bits', 'q3c', 'docx'):
-        "reads nothing: p3-word-bits.docx: no heading matching ['Q3 (c)']; should read '206.16 GB': convention bits_vs_bytes 0.5",
-    ('p3-word-bits', 'q3d', 'docx'):
-        "reads nothing: p3-word-bits.docx: no heading matching ['Q3 (d)']; should read '14.497 billion': correct 1",
-    ('p3-word-bits', 'q3e1', 'docx'):
-        "reads nothing: p3-word-bits.docx: no heading matching ['Q3 (e)']; should read '9,437,184': correct 1",
-    ('p3-word-bits', 'q3e2', 'docx'):
-        "reads nothing: p3-word-bits.docx: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
-    ('p3-word-bits', 'q3e3', 'docx'):
-        "reads nothing: p3-word-bits.docx: no heading matching ['Q3 (e)']; should read '0.065 %': correct 1",
-    ('p3-word-bits', 'q3a2.p', 'text'):
-        "reads nothing: p3-word-bits.md: no heading matching ['Q3 (a)']; should read '75.0 %': correct 1",
-    ('p3-word-bits', 'q3a2.loss', 'text'):
-        "reads nothing: p3-word-bits.md: no heading matching ['Q3 (a)']; should read '0.29': correct 1",
-    ('p3-word-bits', 'q3c', 'text'):
-        "reads nothing: p3-word-bits.md: no heading matching ['Q3 (c)']; should read '206.16 GB': convention bits_vs_bytes 0.5",
-    ('p3-word-bits', 'q3d', 'text'):
-        "reads nothing: p3-word-bits.md: no heading matching ['Q3 (d)']; should read '14.497 billion': correct 1",
-    ('p3-word-bits', 'q3e1', 'text'):
-        "reads nothing: p3-word-bits.md: no heading matching ['Q3 (e)']; should read '9,437,184': correct 1",
-    ('p3-word-bits', 'q3e2', 'text'):
-        "reads nothing: p3-word-bits.md: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
-    ('p3-word-bits', 'q3e3', 'text'):
-        "reads nothing: p3-word-bits.md: no heading matching ['Q3 (e)']; should read '0.065 %': correct 1",
-    ('p3-word-bits', 'q3a2.p', 'pdf'):
-        "reads nothing: p3-word-bits.pdf: no heading matching ['Q3 (a)']; should read '75.0 %': correct 1",
-    ('p3-word-bits', 'q3a2.loss', 'pdf'):
-        "reads nothing: p3-word-bits.pdf: no heading matching ['Q3 (a)']; should read '0.29': correct 1",
-    ('p3-word-bits', 'q3c', 'pdf'):
-        "reads nothing: p3-word-bits.pdf: no heading matching ['Q3 (c)']; should read '206.16 GB': convention bits_vs_bytes 0.5",
-    ('p3-word-bits', 'q3d', 'pdf'):
-        "reads nothing: p3-word-bits.pdf: no heading matching ['Q3 (d)']; should read '14.497 billion': correct 1",
-    ('p3-word-bits', 'q3e1', 'pdf'):
-        "reads nothing: p3-word-bits.pdf: no heading matching ['Q3 (e)']; should read '9,437,184': correct 1",
-    ('p3-word-bits', 'q3e2', 'pdf'):
-        "reads nothing: p3-word-bits.pdf: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
-    ('p3-word-bits', 'q3e3', 'pdf'):
-        "reads nothing: p3-word-bits.pdf: no heading matching ['Q3 (e)']; should read '0.065 %': correct 1",
-
-    # held out: 'e) i.' (a lower-case roman marker after the letter, on one line) does not open (e)(I)
-    ('p3-txt-moodle', 'q3e1', 'text'):
-        "reads nothing: p3-txt-moodle.txt: no part '(I)' in the section; should read '9.4 million': correct 1",
-
     # held out: 'X lags behind Y' is no comparative; the first model named is taken as the better
     ('labA-txt-printed', 'claim', 'text'):
         'reads better: scratch; should read better: pretrained',
