@@ -59,6 +59,11 @@ _PAGE_NUMBER = re.compile(
 _PRINT_STAMP = re.compile(
     r"^(?:file|https?)://\S+$|^#{1,2}/#{1,2}/#{2,4},?\s+#{1,2}:#{2}(?:\s*[ap]m)?$", re.I
 )
+_TEX_EXTENSION = re.compile(r"^cmex|mathextension", re.I)
+_TEX_OPERATORS = str.maketrans("PQRSXYZ[pqrst", "∑∏∫⋃∑∏∫⋃√√√√√")
+"""TeX's math-extension font (cmex, Latin Modern's MathExtension) has no Unicode map
+for its big operators: pdfTeX's text layer says "P" for ∑ and "p" for √."""
+_FUNCTION_BEFORE = re.compile(r"(?<![^\W\d_])(?:ln|log|lg|exp|sqrt|√)\s*$")
 _SECTION_NUMBER = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2}){0,3}|[A-Z])\.?$")
 _EQUATION_NUMBER = re.compile(r"^\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)$")
 _LIST_MARKER = re.compile(r"^(?:[•◦▪‣∙·\-–*]|\(?(?:\d{1,2}|[a-z]|[ivxlIVXL]{1,5})[.)])$")
@@ -94,10 +99,20 @@ class _Line:
         return "".join(s.text for s in self.spans)
 
 
+@dataclass(frozen=True)
+class _Rule:
+    """A thin horizontal line drawn on the page: a fraction bar (or a table border)."""
+
+    x0: float
+    x1: float
+    y: float
+
+
 @dataclass
 class _Block:
     lines: list[_Line]
     page: int
+    rules: tuple[_Rule, ...] = ()  # the page's, when it sets text over other text
 
 
 @dataclass
@@ -225,7 +240,50 @@ def _page_blocks(page: object, number: int) -> tuple[list[_Block], int]:
                 sideways += sum(len(s["text"].strip()) for s in raw["spans"])
         if lines:
             blocks.append(_Block(lines, number))
+    if _stacked([ln for b in blocks for ln in b.lines]):
+        rules = _rules(page)
+        for block in blocks:
+            block.rules = rules
     return blocks, sideways
+
+
+MAX_PATHS = 5000
+"""Pages drawing more paths than this (a vector plot) are not searched for fraction bars."""
+
+
+def _stacked(lines: list[_Line]) -> bool:
+    """Some line stands over another, closer than a paragraph's lines (display mathematics:
+    a fraction's numerator over its denominator), so the page's rules are worth reading."""
+    ordered = sorted(lines, key=lambda ln: ln.baseline)
+    for i, line in enumerate(ordered):
+        for other in ordered[i + 1 :]:
+            if other.baseline - line.baseline > line.size:
+                break
+            if other.baseline - line.baseline > 0.35 * line.size and other.size > 0.85 * line.size:
+                return True
+    return False
+
+
+def _rules(page: object) -> tuple[_Rule, ...]:
+    """The page's thin horizontal rules (filled flat rectangles or stroked lines)."""
+    try:
+        paths = page.get_cdrawings()  # type: ignore[attr-defined]
+    except Exception:  # a drawing MuPDF cannot list costs the fractions, not the page
+        return ()
+    if len(paths) > MAX_PATHS:
+        return ()
+    out = []
+    for path in paths:
+        for item in path.get("items", ()):
+            if item[0] == "re":
+                x0, y0, x1, y1 = item[1]
+                if abs(y1 - y0) <= 1.5 and abs(x1 - x0) >= 2:
+                    out.append(_Rule(min(x0, x1), max(x0, x1), (y0 + y1) / 2))
+            elif item[0] == "l":
+                (x0, y0), (x1, y1) = item[1], item[2]
+                if abs(y1 - y0) <= 0.5 and abs(x1 - x0) >= 2:
+                    out.append(_Rule(min(x0, x1), max(x0, x1), (y0 + y1) / 2))
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=512)
@@ -247,14 +305,21 @@ def _line(raw: dict) -> _Line | None:
         if not span["text"]:
             continue
         math, bold_font, italic_font = _font_kind(span["font"])
+        text = span["text"]
         flags = span["flags"]
-        x0, _y0, x1, _y1 = span["bbox"]
+        x0, y0, x1, y1 = span["bbox"]
+        baseline = span["origin"][1]
+        if math and _TEX_EXTENSION.search(span["font"]):
+            text = text.translate(_TEX_OPERATORS)
+            # a big operator hangs from its origin, centred on the math axis, which
+            # stands a quarter of the size above the baseline it belongs to
+            baseline = (y0 + y1) / 2 + 0.25 * span["size"]
         spans.append(
             _Span(
-                span["text"],
+                text,
                 x0,
                 x1,
-                span["origin"][1],
+                baseline,
                 span["size"],
                 bool(flags & 16 or bold_font) and not math,
                 bool(flags & 2 or italic_font) and not math,
@@ -266,6 +331,12 @@ def _line(raw: dict) -> _Line | None:
         return None
     baseline, size = _main(spans)
     x0, y0, x1, y1 = raw["bbox"]
+    # the line's height is its glyphs', not its blank spans': TeX's math-extension fonts
+    # set a space as tall as a big operator's, which would lift a line of a paragraph
+    # onto the next one (see _rows' "beside")
+    inked = [span["bbox"] for span in raw["spans"] if span["text"].strip()]
+    if inked:
+        y0, y1 = min(b[1] for b in inked), max(b[3] for b in inked)
     return _Line(spans, x0, x1, y0, y1, baseline, size)
 
 
@@ -338,7 +409,7 @@ def _drop_margins(blocks: list[_Block], heights: dict[int, float]) -> list[_Bloc
                 continue
             kept.append(line)
         if kept:
-            out.append(_Block(kept, block.page))
+            out.append(_Block(kept, block.page, block.rules))
     return out
 
 
@@ -356,7 +427,7 @@ class _Row:
         return (text.split() or [""])[0]
 
 
-def _rows(lines: list[_Line]) -> list[_Row]:
+def _rows(lines: list[_Line], rules: tuple[_Rule, ...] = ()) -> list[_Row]:
     """The block's lines grouped into visual lines, in reading order.
 
     A line joins a row on the same baseline, and a line in a smaller font joins the row
@@ -375,13 +446,13 @@ def _rows(lines: list[_Line]) -> list[_Row]:
             and line.x0 >= g[0].x0 - g[0].size
         ]
         # a line that carries on to the right of a row it stands beside (display
-        # mathematics: numerators and denominators lift MuPDF's baseline off the row's)
+        # mathematics: numerators and denominators lift MuPDF's baseline off the row's,
+        # by ~0.7 of the font size; the next line of a paragraph is >= 1.1 sizes down)
         beside = [
             g
             for g in groups
-            if line.x0 >= min(ln.x0 for ln in g) + 2 * g[0].size
-            and min(line.y1, max(ln.y1 for ln in g)) - max(line.y0, min(ln.y0 for ln in g))
-            > 0.5 * min(line.y1 - line.y0, g[0].y1 - g[0].y0)
+            if (line.x0 >= min(ln.x0 for ln in g) + 2 * g[0].size and _overlaps(line, g))
+            or (line.x0 >= min(ln.x0 for ln in g) + 0.5 * g[0].size and _over_bar(line, g, rules))
         ]
         hosts = same or script or beside
         if hosts:
@@ -389,6 +460,36 @@ def _rows(lines: list[_Line]) -> list[_Row]:
         else:
             groups.append([line])
     return [_row(group) for group in groups]
+
+
+def _overlaps(line: _Line, group: list[_Line]) -> bool:
+    """The line's glyphs overlap the row's by half the height of either."""
+    top, bottom = min(ln.y0 for ln in group), max(ln.y1 for ln in group)
+    return min(line.y1, bottom) - max(line.y0, top) > 0.5 * min(
+        line.y1 - line.y0, group[0].y1 - group[0].y0
+    )
+
+
+def _over_bar(line: _Line, group: list[_Line], rules: tuple[_Rule, ...]) -> bool:
+    """A fraction's numerator or denominator beside the row: its baseline is nearer one of
+    the row's than a paragraph's next line would be (~0.7 of the size for TeX and MathML
+    fractions, >= 1.1 for lines), and a bar is drawn between it and the row's baseline
+    under its glyphs. A two-line table cell centred on its row has no such bar."""
+    if not rules:
+        return False
+    full = [ln for ln in group if ln.size >= 0.85 * line.size] or group
+    base = min((ln.baseline for ln in full), key=lambda b: abs(b - line.baseline))
+    size = max(line.size, group[0].size)
+    if not 0.35 * size < abs(base - line.baseline) < 0.95 * size:
+        return False
+    if line.baseline < base:  # a numerator: the bar is under it, about the math axis
+        low, high = line.baseline, base + 0.1 * size
+    else:  # a denominator: the bar is over its glyphs
+        low, high = base - 0.6 * size, line.baseline - 0.5 * size
+    return any(
+        low < r.y < high and min(r.x1, line.x1) - max(r.x0, line.x0) > 0.5 * size
+        for r in rules
+    )
 
 
 def _level(span: _Span, base: float, size: float) -> str:
@@ -411,22 +512,96 @@ def _level(span: _Span, base: float, size: float) -> str:
     return ""
 
 
+def _hosts(spans: list[_Span]) -> list[int | None]:
+    """For each smaller span, the glyph it hangs on as a script (the nearest larger glyph
+    to its left on about its line; a script set in pieces, "3" "." "0", keeps its first
+    piece's), else None. A fraction's numerator and denominator interleave in x, so the
+    glyph on the left may be the other part's: those too far above or below are skipped."""
+    hosts: list[int | None] = [None] * len(spans)
+    for i, span in enumerate(spans):
+        if not span.text.strip():
+            continue
+        for k in range(i - 1, max(-1, i - 16), -1):
+            other = spans[k]
+            if not other.text.strip():
+                continue
+            if abs(other.size - span.size) <= 0.3:
+                if (
+                    hosts[k] is not None
+                    and abs(other.baseline - span.baseline) < 0.1 * span.size
+                    and span.x0 - other.x1 < 0.3 * span.size
+                ):
+                    hosts[i] = hosts[k]
+                    break
+                continue
+            if other.size <= 1.15 * span.size or abs(span.baseline - other.baseline) > 0.7 * other.size:
+                continue
+            if span.x0 - other.x1 < 0.3 * other.size:
+                hosts[i] = k
+            break
+    return hosts
+
+
+def _script(span: _Span, host: _Span) -> str:
+    """A span's place against the glyph it hangs on: "sup", "sub" or "" (small text)."""
+    shift = span.baseline - host.baseline
+    if shift > 0.1 * host.size:
+        return "sub"
+    if span.flagged_sup or shift < -0.15 * host.size:
+        return "sup"
+    return ""
+
+
 def _wrap(text: str) -> str:
-    return text if re.fullmatch(r"[\w.,]+", text) else f"({text})"
+    return text if re.fullmatch(r"[\w.,^]+", text) else f"({text})"
 
 
-def _fraction(num: list[_Span], den: list[_Span]) -> str | None:
-    """``num/den`` when raised and lowered text stand over one another, else None."""
-    if not num or not den:
-        return None
-    nx0, nx1 = min(s.x0 for s in num), max(s.x1 for s in num)
-    dx0, dx1 = min(s.x0 for s in den), max(s.x1 for s in den)
-    overlap = min(nx1, dx1) - max(nx0, dx0)
-    if overlap < 0.5 * min(nx1 - nx0, dx1 - dx0):
-        return None
-    top = "".join(s.text for s in num).strip()
-    bottom = "".join(s.text for s in den).strip()
-    return f"{_wrap(top)}/{_wrap(bottom)}"
+def _runs(spans: list[_Span], verts: list[str], size: float) -> list[Run]:
+    """Spans as runs; a space where glyphs are set apart without one (math)."""
+    runs: list[Run] = []
+    right: float | None = None
+    for span, vert in zip(spans, verts, strict=True):
+        if (
+            right is not None
+            and span.x0 - right > 0.12 * size
+            and runs
+            and not runs[-1].text[-1:].isspace()
+            and not span.text[:1].isspace()
+        ):
+            runs.append(Run(" "))
+        runs.append(Run(span.text, span.bold, span.italic, vert))
+        right = span.x1 if right is None else max(right, span.x1)
+    return runs
+
+
+def _fractions(
+    zone: list[tuple[_Span, str, str]], size: float
+) -> list[tuple[float, float, str]] | None:
+    """Raised and lowered text standing over one another: ``num/den`` for each stack of
+    the zone (spans with their part, "num"/"den", and script level), as (x0, x1, text)
+    in order; None when a stack lacks a part or its parts do not overlap."""
+    stacks: list[list[tuple[_Span, str, str]]] = []
+    right = float("-inf")
+    for item in sorted(zone, key=lambda t: t[0].x0):
+        if not stacks or item[0].x0 > right + 0.1 * size:
+            stacks.append([])
+        stacks[-1].append(item)
+        right = max(right, item[0].x1)
+    out = []
+    for stack in stacks:
+        parts = []
+        for name in ("num", "den"):
+            items = [t for t in stack if t[1] == name]
+            inked = [t[0] for t in items if t[0].text.strip()]
+            if not inked:
+                return None
+            text = render(_runs([t[0] for t in items], [t[2] for t in items], size))
+            parts.append((min(s.x0 for s in inked), max(s.x1 for s in inked), text.strip()))
+        (nx0, nx1, top), (dx0, dx1, bottom) = parts
+        if min(nx1, dx1) - max(nx0, dx0) < 0.5 * min(nx1 - nx0, dx1 - dx0):
+            return None
+        out.append((min(nx0, dx0), max(nx1, dx1), f"{_wrap(top)}/{_wrap(bottom)}"))
+    return out
 
 
 def _row(group: list[_Line]) -> _Row:
@@ -441,32 +616,60 @@ def _row(group: list[_Line]) -> _Row:
         (s.baseline for s in spans if s.text.strip() and abs(s.size - size) <= 0.3),
         spans[0].baseline,
     )
-    levels = [_level(s, base, size) for s in spans]
+    hosts = _hosts(spans)
+    # each span's script level (against its glyph) and its part of a fraction, if any
+    verts: list[str] = []
+    parts: list[str] = []
+    for span, host in zip(spans, hosts, strict=True):
+        if host is not None:
+            verts.append(_script(span, spans[host]))
+            parts.append(parts[host])
+            continue
+        level = _level(span, base, size)
+        verts.append(level if level in ("sup", "sub") else "")
+        parts.append({"sup": "num", "num": "num", "sub": "den", "den": "den"}.get(level, ""))
     cells: list[list[Run]] = [[]]
     right: float | None = None
     i = 0
     while i < len(spans):
-        span, level = spans[i], levels[i]
-        if level:
-            # raised and lowered text over one another, not hanging on a glyph: a fraction
+        span = spans[i]
+        if parts[i]:
+            # a zone of raised and lowered text (a blank span inside it goes with the part
+            # on its side of the row's baseline); over one another, not hanging on a
+            # glyph, it is one fraction or more
             j, zone_right = i, span.x1
-            num: list[_Span] = []
-            den: list[_Span] = []
-            while j < len(spans) and levels[j] and spans[j].x0 <= zone_right + 0.05 * size:
-                (num if levels[j] in ("sup", "num") else den).append(spans[j])
-                zone_right = max(zone_right, spans[j].x1)
+            zone: list[tuple[_Span, str, str]] = []
+            while j < len(spans) and spans[j].x0 <= zone_right + 0.6 * size:
+                part = parts[j]
+                if spans[j].text.strip():
+                    if not part:
+                        break
+                    zone_right = max(zone_right, spans[j].x1)
+                else:
+                    part = "num" if spans[j].baseline < base else "den"
+                # a script of a glyph in the zone stays one; a glyph raised or lowered
+                # on its own sits on its part's baseline
+                zone.append((spans[j], part, verts[j] if hosts[j] is not None else ""))
                 j += 1
+            while zone and not zone[-1][0].text.strip():
+                zone.pop()
+                j -= 1
             last = cells[-1][-1].text if cells[-1] else " "
             attached = right is not None and span.x0 - right < 0.1 * size
-            fraction = None if attached and last[-1:].isalnum() else _fraction(num, den)
-            if fraction is not None:
-                if cells[-1] and not last[-1:].isspace():
-                    cells[-1].append(Run(" "))
-                cells[-1].append(Run(fraction))
-                right = zone_right if right is None else max(right, zone_right)
+            fractions = None if attached and last[-1:].isalnum() else _fractions(zone, size)
+            if fractions is not None:
+                for x0, x1, text in fractions:
+                    if right is not None and x0 - right > CELL_GAP * size:
+                        cells.append([])
+                    elif cells[-1] and not cells[-1][-1].text[-1:].isspace():
+                        cells[-1].append(Run(" "))
+                    if _FUNCTION_BEFORE.search("".join(r.text for r in cells[-1][-4:])):
+                        text = f"({text})"  # −ln of the whole stacked fraction
+                    cells[-1].append(Run(text))
+                    right = x1 if right is None else max(right, x1)
                 i = j
                 continue
-        vert = level if level in ("sup", "sub") else ""
+        vert = verts[i]
         if right is not None and not vert:
             gap = span.x0 - right
             if gap > CELL_GAP * size:
@@ -517,6 +720,10 @@ def _columns(lines: list[_Line]) -> list[list[Run]] | None:
         ordered = sorted(column, key=lambda ln: ln.baseline)
         runs: list[Run] = []
         for row in _rows(ordered):
+            if len(row.cells) > 1:
+                # a cell holding pieces set wide apart on one baseline is a justified
+                # line of a paragraph (stretched around inline mathematics), not a cell
+                return None
             if runs:
                 runs.append(Run(" "))
             runs.extend(r for cell in _spaced(row.cells) for r in cell)
@@ -530,7 +737,7 @@ def _spaced(cells: list[list[Run]]) -> list[list[Run]]:
 
 
 def _paragraphs(block: _Block) -> list[_Para]:
-    rows = [r for r in _rows(block.lines) if r.cells]
+    rows = [r for r in _rows(block.lines, block.rules) if r.cells]
     if not rows:
         return []
     multi = sum(len(r.cells) > 1 for r in rows)
@@ -627,7 +834,7 @@ def _rejoin(blocks: list[_Block]) -> list[_Block]:
             ):
                 prev.lines.extend(block.lines)
                 continue
-        out.append(_Block(list(block.lines), block.page))
+        out.append(_Block(list(block.lines), block.page, block.rules))
     return out
 
 
