@@ -20,7 +20,7 @@ a new part.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 ROMAN = r"(?:viii|vii|vi|iv|ix|iii|ii|i|v|x)"
@@ -297,17 +297,23 @@ def _read_mark(raw: str, heading: bool) -> Mark | None:
     return _marker_at(plain, where, len(raw))
 
 
-def read_lines(text: str, lettered: set[str] | None = None) -> list[Line]:
+def read_lines(text: str, lettered: set[str] | None = None,
+               parts: Parts | None = None) -> list[Line]:
     """Every line of the report, with the label path it is under.
 
     ``lettered``: question numbers the pack asks in lettered parts; a bare "3.3" heading
     is read as Q3 (c) only for those (elsewhere "3.1 Language Modeling Task" is a
-    subsection).
+    subsection). ``parts``: the pack's part markers; given, a line holding run-in parts
+    ("(e) (I) ... (II) ...") is read as one line per part (``Parts.follows`` says when),
+    each with the line's number.
     """
     lettered = lettered or set()
     out: list[Line] = []
     paths: tuple[Path, ...] = ()
-    for number, raw in enumerate(text.splitlines(), start=1):
+    pending = list(_numbered(text))
+    pending.reverse()
+    while pending:
+        number, raw = pending.pop()
         table = raw.lstrip().startswith("|")
         if table and _TABLE_SEPARATOR.match(raw):
             out.append(Line(number, raw, False, True, None, paths))
@@ -331,8 +337,132 @@ def read_lines(text: str, lettered: set[str] | None = None) -> list[Line]:
             new = _apply(mark, paths, lettered)
             if new is not None:
                 paths, opens = new, True
+        if parts is not None and not table and not heading and paths and paths[0] != END:
+            split = _run_in(raw, mark.content if mark is not None and opens else 0, paths[0],
+                            parts)
+            if split is not None:
+                pending.append((number, raw[split:]))
+                raw = raw[:split].rstrip()
         out.append(Line(number, raw, heading, table, mark, paths, opens))
     return out
+
+
+SOFT_BREAK = "\u2028"
+"""Where ``split_run_in`` puts a run-in part on its own line: U+2028 (LINE SEPARATOR) is a
+line to ``str.splitlines`` (so every reader of the text sees the part on its own line) but
+no new line to ``read_lines``' numbering, so line numbers stay the student's."""
+
+
+def _numbered(text: str) -> Iterator[tuple[int, str]]:
+    number = 1
+    for piece in text.splitlines(keepends=True):
+        yield number, piece.splitlines()[0]
+        if not piece.endswith(SOFT_BREAK):
+            number += 1
+
+
+@dataclass(frozen=True)
+class Parts:
+    """The part markers a pack asks, in order: letters per question, numerals per part.
+
+    Why: an inline "(c)" or "(I)" is usually prose (a citation "(c) 2024", "see (a)", a
+    formula f(a), "(d) and (e) differ"). It opens a run-in part only when all of these hold:
+
+    - it stands after a sentence's end (". ", "; ", ": ", "? ", "! ", not "e.g." or "cf."),
+      written "(c)", "c)", "(II)" or "II)";
+    - it is not followed by "and", "or", "to", ",", "&" or "/" (parts named, not opened);
+    - the pack asks parts at that level of the current section (numerals of Q3 (e),
+      letters of Q3), and the marker is the next one: the first the pack asks after the
+      current part, or the one right after it ("(III)" after "(II)", "(d)" after "(c)").
+
+    So a "(ii)" inside Q3 (c), whose pack asks no numerals, stays prose, and so does an
+    "(e)" inside Q3 (c) (it skips (d)) or an "(I)" after "(II)".
+    """
+
+    letters: dict[tuple[str, str], tuple[str, ...]]
+    romans: dict[tuple[str, str, str | None], tuple[str, ...]]
+
+    @classmethod
+    def of(cls, targets: Sequence[Target | None]) -> Parts:
+        letters: dict[tuple[str, str], set[str]] = {}
+        romans: dict[tuple[str, str, str | None], set[str]] = {}
+        for t in targets:
+            if t is None:
+                continue
+            if t.letter is not None:
+                letters.setdefault((t.kind, t.num), set()).add(t.letter)
+            if t.roman is not None:
+                romans.setdefault((t.kind, t.num, t.letter), set()).add(t.roman)
+        return cls({k: tuple(sorted(v)) for k, v in letters.items()},
+                   {k: tuple(sorted(v, key=ROMAN_VALUES.__getitem__)) for k, v in romans.items()})
+
+    def follows(self, path: Path, letter: str | None, roman: str | None) -> Path | None:
+        """The path a run-in marker (``letter``, ``roman``) opens inside ``path``, or None."""
+        kind, num, cur_letter, cur_roman = path
+        kind = "q" if kind == "?" else kind
+        if letter is not None:
+            asked = self.letters.get((kind, num), ())
+            after = [x for x in asked if cur_letter is None or x > cur_letter]
+            successor = cur_letter is not None and ord(letter) == ord(cur_letter) + 1
+            if not asked or not (after[:1] == [letter] or successor):
+                return None
+            return (path[0], num, letter, roman)
+        if roman is None:
+            return None
+        asked_romans = self.romans.get((kind, num, cur_letter), ())
+        value, cur = ROMAN_VALUES[roman], ROMAN_VALUES[cur_roman] if cur_roman else 0
+        after = [x for x in asked_romans if ROMAN_VALUES[x] > cur]
+        if not asked_romans or not (after[:1] == [roman] or value == cur + 1):
+            return None
+        return (path[0], num, cur_letter, roman)
+
+
+_RUN_IN = re.compile(rf"(?<=[.;:!?])\s+(?=\(\s*(?:[a-h]|{ROMAN})\s*\)|(?:[a-h]|{ROMAN})\))",
+                     re.I)
+_NAMED_NOT_OPENED = re.compile(r"\s*(?:(?:and|or|to|through)\b|[,&/])", re.I)
+_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|cf|eq|eqn|fig|vs|see|resp)[.:]$", re.I)
+
+
+def _run_in(raw: str, start: int, path: Path, parts: Parts) -> int | None:
+    """Column of ``raw`` (after ``start``) where a run-in part begins, or None (``Parts``)."""
+    plain, where = strip_markup(raw[start:])
+    for gap in _RUN_IN.finditer(plain):
+        if _ABBREVIATION.search(plain[max(0, gap.start() - 9):gap.start()]):
+            continue
+        at = gap.end()
+        m = _LETTER_ONLY.match(plain, at)
+        if m is not None:
+            letter, roman = _first(m, *_LETTER_NAMES), _first(m, *_ROMAN_NAMES)
+        else:
+            m = _ROMAN_ONLY.match(plain, at)
+            if m is None:
+                continue
+            letter, roman = None, _first(m, "r1", "r2")
+        if _NAMED_NOT_OPENED.match(plain, m.end()):
+            continue
+        if parts.follows(path, letter, roman) is None:
+            continue
+        column = start + where[at]
+        while column > start and raw[column - 1] in "*_\\`":
+            column -= 1  # "**(II)**", "\\(II\\)": the break goes before the markup
+        return column
+    return None
+
+
+def split_run_in(text: str, targets: Sequence[Target | None]) -> str:
+    """``text`` with each run-in part on its own line (after ``SOFT_BREAK``): "(e) (I) 9.4M.
+    (II) 75.5 MB." holds two parts the rest of the reading then sees as lines. ``targets``:
+    all the pack's questions (``Parts`` says which inline markers open a part).
+    """
+    lines = read_lines(text, lettered_numbers(targets), Parts.of(targets))
+    if len(lines) == len(text.splitlines()):
+        return text
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if i:
+            out.append(SOFT_BREAK if line.number == lines[i - 1].number else "\n")
+        out.append(line.raw)
+    return "".join(out) + "\n"
 
 
 def _apply(mark: Mark, paths: tuple[Path, ...], lettered: set[str]) -> tuple[Path, ...] | None:

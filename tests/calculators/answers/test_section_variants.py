@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from calculators.answers import QuestionSpec, extract_answers
+from calculators.answers.report import section_text
 from calculators.answers.sections import Target, parse_label, parse_part
 
 PART3 = [
@@ -123,3 +124,71 @@ def test_a_letter_list_item_starting_with_i_is_no_numeral():
     assert parse_part("a) I think") is None
     text = f"Q3\nc) I think it is {C}\nd) {D}\n"
     assert cde(text)[:2] == (C, D)
+# -- 3. run-in parts in one paragraph -----------------------------------------------------------
+
+def test_run_in_roman_parts():
+    text = (f"# Q3\n(c) The scores need {C}.\n(d) The FFNs hold {D}.\n"
+            f"(e) (I) LoRA trains {E[0]} parameters. (II) Adam state memory: {E[1]}. "
+            f"(III) About {E[2]} of the FFN's memory.\n")
+    assert cde(text) == (C, D, *E)
+
+
+@pytest.mark.parametrize("sep", [". ", "; ", ": ", ".\u00a0"])
+@pytest.mark.parametrize("style", ["({r}) ", "{r}) ", "({R}) "])
+def test_run_in_numerals_after_any_sentence_end(sep, style):
+    def m(r: str) -> str:
+        return style.format(r=r, R=r.upper())
+    text = (f"## Q3 (e)\n{m('i')}{E[0]} parameters{sep}{m('ii')}{E[1]}{sep}"
+            f"{m('iii')}{E[2]}\n")
+    got = answers(text)
+    assert (got["e1"], got["e2"], got["e3"]) == E
+
+
+def test_run_in_letters():
+    text = f"Question 3. (c) The scores need {C}. (d) The FFNs hold {D}.\n"
+    assert cde(text)[:2] == (C, D)
+
+
+def test_run_in_part_of_a_two_answer_part():
+    text = ("## Q3\n(a) (I) Next-token prediction. (II) p = 0.75, loss 0.288\n"
+            f"(b) Decoder-only.\n(c) {C}\n")
+    got = answers(text)
+    assert (got["p"], got["loss"], got["q3c"]) == ("0.75", "0.288", C)
+
+
+@pytest.mark.parametrize("prose", [
+    "as in (c) 2024 OpenAI, the scores need {c}",      # a citation
+    "see (d) below; the scores need {c}",              # a reference
+    "Copyright (c) 2024. The scores need {c}",
+    "the scores f(d) = {c}",                           # a formula
+    "the scores need {c}. (d) and (e) follow",         # parts named, not opened
+    "the scores need 1 GB. (e) is below. So {c}",      # (e) is not next after (c)
+])
+def test_markers_in_prose_open_no_part(prose):
+    text = f"## Q3 (c)\n{prose.format(c=C)}\n## Q3 (d)\n{D}\n"
+    assert cde(text)[:2] == (C, D)
+
+
+def test_run_in_numerals_unknown_to_the_pack_stay_prose():
+    # Q3 (c) has no numbered parts in the pack: "(ii)" there is prose
+    text = f"## Q3 (c)\n(i) 16-bit scores. (ii) need {C}\n## Q3 (d)\n{D}\n"
+    got = answers(text)
+    assert (got["q3c"], got["q3d"]) == (C, D)
+
+
+def test_run_in_numerals_go_forward_only():
+    text = f"## Q3 (e)\n(I) {E[0]}. (II) {E[1]}, unlike (I). (III) {E[2]}\n"
+    got = answers(text)
+    assert (got["e1"], got["e2"], got["e3"]) == E
+
+
+def test_line_numbers_stay_the_students():
+    text = f"# Q3\n(e) (I) {E[0]}. (II) {E[1]}. (III) {E[2]}\nEnd.\n"
+    got = extract_answers(text, PART3)
+    assert (got["e1"].line, got["e2"].line, got["e3"].line) == (2, 2, 2)
+
+
+def test_section_text_quotes_one_run_in_part():
+    text = f"# Q3\n(e) (I) {E[0]} parameters. (II) {E[1]}. (III) {E[2]}\n"
+    quoted = section_text(text, ["Q3 (e)"], "(II)")
+    assert E[1] in quoted and E[0] not in quoted and E[2] not in quoted
