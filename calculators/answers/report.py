@@ -28,7 +28,13 @@ from calculators.answers.reading import (  # noqa: F401  (re-exported: existing 
     ReportReadError,
     read_report,
 )
-from calculators.answers.sections import find_section, lettered_numbers, read_lines, target_of
+from calculators.answers.sections import (
+    find_section,
+    lettered_numbers,
+    read_lines,
+    split_run_in,
+    target_of,
+)
 from calculators.answers.stated import conventions_in
 
 # -- questions and candidates ---------------------------------------------------------------
@@ -266,6 +272,7 @@ class _Reader:
         self.targets = {q.id: target_of(q.headings, q.part) for q in questions}
         self.parents = {q.id: target_of(q.headings, None) for q in questions}
         lettered = lettered_numbers([*self.targets.values(), *self.parents.values()])
+        text = split_run_in(text, [*self.targets.values(), *self.parents.values()])
         self.lines = read_lines(text, lettered)
         self.plain = _lines(text)
         self.all_phrases = [p for q in questions for p in q.headings]
@@ -444,10 +451,10 @@ def section_text(report_text: str, headings: str | Sequence[str],
     raw = report_text.splitlines()
     target = target_of(phrases, part)
     if target is not None:
-        lines = read_lines(report_text, lettered_numbers([target]))
+        lines = read_lines(split_run_in(report_text, [target]), lettered_numbers([target]))
         found = find_section(lines, target)
         if found is not None:
-            return "\n".join(raw[found[0]:found[1]]).strip()
+            return "\n".join(line.raw for line in lines[found[0]:found[1]]).strip()
     opening = _phrase_opening(_lines(report_text), phrases)
     if opening is None:
         return ""
