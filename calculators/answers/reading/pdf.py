@@ -240,7 +240,7 @@ def _page_blocks(page: object, number: int) -> tuple[list[_Block], int]:
                 sideways += sum(len(s["text"].strip()) for s in raw["spans"])
         if lines:
             blocks.append(_Block(lines, number))
-    if _stacked([ln for b in blocks for ln in b.lines]):
+    if len(blocks) > 1:
         rules = _rules(page)
         for block in blocks:
             block.rules = rules
@@ -482,12 +482,13 @@ def _over_bar(line: _Line, group: list[_Line], rules: tuple[_Rule, ...]) -> bool
     size = max(line.size, group[0].size)
     if not 0.35 * size < abs(base - line.baseline) < 0.95 * size:
         return False
-    if line.baseline < base:  # a numerator: the bar is under it, about the math axis
-        low, high = line.baseline, base + 0.1 * size
-    else:  # a denominator: the bar is over its glyphs
-        low, high = base - 0.6 * size, line.baseline - 0.5 * size
+    # either may be the row's own baseline (a line MuPDF starts at a numerator takes
+    # the numerator's): the bar lies between a numerator's baseline and the row's, or
+    # over a denominator, about the math axis of the row
+    upper, lower = sorted((base, line.baseline))
     return any(
-        low < r.y < high and min(r.x1, line.x1) - max(r.x0, line.x0) > 0.5 * size
+        upper - 0.6 * size < r.y < lower + 0.1 * size
+        and min(r.x1, line.x1) - max(r.x0, line.x0) > 0.5 * size
         for r in rules
     )
 
@@ -536,7 +537,10 @@ def _hosts(spans: list[_Span]) -> list[int | None]:
                 continue
             if other.size <= 1.15 * span.size or abs(span.baseline - other.baseline) > 0.7 * other.size:
                 continue
-            if span.x0 - other.x1 < 0.3 * other.size:
+            # a script touches its glyph ("e" "3"); a fraction set after "ln" or a word
+            # and a space starts apart from it
+            glyph = other.text[-1:].isalnum() or other.text[-1:] in ")]}|∑∏∫⋃√'′"
+            if glyph and span.x0 - other.x1 < 0.15 * other.size:
                 hosts[i] = k
             break
     return hosts
@@ -794,7 +798,14 @@ def _join_broken(paras: list[_Para]) -> list[_Para]:
             and para.text
             and abs((prev.size or 0) - (para.size or 0)) < 0.6
             and (
-                (not re.search(r"[.!?:;]\**$", prev.text) and para.text[:1].islower())
+                (
+                    not re.search(r"[.!?:;]\**$", prev.text)
+                    and para.text[:1].islower()
+                    # two display equations one under the other stay two lines
+                    and not (
+                        re.search(r"\d%?$", prev.text) and re.match(r"\S{1,12} ?[=≈]", para.text)
+                    )
+                )
                 or re.search(r"[=+×·−\-,(]$", prev.text)  # "e^0.1 =" | "1.1052, ..."
             )
         ):
@@ -829,13 +840,50 @@ def _rejoin(blocks: list[_Block]) -> list[_Block]:
                         and min(first.y1, ln.y1) - max(first.y0, ln.y0)
                         > 0.5 * min(first.y1 - first.y0, ln.y1 - ln.y0)
                     )
+                    or _over_bar(first, [ln], block.rules)
                 )
                 for ln in tail
-            ):
+            ) or _one_table_row(prev, block):
                 prev.lines.extend(block.lines)
                 continue
         out.append(_Block(list(block.lines), block.page, block.rules))
     return out
+
+
+def _between_rules(block: _Block) -> tuple[float, float, float] | None:
+    """The rules drawn nearest above and below a block, over its text: a table cell's
+    borders (y above, y below), and its width; None without both."""
+    x0, x1 = min(ln.x0 for ln in block.lines), max(ln.x1 for ln in block.lines)
+    top, bottom = min(ln.y0 for ln in block.lines), max(ln.y1 for ln in block.lines)
+    over = [r for r in block.rules if min(r.x1, x1) - max(r.x0, x0) > 0.5 * (x1 - x0)]
+    above = [r.y for r in over if r.y <= top + 1]
+    below = [r.y for r in over if r.y >= bottom - 1]
+    if not above or not below:
+        return None
+    return max(above), min(below), x1 - x0
+
+
+def _one_table_row(prev: _Block, block: _Block) -> bool:
+    """Two blocks side by side between the same two drawn borders are cells of one table
+    row (Chromium and Word exports give each cell a block; a cell that wraps stands
+    taller than its neighbours, so their lines do not share baselines)."""
+    if not block.rules or prev.page != block.page:
+        return False
+    px0, px1 = min(ln.x0 for ln in prev.lines), max(ln.x1 for ln in prev.lines)
+    bx0, bx1 = min(ln.x0 for ln in block.lines), max(ln.x1 for ln in block.lines)
+    ptop, pbottom = min(ln.y0 for ln in prev.lines), max(ln.y1 for ln in prev.lines)
+    btop, bbottom = min(ln.y0 for ln in block.lines), max(ln.y1 for ln in block.lines)
+    if min(px1, bx1) > max(px0, bx0) or min(pbottom, bbottom) <= max(ptop, btop):
+        return False  # one over the other, or apart: not side by side
+    a, b = _between_rules(prev), _between_rules(block)
+    size = max(ln.size for ln in block.lines)
+    return (
+        a is not None
+        and b is not None
+        and abs(a[0] - b[0]) < 1.5
+        and abs(a[1] - b[1]) < 1.5
+        and a[1] - a[0] < 12 * size  # a row of cells, not a framed page
+    )
 
 
 def _layout(blocks: list[_Block], heights: dict[int, float]) -> tuple[list[str], list[int]]:
