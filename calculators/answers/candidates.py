@@ -25,7 +25,9 @@ from typing import Any
 from sympy import Rational
 
 from calculators.answers._lexer import normalize_name
+from calculators.answers.asides import comparison_spans, inside
 from calculators.answers.parse import ParsedAnswer, parse_answer
+from calculators.answers.units import siunitx_unit
 
 _UNIT_WORDS = (
     r"KiB|MiB|GiB|TiB|kB|KB|MB|GB|TB|Gb|Mb|bytes?|bits?|billions?|millions?|thousands?"
@@ -34,7 +36,7 @@ _UNIT_WORDS = (
 )
 _NUMBER = (
     r"(?:\d{1,3}(?:(?:,\s?|['’ \u2009\u202f])\d{3})+(?!\d)|\d+)(?:\.\d+)?"
-    r"(?:[eE][+-]?\d+|\s*(?:×|x|\\times|\*)\s*10\s*(?:\^|\*\*)\s*\{?[-−]?\d+\}?)?"
+    r"(?:[eE][+-]?\d+|\s*(?:×|x|\\times|\\cdot|[*·⋅])\s*10\s*(?:\^|\*\*)\s*\{?[-−]?\d+\}?)?"
 )
 _CANDIDATE = re.compile(
     r"(?<![\w.,^_])(?<!\^\{)(?<!_\{)(" + _NUMBER + r")"
@@ -61,13 +63,29 @@ _CHAIN_AFTER = re.compile(r"(?<![<>!])(?:=|≈|\\approx)")
 _TAG = re.compile(r"(?:\\tag\{|\[)\s*$")
 _OR_BETWEEN = re.compile(r"^[\s*$)]*(?:,\s*)?(?:\bor\b|/|\beither\b|;)[\s*$(]*$", re.I)
 
+# siunitx: \SI{25.77}{\giga\byte}, \qty[...]{...}{...}, \num{25769803776}, \si{\giga\byte}
+_SIUNITX_QUANTITY = re.compile(
+    r"\\(?:SI|qty)\s*(?:\[[^\[\]]*\])?\{([^{}]*)\}\s*(?:\[[^\[\]]*\])?\{((?:[^{}]|\{[^{}]*\})*)\}")
+_SIUNITX_NUMBER = re.compile(r"\\num\s*(?:\[[^\[\]]*\])?\{([^{}]*)\}")
+_SIUNITX_UNIT = re.compile(r"\\(?:si|unit)\s*(?:\[[^\[\]]*\])?\{((?:[^{}]|\{[^{}]*\})*)\}")
+
 # LaTeX and markup that hide a number's unit or digit groups
 _CLEAN = [
+    (_SIUNITX_QUANTITY, lambda m: f"{m.group(1).strip()} {siunitx_unit(m.group(2))}"),
+    (_SIUNITX_NUMBER, lambda m: m.group(1).strip()),
+    (_SIUNITX_UNIT, lambda m: " " + siunitx_unit(m.group(1))),
+    (re.compile(r"&(?:nbsp|thinsp|ensp|emsp|#160|#8201|#x202[fF]|#x[aA]0);"), " "),
     (re.compile(r"\\(?:mathbf|textbf|boldsymbol|bm)\s*\{([^{}]*)\}"), r"**\1**"),
     (re.compile(r"\\(?=[()\[\]*_#|])"), ""),
-    (re.compile(r"\\(?:text|mathrm|textrm|mathit|operatorname|mbox)\s*\{\s*([^{}]*)\}"), r" \1"),
+    # {\rm GB}: the old-style font switch
+    (re.compile(r"\{\\(?:rm|mathrm|text|textrm|sf|it|bf)\s+([^{}]*)\}"), r" \1"),
+    (re.compile(r"\\(?:text|mathrm|textrm|mathit|operatorname|mbox|textnormal|textup|mathsf"
+                r"|textsf|texttt|hbox)\s*\{\s*([^{}]*)\}"), r" \1"),
     (re.compile(r"(?<=\d)\\[,;: ](?=\d{3})"), ","),
     (re.compile(r"(?<=\d)\{,\}(?=\d)"), ","),
+    # a LaTeX control space or tie between a number and its unit: 25.77\ GB, 25.77~GB
+    (re.compile(r"(?<!\\)\\(?= )"), ""),
+    (re.compile(r"(?<=[\d}$])\s*~\s*(?=[A-Za-z%\\])"), " "),
     (re.compile(r"\\[,;:!](?!\d)| \\ "), " "),
     (re.compile(r"\\%"), "%"),
     (re.compile(r"\$+"), " "),
@@ -229,6 +247,9 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
         cells = _answer_cell(text, src.answer_cell) if src.table else None
         formulas = (_formulas(text, symbols or {}, names)
                     if len(text) <= _FORMULA_LINE and index >= formula_from else [])
+        matches = list(_CANDIDATE.finditer(text))[-MAX_CANDIDATES:]
+        compared = comparison_spans(text, [m.span() for m in matches]
+                                    + [(fs, fe) for fs, fe, _, _ in formulas])
         for fs, fe, parsed, chain_end in formulas:
             tier = TIER_FINAL if answer_line or any(bs <= fs and fe <= be for bs, be in boxed) \
                 else TIER_BOLD if any(bs <= fs < be for bs, be in bold) \
@@ -236,10 +257,13 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
             why = "answer line" if answer_line else "formula"
             if not (chain_end or answer_line or tier == TIER_BOLD):
                 tier = TIER_NUMBER  # a formula with more after it: working
+            boxed_formula = any(bs <= fs and fe <= be for bs, be in boxed)
+            if inside(compared, fs, fe) and not boxed_formula:
+                tier, why = TIER_ASIDE, "in a comparison"  # "roughly 2/3 of a 20B model"
             shown = " ".join(text[fs:fe].replace("**", " ").split())
             out.append(Candidate(shown, src.number, why, tier > TIER_NUMBER, parsed, tier,
                                  fs, fe, text))
-        for m in list(_CANDIDATE.finditer(text))[-MAX_CANDIDATES:]:
+        for m in matches:
             s, e = m.span()
             if any(fs <= s and e <= fe for fs, fe, _, _ in formulas):
                 continue  # a coefficient of a formula
@@ -250,7 +274,8 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
                 continue  # equation number "(5)"
             if s <= _WINDOW and not before.strip(" *") and re.match(r"^[.)]\s", after):
                 continue  # a list marker "1. "
-            written = " ".join(re.sub(r"(?<=\S)[*}]+", " ", m.group(0)).split())
+            exponent_braces = re.sub(r"\^\s*\{([-−]?\d+)\}", r"^\1", m.group(0))  # 10^{9}
+            written = " ".join(re.sub(r"(?<=\S)[*}]+", " ", exponent_braces).split())
             unit_next = None
             if not after.strip(" *.") and not re.search(r"[A-Za-z%]\s*$", written):
                 unit_next = _UNIT_START.match(clean(src.next_text))
@@ -283,6 +308,8 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
                 tier, why = TIER_CONCLUSIVE, f"after '{keyword.group(1).lower()}'"
             if tier == TIER_NUMBER and len(re.findall(r"(?<!\^)\(", before)) > before.count(")"):
                 tier, why = TIER_ASIDE, "in parentheses"  # "(75.5 MB against 115.98 GB)"
+            elif not in_box and inside(compared, ns, ne):
+                tier, why = TIER_ASIDE, "in a comparison"  # "25.77 GB, i.e. 3 times the 8 GB"
             out.append(Candidate(written, src.number, why, tier > TIER_NUMBER,
                                  parse_answer(written, symbols), tier, s, e, text))
     out.sort(key=lambda c: (c.line, c.column))

@@ -14,6 +14,8 @@ it as bytes when the question is about memory.
 
 from __future__ import annotations
 
+import re
+
 from sympy import Integer, Rational
 
 from calculators.units import BINARY, DECIMAL
@@ -206,3 +208,33 @@ def normalize_expected_unit(unit: str) -> tuple[str, Rational]:
     if text in ("%", "percent", "per cent"):
         return "percent", Rational(1, 100)
     return "plain", Integer(1)
+
+
+# siunitx (``\SI{25.77}{\giga\byte}``, ``\qty{...}{...}``, ``\si{\mega\byte}``): the macros
+# a unit argument is made of, spelled the way a student writes the unit in plain text.
+SIUNITX_PREFIXES: dict[str, str] = {
+    "kilo": "k", "mega": "M", "giga": "G", "tera": "T",
+    "kibi": "Ki", "mebi": "Mi", "gibi": "Gi", "tebi": "Ti",
+}  # fmt: skip
+SIUNITX_UNITS: dict[str, str] = {"byte": "B", "bit": "bit", "percent": "%"}
+_SI_TOKEN = re.compile(r"\\([A-Za-z]+)\s*|([^\\{}]+)")
+
+
+def siunitx_unit(spec: str) -> str:
+    r"""A siunitx unit argument as plain text: ``\giga\byte`` -> ``GB``, ``\gibi\byte`` ->
+    ``GiB``, ``\percent`` -> ``%``; a bare ``\byte`` is ``bytes`` (a lone ``B`` reads as
+    *billion*); literal text (``GB``) is kept. Unknown macros keep their name."""
+    out, prefix = [], ""
+    for macro, literal in _SI_TOKEN.findall(spec):
+        if literal:
+            out.append(prefix + literal.strip())
+            prefix = ""
+        elif macro in SIUNITX_PREFIXES:
+            prefix += SIUNITX_PREFIXES[macro]
+        else:
+            unit = SIUNITX_UNITS.get(macro, macro)
+            if not prefix and unit == "B":
+                unit = "bytes"
+            out.append(prefix + unit)
+            prefix = ""
+    return " ".join(w for w in out if w) + prefix

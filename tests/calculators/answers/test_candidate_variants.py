@@ -1,0 +1,148 @@
+"""Which number a report section asserts as its answer, written the ways students write it.
+
+Why a file of variants: issue 15's held-out reports showed families of misreadings, not
+single strings. Each family is tested here on several neighbouring ways of writing the
+same thing, so a fix for one report's sentence is a fix for the family:
+
+- units hidden by TeX markup in Markdown and text (``\\boxed{25.77\\ \\text{GB}}``,
+  ``25.77~\\mathrm{GB}``, ``\\SI{25.77}{\\giga\\byte}``);
+- the answer followed, in the same sentence, by a comparison or aside ("25.77 GB, i.e.
+  about 3 times the 8 GB of a consumer GPU"), which must not win over the answer, while
+  a real chain ("= 25,769,803,776 B ≈ 25.77 GB") still ends at its last value.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from calculators.answers import QuestionSpec, extract_answers
+
+
+def final(text: str, symbols=None) -> tuple[str | None, str | None]:
+    got = extract_answers("## Q3 (c)\n" + text, [QuestionSpec("c", ("Q3 (c)",), symbols=symbols)])
+    return got["c"].answer, got["c"].why
+
+
+def value(text: str):
+    got = extract_answers("## Q3 (c)\n" + text, [QuestionSpec("c", ("Q3 (c)",))])["c"]
+    assert got.parsed is not None and got.parsed.ok, got
+    return got.parsed
+
+
+# ----------------------------------------------------------------------------------------
+# units inside TeX markup
+
+
+@pytest.mark.parametrize(("written", "read", "why"), [
+    ("$$M = \\boxed{25.77\\ \\text{GB}}$$", "25.77 GB", "boxed"),
+    ("$$= \\boxed{0.0703\\ \\text{GB}}$$", "0.0703 GB", "boxed"),
+    ("$$48 \\times 2 = \\boxed{7.249\\ \\text{billion}}$$", "7.249 billion", "boxed"),
+    ("so $M = 25.77\\ \\mathrm{GB}$.", "25.77 GB", "after ="),
+    ("so $M = 25.77~\\mathrm{GB}$.", "25.77 GB", "after ="),
+    ("so $M = 25.77$~GB.", "25.77 GB", "after ="),
+    ("so $M = 25.77\\mathrm{~GB}$.", "25.77 GB", "after ="),
+    ("so $M = 25.77\\,{\\rm GB}$.", "25.77 GB", "after ="),
+    ("so $M = 25.77\\;\\textnormal{GB}$.", "25.77 GB", "after ="),
+    ("so M = 25.77&nbsp;GB.", "25.77 GB", "after ="),
+    ("the states take $\\mathbf{0.0703}\\,\\mathrm{GB}$", "0.0703 GB", "bold"),
+    ("the states take $\\mathbf{0.0703\\ \\text{GB}}$", "0.0703 GB", "bold"),
+])
+def test_a_unit_written_in_tex_markup_stays_with_its_number(written, read, why):
+    assert final(written) == (read, why)
+
+
+@pytest.mark.parametrize(("written", "read"), [
+    ("the scores take \\SI{25.77}{\\giga\\byte}.", "25.77 GB"),
+    ("the scores take \\qty{25.77}{\\giga\\byte}.", "25.77 GB"),
+    ("the scores take \\SI[round-mode=places]{24}{\\gibi\\byte}.", "24 GiB"),
+    ("the states take \\SI{75.5}{\\mega\\byte}.", "75.5 MB"),
+    ("the scores take \\SI{25.77}{GB}.", "25.77 GB"),
+    ("so $M = \\num{25769803776}\\,\\si{\\byte}$", "25769803776 bytes"),
+    ("the ratio is \\SI{0.065}{\\percent}.", "0.065 %"),
+])
+def test_siunitx_quantities_are_read_with_their_unit(written, read):
+    assert final(written)[0] == read
+
+
+@pytest.mark.parametrize("written", [
+    "$$\\boxed{7.249 \\times 10^9}$$",
+    "$$\\boxed{7.249 \\times 10^{9}}$$",
+    "$$= 7.249 \\cdot 10^{9}$$",
+    "so the FFNs hold 7.249 · 10^9 parameters.",
+    "$$\\boxed{7.249\\ \\text{billion}}$$",
+    "$$\\boxed{7\\,249\\,000\\,000}$$",
+])
+def test_a_power_of_ten_or_a_scale_word_in_tex_keeps_the_magnitude(written):
+    assert value(written).value == 7_249_000_000
+
+
+def test_a_tex_line_break_and_digit_groups_are_not_units():
+    assert final("$$\\boxed{9\\ 437\\ 184} \\\\$$") == ("9,437,184", "boxed")
+    assert final("$$M = 25.77 \\\\ \\text{(fp16)}$$")[0] == "25.77"
+
+
+# ----------------------------------------------------------------------------------------
+# the answer, then a comparison in the same sentence
+
+
+@pytest.mark.parametrize(("text", "answer"), [
+    ("The scores need 25.77 GB, i.e. about 3 times the 8 GB of a consumer GPU.", "25.77 GB"),
+    ("The scores need 25.77 GB, more than three times the 8 GB of a consumer GPU.", "25.77 GB"),
+    ("The scores need 25.77 GB – roughly 3× an 8 GB card.", "25.77 GB"),
+    ("The total is 25.77 GB, which is about 3 times the 8 GB of a consumer GPU.", "25.77 GB"),
+    ("M = 25.77 GB, compared with 8 GB on a consumer GPU.", "25.77 GB"),
+    ("M = 25.77 GB (vs 80 GB on an A100)", "25.77 GB"),
+    ("M = 25.77 GB, which is more than the 24 GB of an RTX 4090", "25.77 GB"),
+    ("The FFNs hold 14.5 billion (roughly twice GPT-2 XL's 1.5B).", "14.5 billion"),
+    ("The FFNs hold 14.497 billion parameters, roughly 2/3 of a 20B-parameter model.",
+     "14.497 billion"),
+    ("so the FFNs hold 14.5B parameters, about 70 % of the model's 20.7B", "14.5B"),
+    ("the ratio is 0.065 % (vs 100 % for full fine-tuning)", "0.065 %"),
+    ("the ratio is 0.065 %, against 100 % for full fine-tuning", "0.065 %"),
+    ("this is 0.0325 %, roughly 1 part in 3,000.", "0.0325 %"),
+    ("LoRA trains 9,437,184 parameters, about 0.07 % of the FFN weights.", "9,437,184"),
+    ("LoRA trains 9,437,184 parameters, a tiny fraction of the 14.5 billion.", "9,437,184"),
+    ("p(mat) is 0.7500 and the loss is 0.2876, against ln 5 = 1.609 for a uniform guess.",
+     "0.2876"),
+    ("The scores need 25.77 GB. That is about 3 times the 8 GB of a consumer GPU.", "25.77 GB"),
+    ("The scores need 25.77 GB. For comparison, a consumer GPU has 8 GB.", "25.77 GB"),
+    ("the states take 37.7 MB for 48 layers.", "37.7 MB"),
+    ("The scores need 25.77 GB which is about 3 times the 8 GB of a consumer GPU.",
+     "25.77 GB"),
+    ("With r = 8 much smaller than H = 6144, LoRA trains 9,437,184 parameters", "9,437,184"),
+])
+def test_the_value_the_sentence_asserts_wins_over_what_it_is_compared_with(text, answer):
+    assert final(text)[0] == answer
+
+
+def test_an_answer_line_with_a_comparison_is_no_shotgun():
+    got = extract_answers("## Q3 (c)\nAnswer: 25.77 GB, about 3 times the 8 GB of a GPU.",
+                          [QuestionSpec("c", ("Q3 (c)",))])["c"]
+    assert (got.answer, got.why, got.shotgun) == ("25.77 GB", "answer line", ())
+
+
+@pytest.mark.parametrize(("text", "answer"), [
+    ("= 25769803776 B ≈ 25.77 GB", "25.77 GB"),
+    ("48 × 16384² × 2 bytes = 25,769,803,776 bytes, i.e. 25.77 GB", "25.77 GB"),
+    ("= 48 × 0.537 GB = 25.77 GB", "25.77 GB"),
+    ("75.5 MB / 115.98 GB, i.e. 0.065 % of the full memory", "0.065 %"),
+    ("75.5 MB is 0.065 % of the 115.98 GB", "0.065 %"),
+    ("75.5 MB relative to 115.98 GB = 0.065 %", "0.065 %"),
+    ("48 times the 0.537 GB of one head: 25.77 GB", "25.77 GB"),
+    ("Compared with the FFN's Adam memory this is 0.0325 %.", "0.0325 %"),
+    ("it is about 1536 times smaller", "1536 times"),
+    ("115.98 GB / 75.5 MB = 1536 times smaller than full fine-tuning", "1536 times"),
+    ("We trained for 3 epochs with 2 GPUs.", "2"),
+])
+def test_chains_and_values_that_are_the_answer_are_not_asides(text, answer):
+    assert final(text)[0] == answer
+
+
+def test_a_comparison_alone_is_still_read_when_it_is_all_there_is():
+    # no other number: the section's only value is given, for a TA to judge
+    assert final("it is about 3 times the memory of a consumer GPU")[0] == "3 times"
+
+
+def test_comparisons_in_a_long_line_take_linear_time():
+    line = "M = 25.77 GB, about 3 times the 8 GB of a GPU vs 80 GB " * 2000
+    assert final(line)[0] is not None
