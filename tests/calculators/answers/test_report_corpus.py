@@ -54,57 +54,9 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     ('p3-md-formulas', 'q3a2.p', 'pdf'):
         "reads nothing: p3-md-formulas.pdf: no number in the section; should read 'e^3/(e^0.5+e^0.1+e^3+e^0.2+e^1)': correct 1",
 
-    # held out: the unit inside \boxed{25.77\ \text{GB}} is lost in the Markdown (the PDF keeps it)
-    ('p3-latex-boxed', 'q3c', 'text'):
-        "reads '25.77': close 0.75; should read '25.77 GB': correct 1",
-    ('p3-latex-boxed', 'q3d', 'text'):
-        "reads '7.249': wrong 0; should read '7.249 billion': wrong 0",
-    ('p3-latex-boxed', 'q3e2', 'text'):
-        "reads '0.0703': close 0.75; should read '0.0703 GB': convention gib_vs_gb 0.5",
-
     # held out: 'X lags behind Y' is no comparative; the first model named is taken as the better
     ('labA-txt-printed', 'claim', 'text'):
         'reads better: scratch; should read better: pretrained',
-
-    # held out: run-in parts '(e) (I) ... (II) ... (III) ...' are found now (sections.Parts); inside the part an aside after the answer is taken ('against ln 5 = 1.609', 'for 48 layers', 'roughly 1 part in 3,000')
-    ('p3-word-inline', 'q3a2.loss', 'docx'):
-        "reads '1.609': wrong 0; should read '0.2876': correct 1",
-    ('p3-word-inline', 'q3e2', 'docx'):
-        "reads '48': wrong 0; should read '37.7 MB': convention one_state 0.5",
-    ('p3-word-inline', 'q3e3', 'docx'):
-        "reads '1': wrong 0; should read '0.0325 %': wrong 0",
-    ('p3-word-inline', 'q3a2.loss', 'text'):
-        "reads '1.609': wrong 0; should read '0.2876': correct 1",
-    ('p3-word-inline', 'q3e2', 'text'):
-        "reads '48': wrong 0; should read '37.7 MB': convention one_state 0.5",
-    ('p3-word-inline', 'q3e3', 'text'):
-        "reads '1': wrong 0; should read '0.0325 %': wrong 0",
-    ('p3-word-inline', 'q3e2', 'pdf'):
-        "reads '48': wrong 0; should read '37.7 MB': convention one_state 0.5",
-    ('p3-word-inline', 'q3e3', 'pdf'):
-        "reads '1': wrong 0; should read '0.0325 %': wrong 0",
-
-    # held out: the answer is followed by a comparison ('25.77 GB, i.e. about 3 times the 8 GB of a consumer GPU'); the last number of the sentence is taken
-    ('p3-word-inline', 'q3c', 'docx'):
-        "reads '8 GB': wrong 0; should read '25.77 GB': correct 1",
-    ('p3-word-inline', 'q3d', 'docx'):
-        "reads 'roughly 2/3': wrong 0; should read '14.497 billion': correct 1",
-    ('p3-word-inline', 'q3e1', 'docx'):
-        "reads '0.07 %': wrong 0; should read '9,437,184': correct 1",
-    ('p3-word-inline', 'q3c', 'text'):
-        "reads '8 GB': wrong 0; should read '25.77 GB': correct 1",
-    ('p3-word-inline', 'q3d', 'text'):
-        "reads 'roughly 2/3': wrong 0; should read '14.497 billion': correct 1",
-    ('p3-word-inline', 'q3e1', 'text'):
-        "reads '0.07 %': wrong 0; should read '9,437,184': correct 1",
-    ('p3-word-inline', 'q3a2.loss', 'pdf'):
-        "reads '1.609': wrong 0; should read '0.2876': correct 1",
-    ('p3-word-inline', 'q3c', 'pdf'):
-        "reads '8 GB': wrong 0; should read '25.77 GB': correct 1",
-    ('p3-word-inline', 'q3d', 'pdf'):
-        "reads 'roughly 2/3': wrong 0; should read '14.497 billion': correct 1",
-    ('p3-word-inline', 'q3e1', 'pdf'):
-        "reads '0.07 %': wrong 0; should read '9,437,184': correct 1",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.
