@@ -35,11 +35,11 @@ _BARE = r"(?P<bare>\d+)(?=\s*\(\s*[a-hA-H]\s*\)|(?-i:[a-h])\)|\.\d{1,2}(?![\d.,]
 _PART_WORD = r"(?:sub[\s-]?)?(?:part|question)"
 """A part spelled out: "Part (c)", "part c", "Sub-part (c)", "Subquestion c"."""
 _LETTER = (
-    r"(?:\s*\(\s*(?P<l1>[a-h])\s*\)"
+    r"(?:\s*:?\s*\(\s*(?P<l1>[a-h])\s*\)"
     r"|\s*[.\-–—]\s*\(?(?P<l2>(?-i:[a-h]))(?:\)|(?![a-z0-9]))"
     r"|\s*(?P<l3>(?-i:[a-h]))\)"
     r"|(?P<l4>(?-i:[a-h]))(?![a-z0-9])"
-    rf"|\s*(?:[,:.\-–—·]\s*)?{_PART_WORD}\s*\.?\s*"
+    rf"|\s*(?:[,:.\-–—·(]\s*)?{_PART_WORD}\s*\.?\s*"
     r"(?:\(\s*(?P<l5>[a-h])\s*\)|(?P<l6>[a-h])(?:\)|(?![a-z0-9])))"
     rf"|\s+(?P<l7>(?-i:[a-h]))(?=\s*[-–—.]\s*{ROMAN}(?![a-z0-9]))"
     r"|\.(?P<sub>\d{1,2})(?![\d.,]))"
@@ -369,8 +369,9 @@ class Parts:
     formula f(a), "(d) and (e) differ"). It opens a run-in part only when all of these hold:
 
     - it stands after a sentence's end (". ", "; ", ": ", "? ", "! ", not "e.g." or "cf."),
-      written "(c)", "c)", "(II)" or "II)";
-    - it is not followed by "and", "or", "to", ",", "&" or "/" (parts named, not opened);
+      written "(c)", "c)", "(II)", "II)" or "II." (a letter never as "c.": "e. g.");
+    - it is not followed by "and", "or", "to", ",", "&" or "/" (parts named, not opened),
+      and it is no copyright ("(c) 2024");
     - the pack asks parts at that level of the current section (numerals of Q3 (e),
       letters of Q3), and the marker is the next one: the first the pack asks after the
       current part, or the one right after it ("(III)" after "(II)", "(d)" after "(c)").
@@ -417,9 +418,10 @@ class Parts:
         return (path[0], num, cur_letter, roman)
 
 
-_RUN_IN = re.compile(rf"(?<=[.;:!?])\s+(?=\(\s*(?:[a-h]|{ROMAN})\s*\)|(?:[a-h]|{ROMAN})\))",
-                     re.I)
+_RUN_IN = re.compile(
+    rf"(?<=[.;:!?])\s+(?=\(\s*(?:[a-h]|{ROMAN})\s*\)|(?:[a-h]|{ROMAN})\)|{ROMAN}\.\s)", re.I)
 _NAMED_NOT_OPENED = re.compile(r"\s*(?:(?:and|or|to|through)\b|[,&/])", re.I)
+_COPYRIGHT = re.compile(r"\(\s*c\s*\)\s*(?:19|20)\d\d\b(?![.,]\d)", re.I)
 _ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|cf|eq|eqn|fig|vs|see|resp)[.:]$", re.I)
 
 
@@ -438,7 +440,7 @@ def _run_in(raw: str, start: int, path: Path, parts: Parts) -> int | None:
             if m is None:
                 continue
             letter, roman = None, _first(m, "r1", "r2")
-        if _NAMED_NOT_OPENED.match(plain, m.end()):
+        if _NAMED_NOT_OPENED.match(plain, m.end()) or _COPYRIGHT.match(plain, at):
             continue
         if parts.follows(path, letter, roman) is None:
             continue

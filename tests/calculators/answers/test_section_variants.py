@@ -46,6 +46,7 @@ def cde(text: str) -> tuple[str | None, ...]:
     "Q3 — Part c", "Q3: Part (c)", "Q3 part c)", "Question 3 · Sub-part (c)",
     "Part (c) of Question 3", "Part c of Q3", "part (c), question 3", "Part (c) – Question 3",
     "Question 3 – (c)", "3 (c)", "Q3 – Part (c):", "Question 3 – Subquestion c",
+    "Question 3 (Part c)", "QUESTION 3 – PART (C)", "Q3: (c)",
 ])
 def test_a_part_spelled_out_is_the_same_label(written):
     assert parse_label(written) == Target("q", "3", "c")
@@ -144,6 +145,22 @@ def test_run_in_numerals_after_any_sentence_end(sep, style):
     assert (got["e1"], got["e2"], got["e3"]) == E
 
 
+@pytest.mark.parametrize("style", ["**({R})**", "{R}.", "\\({R}\\)", "*{r})*"])
+def test_run_in_numerals_in_markup_or_with_a_dot(style):
+    def m(r: str) -> str:
+        return style.format(r=r, R=r.upper())
+    text = (f"## Q3 (d)\n{D}\n## Q3 (e)\n{m('i')} {E[0]} parameters. {m('ii')} {E[1]}. "
+            f"{m('iii')} {E[2]}\n")
+    got = answers(text)
+    assert (got["q3d"], got["e1"], got["e2"], got["e3"]) == (D, *E)
+
+
+def test_run_in_letters_and_numerals_in_one_paragraph():
+    text = (f"Q3: (c) The scores need {C}. (d) The FFNs hold {D}. (e) (I) {E[0]} parameters. "
+            f"(II) {E[1]}. (III) {E[2]}.\n")
+    assert cde(text) == (C, D, *E)
+
+
 def test_run_in_letters():
     text = f"Question 3. (c) The scores need {C}. (d) The FFNs hold {D}.\n"
     assert cde(text)[:2] == (C, D)
@@ -156,17 +173,33 @@ def test_run_in_part_of_a_two_answer_part():
     assert (got["p"], got["loss"], got["q3c"]) == ("0.75", "0.288", C)
 
 
+def headings(text: str) -> set[str]:
+    """The lines that open the sections found."""
+    return {x.heading for x in extract_answers(text, PART3).values() if x.heading}
+
+
 @pytest.mark.parametrize("prose", [
-    "as in (c) 2024 OpenAI, the scores need {c}",      # a citation
-    "see (d) below; the scores need {c}",              # a reference
-    "Copyright (c) 2024. The scores need {c}",
-    "the scores f(d) = {c}",                           # a formula
-    "the scores need {c}. (d) and (e) follow",         # parts named, not opened
-    "the scores need 1 GB. (e) is below. So {c}",      # (e) is not next after (c)
+    "As in (d) 2024. The scores need {c}",                  # a citation
+    "See (d) below; the scores need {c}",                   # a reference
+    "Stated. Copyright (d) 2024. The scores need {c}",
+    "Scores: f(d) = {c}",                                   # a formula
+    "The scores follow. (d) and (e) differ: {c}",           # parts named, not opened
+    "Cheap. (d), (e) differ: {c}",
+    "E.g. (d) is larger; cf. (d) later; {c}",               # abbreviations end no sentence
+    "Scores first. (e) is below. So {c}",                   # (e) is not next after (c)
+    "Scores first. (b) was above. So {c}",                  # nor is (b)
 ])
 def test_markers_in_prose_open_no_part(prose):
-    text = f"## Q3 (c)\n{prose.format(c=C)}\n## Q3 (d)\n{D}\n"
+    text = f"## Q3 (c)\n{prose.format(c=C)}\n## Q3 (d)\n{D}\n## Q3 (e)\n(I) {E[0]}\n"
+    assert cde(text)[:3] == (C, D, E[0])
+    assert headings(text) == {"## Q3 (c)", "## Q3 (d)", "(I) " + E[0]}
+
+
+def test_a_copyright_after_a_sentence_opens_no_part():
+    text = (f"## Q3 (b)\nDecoder-only. Figure from a blog post. (c) 2024 OpenAI.\n"
+            f"## Q3 (c)\n{C}\n## Q3 (d)\n{D}\n")
     assert cde(text)[:2] == (C, D)
+    assert "## Q3 (c)" in headings(text)
 
 
 def test_run_in_numerals_unknown_to_the_pack_stay_prose():
