@@ -9,7 +9,8 @@ taken from: `pkg/a/x.py` stays there, and two `__init__.py` do not collide), and
 reports and gradebooks read back. Zips are unpacked with `safezip` (they are student
 data); a member it refuses (a link, `..`, a bomb) is that student's problem, named in
 their record, and the rest of the class is taken in. Files no student can be found for
-are listed in `dest/not-taken.json`, never dropped in silence.
+are listed in `dest/not-taken.json`, never dropped in silence. A zip a student made of
+their own work is unpacked into their tree where it sat (`_unpack_own_zips`).
 
 Layouts recognised (docs/reports.md has the details):
 - Moodle "Download all submissions": `Full Name_12345_assignsubmission_file_/file`
@@ -28,6 +29,7 @@ import re
 import shutil
 import tempfile
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -76,12 +78,15 @@ class Submission:
     (`trees/<key>/hw3`): where the pack's `[assignment] files` are taken from."""
     refused: list[str] = field(default_factory=list)
     """Members of the zip refused for this student ("name: why")."""
+    unpacked: list[str] = field(default_factory=list)
+    """The student's own zips that were unpacked ("A3.zip: 5 files")."""
 
     def to_dict(self) -> dict[str, object]:
         return {**self.student.to_dict(),
                 "notebook": str(self.notebook) if self.notebook else None,
                 "handed_in": self.handed_in, "picked": self.picked, "ignored": self.ignored,
                 "problem": self.problem, "folder": self.folder, "refused": self.refused,
+                "unpacked": self.unpacked,
                 "reports": [str(p) for p in self.reports], "other": [str(p) for p in self.other]}
 
 
@@ -121,6 +126,8 @@ def _group(files: list[Path], root: Path) -> tuple[str, dict[tuple[str, str], li
     for nb in (f for f in top if f.suffix == ".ipynb"):
         plain[(nb.stem, "")] = [nb] + [f for f in top if f != nb and f.suffix.lower()
                                        in REPORT_SUFFIXES and f.stem.startswith(nb.stem)]
+    for z in (f for f in top if f.suffix.lower() == ".zip"):  # a student's own zip
+        plain.setdefault((z.stem, ""), []).append(z)
     for sub in sorted(p for p in root.iterdir() if p.is_dir()):
         owned = [f for f in files if sub in f.parents]
         if owned:
@@ -165,8 +172,14 @@ class Pick:
     problem: str = ""
 
 
-def _pick_notebook(lms: str, files: list[Path], wanted: str | None) -> Pick:
-    """The notebook to grade among a student's files, by `PICK_RULE`."""
+def _pick_notebook(lms: str, files: list[Path], wanted: str | None,
+                   plain: Callable[[Path], str] | None = None) -> Pick:
+    """The notebook to grade among a student's files, by `PICK_RULE` (`plain`: a file's
+    name as the student gave it)."""
+    if plain is None:
+        def plain(f: Path) -> str:
+            return _plain_name(lms, f)
+
     notebooks = sorted(f for f in files if f.suffix.lower() == ".ipynb"
                        and ".ipynb_checkpoints" not in f.parts)
     if len(notebooks) <= 1:
@@ -175,10 +188,10 @@ def _pick_notebook(lms: str, files: list[Path], wanted: str | None) -> Pick:
     def named(nb: Path) -> bool:
         if not wanted:
             return False
-        plain = Path(_plain_name(lms, nb))
-        stem = m["stem"] if (m := RESUBMITTED.match(plain.stem)) else plain.stem
-        return plain.name == wanted or nb.name.endswith("_" + wanted) or (
-            stem == Path(wanted).stem and plain.suffix == ".ipynb")
+        given = Path(plain(nb))
+        stem = m["stem"] if (m := RESUBMITTED.match(given.stem)) else given.stem
+        return given.name == wanted or nb.name.endswith("_" + wanted) or (
+            stem == Path(wanted).stem and given.suffix == ".ipynb")
 
     def newest(pool: list[Path]) -> list[Path]:
         top = max(nb.stat().st_mtime for nb in pool)
@@ -187,13 +200,13 @@ def _pick_notebook(lms: str, files: list[Path], wanted: str | None) -> Pick:
     like = [nb for nb in notebooks if named(nb)]
     pool = like or notebooks
     best = newest(pool)
-    names = ", ".join(_plain_name(lms, nb) for nb in notebooks)
+    names = ", ".join(plain(nb) for nb in notebooks)
     if len(best) == 1:
         why = (f"named like the assignment's {wanted}" if like else "the newest")
         if like and len(like) > 1:
             why += ", the newest of those"
         return Pick(best[0], why, [nb for nb in notebooks if nb != best[0]])
-    tied = ", ".join(_plain_name(lms, nb) for nb in best)
+    tied = ", ".join(plain(nb) for nb in best)
     return Pick(None, "", notebooks, (
         f"{len(notebooks)} notebooks were handed in ({names}); "
         + (f"none is named {wanted} and " if wanted and not like else "")
@@ -232,17 +245,80 @@ def intake(source: Path, dest: Path, *, notebook_name: str | None = None,
         lms, groups = _group(sorted([*files, *bad]), root)
         if not groups:
             raise IntakeError("source", f"no submissions found in {source}")
-        subs = [_lay_out(lms, name, lms_id, owned, dest, notebook_name, root, bad)
-                for (name, lms_id), owned in sorted(groups.items())]
         owned_all = {f for owned in groups.values() for f in owned}
         strays = [{"path": str(f.relative_to(root)), "why": bad.get(f, "no student's upload")}
                   for f in sorted({*files, *bad} - owned_all)]
+        inside: dict[Path, str] = {}
+        unpacked: dict[tuple[str, str], list[str]] = {}
+        for n, (who, owned) in enumerate(sorted(groups.items())):
+            groups[who], unpacked[who] = _unpack_own_zips(
+                lms, owned, root, Path(tmp) / "own-zips" / str(n), limits, bad, inside)
+        subs = [_lay_out(lms, name, lms_id, owned, dest, notebook_name, root, bad, inside,
+                         unpacked[(name, lms_id)])
+                for (name, lms_id), owned in sorted(groups.items())]
     (dest / ROSTER).write_text(json.dumps([s.to_dict() for s in subs], indent=2,
                                           ensure_ascii=False), encoding="utf-8")
     if strays:
         (dest / NOT_TAKEN).write_text(json.dumps(strays, indent=2, ensure_ascii=False),
                                       encoding="utf-8")
     return subs
+
+
+OWN_ZIP = ZipLimits(max_files=2000, max_total_bytes=1 << 30, max_member_bytes=512 << 20)
+"""Limits for a zip a student made of their own work (each one; the class zip's limits
+bound them further)."""
+
+
+def _unpack_own_zips(lms: str, owned: list[Path], root: Path, where: Path,
+                     limits: ZipLimits | None, bad: dict[Path, str],
+                     inside: dict[Path, str]) -> tuple[list[Path], list[str]]:
+    """A student's files with the zips they made of their own work unpacked beside them.
+
+    Students zip their folder (notebook, module, report) and upload the zip: without
+    this, the notebook inside was never found and the student got "nothing to grade".
+    Members go where the zip sat in the upload (`A3.zip` holding `A3/hw.ipynb` gives
+    `A3/hw.ipynb`; under the zip's name when that would overwrite a file handed in
+    beside it), unpacked with the same `safezip` rules; a refused member is the
+    student's problem, named in their record, and a zip that cannot be unpacked is kept
+    as handed in with the reason. One level only: a zip inside is a file. `inside`
+    receives each member's path in the upload; `bad`, the refusals."""
+    zips = [f for f in owned if f.suffix.lower() == ".zip" and f.is_file()]
+    if not zips:
+        return owned, []
+    base = limits or ZipLimits()
+    own = ZipLimits(max_files=min(base.max_files, OWN_ZIP.max_files),
+                    max_total_bytes=min(base.max_total_bytes, OWN_ZIP.max_total_bytes),
+                    max_member_bytes=min(base.max_member_bytes, OWN_ZIP.max_member_bytes),
+                    max_ratio=base.max_ratio)
+    taken = {inside.get(f) or upload_path(lms, f, root) for f in owned}
+    out, notes = list(owned), []
+    for n, z in enumerate(zips):
+        at = inside.get(z) or upload_path(lms, z, root)
+        folder, display = where / str(n), PurePosixPath(at).name
+        refused: list[tuple[str, str]] = []
+        try:
+            written = safe_extract(z, folder, own, refused=refused)
+        except UnsafeZip as exc:
+            stand = z.with_name(z.name + " (not unpacked)")
+            bad[stand], inside[stand] = str(exc), at
+            out.append(stand)
+            continue
+        members = [f for f in written if not any(
+            p.startswith(".") or p == "__MACOSX" for p in f.relative_to(folder).parts)]
+        paths = {f: f.relative_to(folder).as_posix() for f in members}
+        parent = PurePosixPath(at).parent
+        if any(str(parent / p) in taken for p in paths.values()):
+            parent = parent / PurePosixPath(at).stem
+        for f, p in paths.items():
+            inside[f] = str(parent / p).removeprefix("./")
+            taken.add(inside[f])
+        for name, why in refused:
+            stand = folder / "(refused)" / _stand_in(name)
+            bad[stand], inside[stand] = why, f"{display}/{name}"
+            out.append(stand)
+        out.extend(members)
+        notes.append(f"{display}: {len(members)} file{'s' * (len(members) != 1)} taken in")
+    return out, notes
 
 
 def _unwrap(root: Path, files: list[Path]) -> Path:
@@ -276,14 +352,22 @@ def _stand_in(name: str) -> str:
 
 def _lay_out(lms: str, name: str, lms_id: str, owned: list[Path], dest: Path,
              notebook_name: str | None, root: Path | None = None,
-             bad: dict[Path, str] | None = None) -> Submission:
+             bad: dict[Path, str] | None = None, inside: dict[Path, str] | None = None,
+             unpacked: list[str] | None = None) -> Submission:
     key = f"{slug(name)}-{lms_id}" if lms_id else slug(name)
-    bad = bad or {}
-    refused = [f"{_plain_name(lms, f)}: {bad[f]}" for f in owned if f in bad]
+    bad, inside = bad or {}, inside or {}
+
+    def plain(f: Path) -> str:  # the name as the student gave it
+        return PurePosixPath(inside[f]).name if f in inside else _plain_name(lms, f)
+
+    def uploaded(f: Path) -> str:  # where it sat in the student's upload
+        return inside[f] if f in inside else upload_path(lms, f, root or f.parent)
+
+    refused = [f"{inside.get(f) or _plain_name(lms, f)}: {bad[f]}" for f in owned if f in bad]
     owned = [f for f in owned if f not in bad]
     late = lms == "canvas" and any((m := CANVAS.match(f.name)) and m["late"] for f in owned)
     student = Student(key=key, name=name, id=lms_id, lms=lms, lms_id=lms_id, late=bool(late))
-    pick = _pick_notebook(lms, owned, notebook_name)
+    pick = _pick_notebook(lms, owned, notebook_name, plain)
     nb = pick.notebook
     copied_nb = None
     if nb is not None:
@@ -293,11 +377,11 @@ def _lay_out(lms: str, name: str, lms_id: str, owned: list[Path], dest: Path,
     if root is not None:  # the upload with its folders, for the pack's `files`
         tree = dest / TREES / key
         for f in owned:
-            target = tree / upload_path(lms, f, root)
+            target = tree / uploaded(f)
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(f, target)
         if nb is not None:
-            folder = (Path(TREES) / key / upload_path(lms, nb, root)).parent.as_posix()
+            folder = (Path(TREES) / key / uploaded(nb)).parent.as_posix()
     problem = pick.problem
     if nb is None and refused and not problem:
         problem = ("nothing could be graded: the upload's files were refused (" +
@@ -307,21 +391,22 @@ def _lay_out(lms: str, name: str, lms_id: str, owned: list[Path], dest: Path,
         if f == nb:
             continue
         if f in pick.ignored:  # kept for the TA to open, but neither graded nor a report
-            target = dest / "files" / key / "not-graded" / _plain_name(lms, f)
+            target = dest / "files" / key / "not-graded" / plain(f)
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(f, target)
             continue
         log = bool(LOG_NAMES.search(f.name))
         # a log's folders name its run (runs/pretrained/seed-1/events...): keep them
         flat = "__".join([f.parent.parent.name, f.parent.name, f.name]) if log else ""
-        target = dest / "files" / key / (flat or _plain_name(lms, f))
+        target = dest / "files" / key / (flat or plain(f))
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(f, target)
         (reports if f.suffix.lower() in REPORT_SUFFIXES or log else other).append(target)
     return Submission(student, copied_nb, reports, other,
-                      handed_in=_plain_name(lms, nb) if nb is not None else "",
-                      picked=pick.why, ignored=[_plain_name(lms, f) for f in pick.ignored],
-                      problem=problem, folder=folder, refused=refused)
+                      handed_in=plain(nb) if nb is not None else "",
+                      picked=pick.why, ignored=[plain(f) for f in pick.ignored],
+                      problem=problem, folder=folder, refused=refused,
+                      unpacked=list(unpacked or []))
 
 
 def _plain_name(lms: str, f: Path) -> str:
@@ -362,7 +447,7 @@ def roster_intake(path: Path) -> dict[str, dict[str, object]]:
     if not path.is_file():
         return {}
     return {r["key"]: {k: r.get(k) for k in ("handed_in", "picked", "ignored", "problem",
-                                             "late", "folder", "refused")}
+                                             "late", "folder", "refused", "unpacked")}
             for r in json.loads(path.read_text(encoding="utf-8"))}
 
 

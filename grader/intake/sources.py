@@ -35,10 +35,11 @@ def collect(sources: Sequence[str], out: Path, notebook_name: str | None = None,
         path = Path(source)
         if path.suffix.lower() == ".zip" and path.is_file():
             items.extend(_from_lms(path, out, notebook_name, notes))
-        elif path.is_dir() and any(path.glob("*.ipynb")):
+        elif path.is_dir() and any(path.glob("*.ipynb")) and not _zips(path):
             items.extend(_item(p) for p in sorted(path.glob("*.ipynb")))
         elif path.is_dir():
-            # one subfolder per student (a notebook, a report, or both)
+            # one subfolder per student (a notebook, a report, or both), or students'
+            # own zips beside notebooks: the intake lays them out
             items.extend(_from_lms(path, out, notebook_name, notes))
         elif path.is_file():
             items.append(_item(path) if path.suffix.lower() == ".ipynb" else path)
@@ -49,6 +50,11 @@ def collect(sources: Sequence[str], out: Path, notebook_name: str | None = None,
             items.extend(_item(Path(m)) if m.lower().endswith(".ipynb") else Path(m)
                          for m in matches if Path(m).is_file())
     return _unique(items)
+
+
+def _zips(folder: Path) -> bool:
+    """Whether students' own zips lie at the top of `folder` (they need the intake)."""
+    return any(p.suffix.lower() == ".zip" and p.is_file() for p in folder.iterdir())
 
 
 def _unique(found: list[Item | Path]) -> list[Item]:

@@ -8,6 +8,7 @@ No kernel: intake and the batch's items only.
 
 from __future__ import annotations
 
+import io
 import json
 import stat
 import zipfile
@@ -145,3 +146,76 @@ def test_without_a_refused_list_a_bad_member_still_raises(tmp_path):
         assert exc.member == "link"
     else:
         raise AssertionError("a symlink member was unpacked")
+
+
+# -- a student's own zip ---------------------------------------------------------------
+
+def _zip_bytes(members: dict[str, str | bytes]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    return buf.getvalue()
+
+
+def own_zips_class(tmp_path: Path) -> Path:
+    """A Moodle download where students zipped their own work (with a Mac's AppleDouble
+    files), one also beside a notebook, one with a member leaving the folder, and one
+    "zip" that is not one."""
+    ada_zip = _zip_bytes({"A3/hw.ipynb": NB, "A3/mycourse/__init__.py": "",
+                          "A3/mycourse/a/x.py": "def f():\n    return 1\n",
+                          "A3/report.pdf": "%PDF-1.4\n", "__MACOSX/A3/._hw.ipynb": "junk",
+                          "A3/.DS_Store": "junk"})
+    return _zip(tmp_path / "hw4.zip", {  # type: ignore[dict-item]
+        ADA + "A3.zip": ada_zip,
+        "Bob Ng_102_assignsubmission_file_/hw.ipynb": NB,
+        "Bob Ng_102_assignsubmission_file_/hw.zip": _zip_bytes({"hw.ipynb": NB,
+                                                                "data/x.csv": "a\n"}),
+        "Cy_103_assignsubmission_file_/cy.zip": _zip_bytes({"hw.ipynb": NB,
+                                                            "../evil.py": "x = 1\n"}),
+        "Dee_104_assignsubmission_file_/work.zip": "this is no zip",
+    })
+
+
+def test_a_students_own_zip_is_unpacked_where_it_sat(tmp_path):
+    dest = tmp_path / "intake"
+    subs = {s.student.key: s for s in intake(own_zips_class(tmp_path), dest,
+                                             notebook_name="hw.ipynb")}
+    ada = subs["ada-lovelace-101"]
+    assert ada.notebook == dest / "ada-lovelace-101.ipynb" and ada.notebook.is_file()
+    assert ada.handed_in == "hw.ipynb" and not ada.problem
+    assert ada.folder == "trees/ada-lovelace-101/A3"
+    assert (dest / ada.folder / "mycourse" / "a" / "x.py").is_file()
+    assert [p.name for p in ada.reports] == ["report.pdf"]
+    assert ada.unpacked == ["A3.zip: 4 files taken in"]  # no __MACOSX, no .DS_Store
+    assert not [p for p in dest.rglob("*") if p.name.startswith("._") or p.name == "__MACOSX"]
+    entries = intake_entries(roster_intake(dest)["ada-lovelace-101"])
+    assert {"name": "A3.zip", "format": "zip", "intake": True,
+            "notes": ["the student's own zip, unpacked: 4 files taken in"]} in entries
+
+
+def test_an_own_zip_beside_a_notebook_never_overwrites_it_and_bad_zips_are_named(tmp_path):
+    dest = tmp_path / "intake"
+    subs = {s.student.key: s for s in intake(own_zips_class(tmp_path), dest,
+                                             notebook_name="hw.ipynb")}
+    bob = dest / "trees" / "bob-ng-102"
+    assert (bob / "hw.ipynb").is_file() and (bob / "hw" / "hw.ipynb").is_file()
+    assert (bob / "hw" / "data" / "x.csv").read_text() == "a\n"
+    cy = subs["cy-103"]
+    assert cy.notebook is not None and cy.refused and cy.refused[0].startswith("cy.zip/../evil.py: ")
+    assert not list((dest / "trees").rglob("evil.py"))
+    dee = subs["dee-104"]
+    assert dee.notebook is None and "work.zip" in dee.problem and "not a zip" in dee.problem
+    assert [p.name for p in dee.other] == ["work.zip"]  # kept for the TA as handed in
+
+
+def test_a_plain_folder_of_student_zips(tmp_path):
+    pack = load_pack(make_pack(tmp_path / "pack"))
+    (tmp_path / "class").mkdir()
+    (tmp_path / "class" / "ana.zip").write_bytes(_zip_bytes({
+        "hw/hw.ipynb": NB, "hw/mycourse/__init__.py": "WHO = 'ana'\n"}))
+    (tmp_path / "class" / "ben.ipynb").write_text(NB)
+    items = {i.key: i for i in collect([str(tmp_path / "class")], tmp_path / "out", "hw.ipynb")}
+    assert set(items) == {"ana", "ben"}
+    assert items["ana"].notebook is not None and items["ana"].notebook.is_file()
+    assert [f.path for f in item_files(pack, items["ana"]).taken] == ["mycourse/__init__.py"]
