@@ -25,10 +25,14 @@
 # Device use (the lead's `run` tool): carry [".whl"], command `bash scripts/gpu_proof.sh`.
 set -u
 export PYTHONUNBUFFERED=1
+umask 022  # the sandboxed kernel runs as another uid: what is installed here must be readable
 START=$(date +%s)
 BUDGET=${GPU_PROOF_BUDGET:-510}   # seconds for everything, well inside a 600 s call
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 cd "$REPO" || exit 1
+# The kernel (another uid) reads the shims from the checkout, bound into its sandbox; a
+# copy made with a restrictive umask would hide them.
+chmod -R a+rX grader reference submissions 2>/dev/null
 OUT=${OUT:-/tmp/gpu-proof-out}
 mkdir -p "$OUT"
 PY=${GPU_PROOF_PYTHON:-python3}
