@@ -30,6 +30,7 @@ from calculators.answers.reading.normalise import normalise, raised
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 M = "{http://schemas.openxmlformats.org/officeDocument/2006/math}"
+MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 _HEADING_NAME = re.compile(r"^(?:heading|überschrift|titre|título|titolo)\s*(\d)$", re.I)
 MAX_BODY_XML_BYTES = 25 * 1024 * 1024
 """word/document.xml is parsed whole (lxml, ~10x its size in memory); 25 MiB of XML is
@@ -76,7 +77,9 @@ def read_docx(p: Path, named_pdf: bool = False) -> Document:
     try:
         document = docx.Document(str(p))
         levels = _heading_levels(document)
-        lines = _body_lines(document.element.body, levels, _Numbering(document))
+        lines = _body_lines(
+            document.element.body, levels, _Numbering(document), _Sizes(document)
+        )
     except ReportReadError:
         raise
     except Exception as error:  # python-docx/lxml raise KeyError, XMLSyntaxError, ValueError
@@ -148,6 +151,55 @@ _FORMATS = {
 }
 
 
+def _level_format(lvl: Any) -> tuple[str, str, int]:
+    """(number format, level text such as "(%1)", start) of one list level."""
+    fmt = lvl.find(f"{W}numFmt")
+    text = lvl.find(f"{W}lvlText")
+    start = lvl.find(f"{W}start")
+    value = start.get(f"{W}val", "1") if start is not None else "1"
+    return (
+        fmt.get(f"{W}val", "decimal") if fmt is not None else "decimal",
+        text.get(f"{W}val", "") if text is not None else "",
+        int(value) if value.isdigit() else 1,
+    )
+
+
+def _style_numbering(document: Any) -> dict[str, tuple[str, int]]:
+    """style id -> (numId, level) for paragraph styles that number their paragraphs
+    ("List Number", a student's "Question" style), through the styles they are based on."""
+    own: dict[str, tuple[str | None, int | None]] = {}
+    based: dict[str, str] = {}
+    try:
+        styles = document.styles.element.findall(f"{W}style")
+    except Exception:  # no styles part
+        return {}
+    for style in styles:
+        sid = style.get(f"{W}styleId", "")
+        parent = style.find(f"{W}basedOn")
+        if parent is not None:
+            based[sid] = parent.get(f"{W}val", "")
+        num = style.find(f"{W}pPr/{W}numPr")
+        if num is not None:
+            nid, ilvl = num.find(f"{W}numId"), num.find(f"{W}ilvl")
+            level = ilvl.get(f"{W}val", "0") if ilvl is not None else None
+            own[sid] = (
+                nid.get(f"{W}val") if nid is not None else None,
+                int(level) if level is not None and level.isdigit() else None,
+            )
+    out: dict[str, tuple[str, int]] = {}
+    for sid in {*own, *based}:
+        num_id, level, seen, cur = None, None, set(), sid
+        while cur and cur not in seen and (num_id is None or level is None):
+            seen.add(cur)
+            n, lv = own.get(cur, (None, None))
+            num_id = num_id if num_id is not None else n
+            level = level if level is not None else lv
+            cur = based.get(cur, "")
+        if num_id and num_id != "0":
+            out[sid] = (num_id, level or 0)
+    return out
+
+
 class _Numbering:
     """Word's automatic list numbers ("I.", "(a)", "3.") as the reader sees them.
 
@@ -157,41 +209,59 @@ class _Numbering:
 
     def __init__(self, document: Any) -> None:
         self.formats: dict[str, dict[int, tuple[str, str, int]]] = {}
+        # Word counts a list per abstract definition: a second w:num of the same one
+        # carries on its numbers unless it restarts them (lvlOverride/startOverride)
+        self.abstract_of: dict[str, str] = {}
+        self.restarts: dict[str, dict[int, int]] = {}
         self.counters: dict[str, dict[int, int]] = {}
+        self.used: set[str] = set()
+        self.styles = _style_numbering(document)
         try:
             root = document.part.numbering_part.element
         except (KeyError, NotImplementedError, AttributeError):
             return
         abstract = {}
         for node in root.findall(f"{W}abstractNum"):
-            lvls = {}
-            for lvl in node.findall(f"{W}lvl"):
-                fmt = lvl.find(f"{W}numFmt")
-                text = lvl.find(f"{W}lvlText")
-                start = lvl.find(f"{W}start")
-                lvls[int(lvl.get(f"{W}ilvl", "0"))] = (
-                    fmt.get(f"{W}val", "decimal") if fmt is not None else "decimal",
-                    text.get(f"{W}val", "") if text is not None else "",
-                    int(start.get(f"{W}val", "1")) if start is not None else 1,
-                )
+            lvls = {int(lvl.get(f"{W}ilvl", "0")): _level_format(lvl) for lvl in node.findall(f"{W}lvl")}
             abstract[node.get(f"{W}abstractNumId")] = lvls
         for num in root.findall(f"{W}num"):
             ref = num.find(f"{W}abstractNumId")
             if ref is not None and ref.get(f"{W}val") in abstract:
-                self.formats[num.get(f"{W}numId", "")] = abstract[ref.get(f"{W}val")]
+                num_id = num.get(f"{W}numId", "")
+                self.formats[num_id] = dict(abstract[ref.get(f"{W}val")])
+                self.abstract_of[num_id] = ref.get(f"{W}val", "")
+                for override in num.findall(f"{W}lvlOverride"):
+                    start = override.find(f"{W}startOverride")
+                    level = int(override.get(f"{W}ilvl", "0"))
+                    if start is not None and start.get(f"{W}val", "").isdigit():
+                        self.restarts.setdefault(num_id, {})[level] = int(start.get(f"{W}val"))
+                    lvl = override.find(f"{W}lvl")  # a level redefined for this list only
+                    if lvl is not None:
+                        self.formats[num_id][level] = _level_format(lvl)
 
     def marker(self, p: Any) -> str:
         num = p.find(f"{W}pPr/{W}numPr")
-        if num is None:
+        style = p.find(f"{W}pPr/{W}pStyle")
+        from_style = self.styles.get(style.get(f"{W}val", "")) if style is not None else None
+        if num is None and from_style is None:
             return ""
-        nid = num.find(f"{W}numId")
-        ilvl = num.find(f"{W}ilvl")
-        num_id = nid.get(f"{W}val", "") if nid is not None else ""
-        level = int(ilvl.get(f"{W}val", "0")) if ilvl is not None else 0
+        nid = num.find(f"{W}numId") if num is not None else None
+        ilvl = num.find(f"{W}ilvl") if num is not None else None
+        num_id = nid.get(f"{W}val", "") if nid is not None else (from_style or ("", 0))[0]
+        if ilvl is not None:
+            level = int(ilvl.get(f"{W}val", "0"))
+        else:
+            level = from_style[1] if from_style else 0
         lvls = self.formats.get(num_id)
         if not lvls or level not in lvls:
-            return ""
-        counts = self.counters.setdefault(num_id, {})
+            return ""  # numId 0: numbering switched off
+        counts = self.counters.setdefault(self.abstract_of.get(num_id, num_id), {})
+        if num_id not in self.used:
+            self.used.add(num_id)
+            for k, start in self.restarts.get(num_id, {}).items():
+                counts[k] = start - 1
+                for deeper in [d for d in counts if d > k]:
+                    del counts[deeper]
         counts[level] = counts.get(level, lvls[level][2] - 1) + 1
         for deeper in [k for k in counts if k > level]:
             del counts[deeper]
@@ -207,47 +277,151 @@ class _Numbering:
         return re.sub(r"%(\d)", value, text).strip()
 
 
-def _body_lines(body: Any, levels: dict[str, int], numbering: _Numbering) -> list[str]:
-    lines: list[str] = []
+def _body_lines(body: Any, levels: dict[str, int], numbering: _Numbering,
+                sizes: _Sizes | None = None) -> list[str]:
+    sizes = sizes or _Sizes(None)
+    items: list[tuple[str, float | None]] = []  # (line, size when set large like a heading)
     chars = 0
-    for element in body.iterchildren():
+    for element in _children(body):
         if element.tag == f"{W}p":
-            line = _paragraph(element, levels)
             marker = numbering.marker(element)
-            lines.append(f"{marker} {line}" if marker and line.strip() else line)
+            for k, (line, big) in enumerate(_paragraph(element, levels, sizes)):
+                items.append((f"{marker} {line}" if k == 0 and marker and line.strip() else line, big))
         elif element.tag == f"{W}tbl":
-            lines.extend(_table(element))
-        elif element.tag == f"{W}sdt":  # a content control around paragraphs (cover pages)
-            content = element.find(f"{W}sdtContent")
-            if content is not None:
-                lines.extend(_body_lines(content, levels, numbering))
-        chars += len(lines[-1]) if lines else 0
+            items.extend((row, None) for row in _table(element))
+        chars += len(items[-1][0]) if items else 0
         if chars > MAX_TEXT_CHARS:
             raise ReportReadError(f"more than {MAX_TEXT_CHARS:,} characters of text")
-    return lines
+    # headings set by size alone ("Normal" text at 16 pt, bold): the largest size is #
+    ranks = sorted({round(big * 2) / 2 for _, big in items if big}, reverse=True)
+    return [
+        "#" * min(ranks.index(round(big * 2) / 2) + 1, 6) + " " + _plain(line) if big else line
+        for line, big in items
+    ]
 
 
-def _paragraph(p: Any, levels: dict[str, int]) -> str:
+def _children(el: Any) -> Any:
+    """Body-level children in order, looking through content controls (w:sdt: cover
+    pages, templates) and markup-compatibility wrappers."""
+    for child in el.iterchildren():
+        if child.tag == f"{W}sdt":
+            content = child.find(f"{W}sdtContent")
+            if content is not None:
+                yield from _children(content)
+        elif child.tag == f"{MC}AlternateContent":
+            yield from _children(_chosen(child))
+        else:
+            yield child
+
+
+def _chosen(alternate: Any) -> Any:
+    """The branch of mc:AlternateContent a reader shows: its first Choice (Word writes
+    text boxes twice, as DrawingML in the Choice and as VML in the Fallback)."""
+    for branch in (f"{MC}Choice", f"{MC}Fallback"):
+        found = alternate.find(branch)
+        if found is not None:
+            return found
+    return alternate
+
+
+class _Sizes:
+    """Font sizes (points) of paragraph styles and of the body text, from styles.xml."""
+
+    def __init__(self, document: Any) -> None:
+        self.style: dict[str, float] = {}
+        self.body = 11.0
+        if document is None:
+            return
+        try:
+            root = document.styles.element
+        except Exception:  # no styles part
+            return
+        default = root.find(f"{W}docDefaults/{W}rPrDefault/{W}rPr/{W}sz")
+        if default is not None and default.get(f"{W}val", "").isdigit():
+            self.body = int(default.get(f"{W}val")) / 2
+        own: dict[str, float] = {}
+        based: dict[str, str] = {}
+        default_style = ""
+        for style in root.findall(f"{W}style"):
+            sid = style.get(f"{W}styleId", "")
+            if style.get(f"{W}type") == "paragraph" and style.get(f"{W}default") in ("1", "true"):
+                default_style = sid
+            parent = style.find(f"{W}basedOn")
+            if parent is not None:
+                based[sid] = parent.get(f"{W}val", "")
+            sz = style.find(f"{W}rPr/{W}sz")
+            if sz is not None and sz.get(f"{W}val", "").isdigit():
+                own[sid] = int(sz.get(f"{W}val")) / 2
+        for sid in {*own, *based}:
+            cur, seen = sid, set()
+            while cur and cur not in seen and cur not in own:
+                seen.add(cur)
+                cur = based.get(cur, "")
+            if cur in own:
+                self.style[sid] = own[cur]
+        self.body = self.style.get(default_style, self.body)
+
+
+def _paragraph(p: Any, levels: dict[str, int], sizes: _Sizes) -> list[tuple[str, float | None]]:
+    """The paragraph's lines: one, or more where a soft line break (Shift+Enter) starts a
+    new part ("(b) ...", "II. ...", "Q3 ..."), with the size of a heading set by size."""
     style = p.find(f"{W}pPr/{W}pStyle")
-    level = levels.get(style.get(f"{W}val", "")) if style is not None else None
+    sid = style.get(f"{W}val", "") if style is not None else ""
+    level = levels.get(sid)
     runs: list[Run] = []
-    _walk(p, runs)
+    run_sizes: list[float] = []
+    _walk(p, runs, sizes.style.get(sid, sizes.body), run_sizes)
+    segments: list[list[Run]] = [[]]
+    for run in runs:
+        if run.text == "\n":
+            segments.append([])
+        else:
+            segments[-1].append(run)
+    lines: list[str] = []
+    for segment in segments:
+        text = render(segment, emphasis=not level)
+        if lines and not (text and _PART_START.match(text)):
+            lines[-1] = f"{lines[-1]} {text}".strip()
+        else:
+            lines.append(text)
     if level:
-        return "#" * level + " " + render(runs, emphasis=False)
-    return render(runs)
+        return [("#" * level + " " + " ".join(lines), None)]
+    plain = " ".join(lines)
+    big = min(run_sizes) if run_sizes else None
+    if big is not None and big >= HEADING_RATIO * sizes.body and 0 < len(plain) <= 150:
+        return [(plain, big)]
+    return [(line, None) for line in lines]
+
+
+HEADING_RATIO = 1.15
+"""A short paragraph set this much larger than the body text is a heading (as for PDF)."""
+_PART_START = re.compile(
+    r"^\**\s*(?:\(?(?:[a-hA-H]|[ivxIVX]{1,4}|\d{1,2})[.):]\s|(?:Q|Question|Part|Task)\s*\d|Answer\b)"
+)
+
+
+def _plain(line: str) -> str:
+    return line.replace("**", "").replace("*", "") if line.count("**") <= 2 else line
 
 
 def _table(tbl: Any) -> list[str]:
     rows = []
-    for tr in tbl.iter(f"{W}tr"):
+    for tr in _children(tbl):
+        if tr.tag != f"{W}tr":
+            continue
         cells = []
-        for tc in tr.findall(f"{W}tc"):
+        for tc in _children(tr):
+            if tc.tag != f"{W}tc":
+                continue
             runs: list[Run] = []
-            for p in tc.iter(f"{W}p"):
-                if runs:
-                    runs.append(Run(" "))
-                _walk(p, runs)
-            cells.append(render(runs))
+            for block in _children(tc):
+                if block.tag == f"{W}p":
+                    if runs:
+                        runs.append(Run(" "))
+                    _walk(block, runs)
+                elif block.tag == f"{W}tbl":  # a table inside a cell: its rows, inline
+                    runs.append(Run(" " + " ".join(_table(block)) + " "))
+            cells.append(render([r if r.text != "\n" else Run(" ") for r in runs]))
         if any(cells):
             rows.append("| " + " | ".join(cells) + " |")
     return rows
@@ -258,13 +432,41 @@ def _on(rpr: Any, tag: str) -> bool:
     return el is not None and el.get(f"{W}val", "true") not in ("0", "false", "none")
 
 
-def _walk(el: Any, runs: list[Run]) -> None:
+# Symbol-font characters (w:sym, code F0xx) students insert from Word's symbol dialog
+_SYMBOL = dict(
+    zip(
+        map(ord, "abgdezhqiklmnxprstufcyowGDQLXPSFYW"),
+        "αβγδεζηθικλμνξπρστυφχψωωΓΔΘΛΞΠΣΦΨΩ",
+        strict=True,
+    )
+)
+_SYMBOL.update({0xB4: "×", 0xB8: "÷", 0xBB: "≈", 0xB9: "≠", 0xA3: "≤", 0xB3: "≥", 0xB1: "±",
+                0xD6: "√", 0xE5: "∑", 0xF2: "∫", 0xA5: "∞", 0xAE: "→", 0xD7: "⋅", 0xB7: "•",
+                0x2D: "−", 0x2B: "+", 0x3D: "=", 0xBC: "…", 0xD1: "∇", 0xB6: "∂"})
+
+
+def _sym(el: Any) -> str:
+    code = el.get(f"{W}char", "")
+    try:
+        value = int(code, 16)
+    except ValueError:
+        return ""
+    if 0xF000 <= value <= 0xF0FF:
+        value -= 0xF000
+    if "symbol" in el.get(f"{W}font", "").lower():
+        return _SYMBOL.get(value, "")
+    return chr(value) if 0x20 <= value < 0xD800 else ""
+
+
+def _walk(el: Any, runs: list[Run], size: float = 0.0, sizes: list[float] | None = None) -> None:
     for child in el.iterchildren():
         tag = child.tag
         if tag in _SKIP or not isinstance(tag, str):
             continue
         if tag == f"{W}r":
             rpr = child.find(f"{W}rPr")
+            if _on(rpr, "vanish"):
+                continue  # hidden text: not on the page
             rstyle = rpr.find(f"{W}rStyle") if rpr is not None else None
             sname = (rstyle.get(f"{W}val", "") if rstyle is not None else "").lower()
             bold = _on(rpr, "b") or "strong" in sname or "bold" in sname
@@ -273,21 +475,41 @@ def _walk(el: Any, runs: list[Run]) -> None:
             vert = {"superscript": "sup", "subscript": "sub"}.get(
                 va.get(f"{W}val", "") if va is not None else "", ""
             )
+            sz = rpr.find(f"{W}sz") if rpr is not None else None
+            run_size = int(sz.get(f"{W}val")) / 2 if sz is not None and sz.get(
+                f"{W}val", "").isdigit() else size
             for part in child.iterchildren():
                 if part.tag == f"{W}t":
                     runs.append(Run(part.text or "", bold, italic, vert))
-                elif part.tag in (f"{W}tab", f"{W}br", f"{W}cr"):
+                    if sizes is not None and (part.text or "").strip() and not vert:
+                        sizes.append(run_size)
+                elif part.tag == f"{W}tab":
                     runs.append(Run(" "))
+                elif part.tag in (f"{W}br", f"{W}cr"):
+                    # a soft line break; a page or column break is a space
+                    kind = part.get(f"{W}type", "textWrapping")
+                    runs.append(Run("\n" if kind == "textWrapping" else " "))
                 elif part.tag == f"{W}noBreakHyphen":
                     runs.append(Run("-", bold, italic, vert))
+                elif part.tag == f"{W}sym":
+                    runs.append(Run(_sym(part), bold, italic, vert))
+                elif part.tag == f"{MC}AlternateContent":
+                    _walk(_chosen(part), runs, size, sizes)
+                elif part.tag == f"{W}drawing":
+                    _walk(part, runs, size, sizes)  # text boxes
         elif tag in (f"{M}oMath", f"{M}oMathPara"):
             runs.append(Run(" " + _math(child) + " "))
+        elif tag == f"{MC}AlternateContent":
+            _walk(_chosen(child), runs, size, sizes)
         else:
-            _walk(child, runs)
+            _walk(child, runs, size, sizes)
+
+
+_FUNCTIONS = {"ln", "log", "exp", "sin", "cos", "tan", "max", "min", "softmax", "lim"}
 
 
 def _math(el: Any) -> str:
-    """Office Math as linear text: x^2, (a)/(b), sqrt(x), x_k."""
+    """Office Math as linear text: x^2, (a)/(b), sqrt(x), x_k, ∑_(i=1)^n x_i, ln(x)."""
     tag = el.tag
     if tag == f"{M}t":
         return el.text or ""
@@ -296,26 +518,49 @@ def _math(el: Any) -> str:
         found = el.find(f"{M}{name}")
         return "" if found is None else _math(found)
 
+    def prop(name: str, default: str) -> str:
+        found = el.find(f"{M}{tag.split('}')[1]}Pr/{M}{name}")
+        return found.get(f"{M}val", default) if found is not None else default
+
+    def script(name: str, mark: str) -> str:
+        text = part(name).strip()
+        return f"{mark}({text})" if re.search(r"[_^]", text) else raised(text, mark)
+
     if tag == f"{M}sSup":
-        return part("e") + raised(part("sup"), "^")
+        return part("e") + script("sup", "^")
     if tag == f"{M}sSub":
-        return part("e") + raised(part("sub"), "_")
+        return part("e") + script("sub", "_")
     if tag == f"{M}sSubSup":
-        return part("e") + raised(part("sub"), "_") + raised(part("sup"), "^")
+        return part("e") + script("sub", "_") + script("sup", "^")
+    if tag == f"{M}sPre":
+        return script("sub", "_") + script("sup", "^") + part("e")
     if tag == f"{M}f":
+        if prop("type", "bar") == "noBar":
+            return f"({part('num')} over {part('den')})"
         return f"({part('num')})/({part('den')})"
     if tag == f"{M}rad":
-        return f"sqrt({part('e')})"
+        degree = part("deg").strip()
+        return f"root({degree}, {part('e')})" if degree else f"sqrt({part('e')})"
+    if tag == f"{M}nary":
+        sub, sup = part("sub").strip(), part("sup").strip()
+        limits = (raised(sub, "_") if sub else "") + (raised(sup, "^") if sup else "")
+        return f"{prop('chr', '∫')}{limits} {part('e')}"
+    if tag == f"{M}func":
+        name, arg = part("fName").strip(), part("e").strip()
+        return f"{name}{arg}" if arg.startswith("(") else f"{name}({arg})"
+    if tag in (f"{M}limLow", f"{M}limUpp"):
+        mark = "_" if tag == f"{M}limLow" else "^"
+        return part("e") + raised(part("lim"), mark)
+    if tag == f"{M}eqArr":  # equations stacked and aligned: one after the other
+        return "; ".join(_math(e) for e in el.findall(f"{M}e"))
+    if tag == f"{M}m":  # a matrix, row by row
+        rows = [", ".join(_math(e) for e in mr.findall(f"{M}e")) for mr in el.findall(f"{M}mr")]
+        return "[" + "; ".join(rows) + "]"
     if tag == f"{M}d":
-        pr = el.find(f"{M}dPr")
-        beg = pr.find(f"{M}begChr") if pr is not None else None
-        end = pr.find(f"{M}endChr") if pr is not None else None
-        inner = ", ".join(_math(e) for e in el.findall(f"{M}e"))
-        return (
-            (beg.get(f"{M}val", "(") if beg is not None else "(")
-            + inner
-            + (end.get(f"{M}val", ")") if end is not None else ")")
-        )
+        inner = prop("sepChr", ",").join(_math(e) for e in el.findall(f"{M}e"))
+        return prop("begChr", "(") + inner + prop("endChr", ")")
+    if tag in (f"{M}acc", f"{M}bar", f"{M}groupChr", f"{M}box", f"{M}borderBox", f"{M}phant"):
+        return part("e")  # x̂, x̄, a brace under x: the x is what is read
     if tag.endswith("Pr"):
         return ""
     return "".join(_math(child) for child in el.iterchildren() if isinstance(child.tag, str))

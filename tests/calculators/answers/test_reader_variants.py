@@ -12,6 +12,7 @@ boxes, symbol-font characters, headings set by size.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -120,3 +121,201 @@ def corpus_pdf():
         return read_document(reports / f"{stem}.pdf").text.splitlines()
 
     return read
+
+
+# -- family 3: Word documents as Word writes them ---------------------------------------
+
+NS = (
+    'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" '
+    'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math" '
+    'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" '
+    'xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" '
+    'xmlns:v="urn:schemas-microsoft-com:vml"'
+)
+
+
+def _docx(tmp_path: Path, body: list[str], numbering: str = "", name: str = "r.docx") -> Path:
+    """A .docx from python-docx's own template, with body paragraphs given as WordprocessingML
+    (what Word writes) and list definitions added to its numbering part."""
+    docx = pytest.importorskip("docx", reason="the reports extra reads .docx with python-docx")
+    from docx.oxml import parse_xml
+
+    document = docx.Document()
+    root = document.part.numbering_part.element
+    for xml in re.findall(r"<w:(?:abstractNum|num) .*?</w:(?:abstractNum|num)>", numbering, re.S):
+        element = parse_xml(xml.replace(" ", f" {NS} ", 1))  # namespaces on the root
+        if element.tag.endswith("abstractNum"):
+            first_num = root.find(element.tag.replace("abstractNum", "num"))
+            if first_num is not None:
+                first_num.addprevious(element)
+                continue
+        root.append(element)
+    sect = document.element.body[-1]
+    for xml in body:
+        sect.addprevious(parse_xml(xml.replace("<w:p>", f"<w:p {NS}>", 1).replace(
+            "<w:tbl>", f"<w:tbl {NS}>", 1)))
+    path = tmp_path / name
+    document.save(str(path))
+    return path
+
+
+def _p(*runs: str, ppr: str = "") -> str:
+    return f"<w:p>{f'<w:pPr>{ppr}</w:pPr>' if ppr else ''}{''.join(runs)}</w:p>"
+
+
+def _r(text: str, rpr: str = "") -> str:
+    return f'<w:r>{f"<w:rPr>{rpr}</w:rPr>" if rpr else ""}<w:t xml:space="preserve">{text}</w:t></w:r>'
+
+
+def _numpr(num: int, level: int = 0) -> str:
+    return f'<w:numPr><w:ilvl w:val="{level}"/><w:numId w:val="{num}"/></w:numPr>'
+
+
+LISTS = """
+<w:abstractNum w:abstractNumId="70"><w:lvl w:ilvl="0"><w:start w:val="1"/>
+<w:numFmt w:val="lowerLetter"/><w:lvlText w:val="(%1)"/></w:lvl>
+<w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="upperRoman"/><w:lvlText w:val="%2."/>
+</w:lvl></w:abstractNum>
+<w:abstractNum w:abstractNumId="71"><w:lvl w:ilvl="0"><w:start w:val="3"/>
+<w:numFmt w:val="decimal"/><w:lvlText w:val="Q%1"/></w:lvl></w:abstractNum>
+<w:num w:numId="70"><w:abstractNumId w:val="70"/></w:num>
+<w:num w:numId="71"><w:abstractNumId w:val="70"/></w:num>
+<w:num w:numId="72"><w:abstractNumId w:val="70"/><w:lvlOverride w:ilvl="0">
+<w:startOverride w:val="1"/></w:lvlOverride></w:num>
+<w:num w:numId="73"><w:abstractNumId w:val="71"/></w:num>
+"""
+
+
+def test_word_list_numbers_are_written_before_their_paragraphs(tmp_path):
+    """Word keeps "(a)", "II." and "Q3" out of the text: they come from numbering.xml.
+    A second list of the same definition carries on its letters; one that restarts them
+    (startOverride) starts again; a style that numbers its paragraphs numbers them."""
+    body = [
+        _p(_r("Pre-training"), ppr=_numpr(73)),
+        _p(_r("Objective: next-token prediction."), ppr=_numpr(70)),
+        _p(_r("p = 0.7500"), ppr=_numpr(70, 1)),
+        _p(_r("loss = 0.2876"), ppr=_numpr(70, 1)),
+        _p(_r("A remark between the parts.")),
+        _p(_r("Decoder-only."), ppr=_numpr(71)),  # carries on: (b)
+        _p(_r("Memory: 25.77 GB"), ppr=_numpr(71)),  # (c)
+        _p(_r("Another list starts again."), ppr=_numpr(72)),  # (a)
+        _p(_r("not numbered"), ppr=_numpr(0)),  # numId 0 switches numbering off
+        _p(_r("first step"), ppr='<w:pStyle w:val="ListNumber"/>'),
+        _p(_r("second step"), ppr='<w:pStyle w:val="ListNumber"/>'),
+    ]
+    lines = read_document(_docx(tmp_path, body, LISTS)).text.splitlines()
+    assert lines == [
+        "Q3 Pre-training",
+        "(a) Objective: next-token prediction.",
+        "I. p = 0.7500",
+        "II. loss = 0.2876",
+        "A remark between the parts.",
+        "(b) Decoder-only.",
+        "(c) Memory: 25.77 GB",
+        "(a) Another list starts again.",
+        "not numbered",
+        "1. first step",
+        "2. second step",
+    ]
+
+
+def _math(xml: str) -> str:
+    return f"<m:oMath>{xml}</m:oMath>"
+
+
+def _mr(text: str) -> str:
+    return f"<m:r><m:t>{text}</m:t></m:r>"
+
+
+def test_office_math_is_written_linearly(tmp_path):
+    """Equations typed with Word's equation editor (OMML): sums with limits, functions,
+    fractions, radicals, matrices and accents, as the answer parser reads them."""
+    softmax = _math(
+        _mr("p=")
+        + "<m:f><m:num><m:sSup><m:e>" + _mr("e") + "</m:e><m:sup>" + _mr("3")
+        + "</m:sup></m:sSup></m:num><m:den><m:nary><m:naryPr><m:chr m:val=\"∑\"/></m:naryPr>"
+        "<m:sub>" + _mr("i=1") + "</m:sub><m:sup>" + _mr("5") + "</m:sup><m:e><m:sSup><m:e>"
+        + _mr("e") + "</m:e><m:sup><m:sSub><m:e>" + _mr("z") + "</m:e><m:sub>" + _mr("i")
+        + "</m:sub></m:sSub></m:sup></m:sSup></m:e></m:nary></m:den></m:f>"
+    )
+    loss = _math(
+        _mr("L=−") + "<m:func><m:fName>" + _mr("ln") + "</m:fName><m:e>" + _mr("0.7500")
+        + "</m:e></m:func>" + _mr("=0.2876")
+    )
+    root = _math(
+        "<m:rad><m:radPr><m:degHide m:val=\"1\"/></m:radPr><m:deg/><m:e>" + _mr("64")
+        + "</m:e></m:rad>" + _mr("=8,  ") + "<m:acc><m:e>" + _mr("y") + "</m:e></m:acc>"
+        + _mr("=") + "<m:m><m:mr><m:e>" + _mr("1") + "</m:e><m:e>" + _mr("2")
+        + "</m:e></m:mr></m:m>"
+    )
+    body = [_p(_r("(II) "), softmax), _p(_r("The loss is "), loss), _p(root)]
+    lines = read_document(_docx(tmp_path, body)).text.splitlines()
+    assert lines[0] == "(II) p=(e^3)/(∑_(i=1)^5 e^(z_i))"
+    assert lines[1] == "The loss is L=−ln(0.7500)=0.2876"
+    assert lines[2] == "sqrt(64)=8, y=[1, 2]"
+
+
+def test_soft_line_breaks_start_a_part_only_before_a_marker(tmp_path):
+    """Shift+Enter inside one paragraph: "(b) ..." after it is a part of its own (parts
+    are found at line starts); "25.77 GB" after it is the same sentence."""
+    br = "<w:r><w:br/></w:r>"
+    body = [
+        _p(_r("(a) p(mat) = 0.7500."), br, _r("(b) The loss is 0.2876.")),
+        _p(_r("The scores need"), br, _r("25.77 GB in fp16.")),
+        _p(_r("I. 9,437,184 parameters"), br, _r("II. "), _r("75.5 MB", "<w:b/>")),
+        _p(_r("Page one"), '<w:r><w:br w:type="page"/></w:r>', _r("(c) after a page break")),
+    ]
+    lines = read_document(_docx(tmp_path, body)).text.splitlines()
+    assert lines == [
+        "(a) p(mat) = 0.7500.",
+        "(b) The loss is 0.2876.",
+        "The scores need 25.77 GB in fp16.",
+        "I. 9,437,184 parameters",
+        "II. **75.5 MB**",
+        "Page one (c) after a page break",
+    ]
+
+
+def test_headings_set_by_size_symbols_text_boxes_and_hidden_text(tmp_path):
+    """A student who makes headings by enlarging Normal text, inserts × from the Symbol
+    font, writes an answer in a text box (Word stores it twice: DrawingML and VML) and
+    hides a draft: the reader sees what the page shows, once."""
+    box = (
+        '<w:r><mc:AlternateContent><mc:Choice Requires="wps"><w:drawing><wps:txbx>'
+        "<w:txbxContent>" + _p(_r("Answer: 14.5 billion")) + "</w:txbxContent></wps:txbx>"
+        "</w:drawing></mc:Choice><mc:Fallback><w:pict><v:textbox><w:txbxContent>"
+        + _p(_r("Answer: 14.5 billion")) + "</w:txbxContent></v:textbox></w:pict>"
+        "</mc:Fallback></mc:AlternateContent></w:r>"
+    )
+    body = [
+        _p(_r("Question 3", '<w:b/><w:sz w:val="32"/>')),
+        _p(_r("Part (c)", '<w:b/><w:sz w:val="28"/>')),
+        _p(_r("48 "), '<w:r><w:sym w:font="Symbol" w:char="F0B4"/></w:r>', _r(" 16,384"),
+           _r("2", '<w:vertAlign w:val="superscript"/>'), _r(" "),
+           '<w:r><w:sym w:font="Symbol" w:char="F0BB"/></w:r>', _r(" 25.77 GB")),
+        _p(_r("draft: 12 GB", "<w:vanish/>"), _r("final, see the box")),
+        _p(box),
+        _p(_r("A large word in a sentence", '<w:sz w:val="32"/>'), _r(" and normal text.")),
+    ]
+    lines = read_document(_docx(tmp_path, body)).text.splitlines()
+    assert lines == [
+        "# Question 3",
+        "## Part (c)",
+        "48 × 16,384^2 ≈ 25.77 GB",
+        "final, see the box",
+        "Answer: 14.5 billion",
+        "A large word in a sentence and normal text.",
+    ]
+
+
+def test_a_table_inside_a_table_cell_is_read_once(tmp_path):
+    def cell(*content: str) -> str:
+        return f"<w:tc>{''.join(content)}</w:tc>"
+
+    inner = "<w:tbl>" + "<w:tr>" + cell(_p(_r("fp16"))) + cell(_p(_r("25.77 GB"))) + "</w:tr></w:tbl>"
+    outer = (
+        "<w:tbl><w:tr>" + cell(_p(_r("Q3(c)"))) + cell(inner, _p())
+        + "</w:tr><w:tr>" + cell(_p(_r("Q3(d)"))) + cell(_p(_r("14.5 billion"))) + "</w:tr></w:tbl>"
+    )
+    lines = read_document(_docx(tmp_path, [outer])).text.splitlines()
+    assert lines == ["| Q3(c) | | fp16 | 25.77 GB | |", "| Q3(d) | 14.5 billion |"]
