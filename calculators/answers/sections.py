@@ -369,7 +369,9 @@ class Parts:
     formula f(a), "(d) and (e) differ"). It opens a run-in part only when all of these hold:
 
     - it stands after a sentence's end (". ", "; ", ": ", "? ", "! ", not "e.g." or "cf."),
-      written "(c)", "c)", "(II)", "II)" or "II." (a letter never as "c.": "e. g.");
+      written "(c)", "c)", "(II)", "II)" or "II." (a letter never as "c.": "e. g."), or,
+      written "(c)" or "(II)", right after a value ("9,437,184 (II) 75.5 MB (III) ...":
+      terse parts end no sentence);
     - it is not followed by "and", "or", "to", ",", "&" or "/" (parts named, not opened),
       and it is no copyright ("(c) 2024");
     - the pack asks parts at that level of the current section (numerals of Q3 (e),
@@ -419,7 +421,10 @@ class Parts:
 
 
 _RUN_IN = re.compile(
-    rf"(?<=[.;:!?])\s+(?=\(\s*(?:[a-h]|{ROMAN})\s*\)|(?:[a-h]|{ROMAN})\)|{ROMAN}\.\s)", re.I)
+    rf"(?<=\S)\s+(?=(?P<paren>\(\s*(?:[a-h]|{ROMAN})\s*\))|(?:[a-h]|{ROMAN})\)|{ROMAN}\.\s)", re.I)
+_SENTENCE_END = re.compile(r"[.;:!?]$")
+_AFTER_VALUE = re.compile(r"\d(?:\s*%|\s+[a-z]{1,12})?$", re.I)
+"""A value just written ("9,437,184", "75.5 MB", "0.065 %"): terse run-in parts end none."""
 _NAMED_NOT_OPENED = re.compile(r"\s*(?:(?:and|or|to|through)\b|[,&/])", re.I)
 _COPYRIGHT = re.compile(r"\(\s*c\s*\)\s*(?:19|20)\d\d\b(?![.,]\d)", re.I)
 _ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|cf|eq|eqn|fig|vs|see|resp)[.:]$", re.I)
@@ -429,7 +434,9 @@ def _run_in(raw: str, start: int, path: Path, parts: Parts) -> int | None:
     """Column of ``raw`` (after ``start``) where a run-in part begins, or None (``Parts``)."""
     plain, where = strip_markup(raw[start:])
     for gap in _RUN_IN.finditer(plain):
-        if _ABBREVIATION.search(plain[max(0, gap.start() - 9):gap.start()]):
+        before = plain[max(0, gap.start() - 24):gap.start()]
+        ended = _SENTENCE_END.search(before) and not _ABBREVIATION.search(before[-9:])
+        if not ended and not (gap.group("paren") and _AFTER_VALUE.search(before)):
             continue
         at = gap.end()
         m = _LETTER_ONLY.match(plain, at)

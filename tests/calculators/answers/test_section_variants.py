@@ -161,6 +161,28 @@ def test_run_in_letters_and_numerals_in_one_paragraph():
     assert cde(text) == (C, D, *E)
 
 
+@pytest.mark.parametrize("line", [
+    "(e) (I) {0} (II) {1} (III) {2}",
+    "(e) (I) LoRA {0} (II) Adam states {1} (III) ratio {2}",
+    "(e) (i) {0} parameters (ii) {1} (iii) {2}",
+])
+def test_terse_run_in_parts_after_values(line):
+    text = f"# Q3\n(d) {D}\n{line.format(*E)}\n"
+    got = answers(text)
+    assert (got["q3d"], got["e1"], got["e2"], got["e3"]) == (D, *E)
+
+
+@pytest.mark.parametrize("prose", [
+    "As in step 2 (e) of the paper, the scores need {c}",   # (e) is not next after (c)
+    "The scores need {c} (b) was above",                     # nor is (b)
+    "The scores need 2 c) {c}",                              # "c)" after a value: no part
+])
+def test_values_before_a_marker_open_only_the_next_part(prose):
+    text = f"## Q3 (c)\n{prose.format(c=C)}\n## Q3 (d)\n{D}\n## Q3 (e)\n(I) {E[0]}\n"
+    assert cde(text)[:3] == (C, D, E[0])
+    assert headings(text) == {"## Q3 (c)", "## Q3 (d)", "(I) " + E[0]}
+
+
 def test_run_in_letters():
     text = f"Question 3. (c) The scores need {C}. (d) The FFNs hold {D}.\n"
     assert cde(text)[:2] == (C, D)
