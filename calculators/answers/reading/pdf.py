@@ -21,7 +21,12 @@ What the layout pass does, page by page:
   as one line;
 - marks headings by size (``#`` for the largest heading size, ``##`` for the next...),
   bold and italic runs as ``**..**`` / ``*..*``, raised or flagged superscripts as ``^2``
-  and lowered smaller runs as ``_k``;
+  and lowered smaller runs as ``_k`` (a smaller span hangs on the glyph it touches);
+- writes stacked fractions linearly, ``e^3/(e^0.5 + e^0.1 + ...)``: raised and lowered
+  text over one another (TeX or MathML printed by Chromium), a line beside a row joining
+  it only over a drawn fraction bar, since a two-line table cell centred on its row looks
+  the same without one; cells in blocks of their own between the same borders are one
+  table row;
 - flags pages that are only images (a scan or photo) for a TA.
 """
 

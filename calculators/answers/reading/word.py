@@ -6,7 +6,14 @@ order, because ``Paragraph.text`` alone loses what answer finding needs: Word eq
 with paragraphs. Output follows the PDF reader's contract: ``#`` headings from the
 "Heading N"/"Title" styles (or a style's outline level), ``**bold**``/``*italic*`` runs
 (direct formatting or a Strong/Emphasis character style), ``| a | b |`` table rows,
-superscript runs as ``^2``; deleted tracked changes are left out.
+superscript runs as ``^2``; deleted tracked changes and hidden text are left out.
+
+What Word keeps out of the runs is put back, because section finding needs it at a
+line's start: automatic list numbers ("(a)", "II.", "Question 3", counted per list
+definition as Word counts them, numbering set through styles included), a soft line
+break before a part marker (a new line), headings set by size alone (as for PDF),
+Office Math written linearly, Symbol-font characters; a text box is read once (Word
+stores it twice, DrawingML and VML).
 
 A .docx is a zip: its members' unpacked sizes are summed before anything is unpacked,
 so a zip bomb named .docx is refused in microseconds.
@@ -286,7 +293,12 @@ def _body_lines(body: Any, levels: dict[str, int], numbering: _Numbering,
         if element.tag == f"{W}p":
             marker = numbering.marker(element)
             for k, (line, big) in enumerate(_paragraph(element, levels, sizes)):
-                items.append((f"{marker} {line}" if k == 0 and marker and line.strip() else line, big))
+                if k == 0 and marker and line.strip():
+                    # a numbered heading ("Heading 1" numbered "Question %1"): after its #s
+                    hashes = re.match(r"#+ ", line)
+                    cut = hashes.end() if hashes else 0
+                    line = f"{line[:cut]}{marker} {line[cut:]}"
+                items.append((line, big))
         elif element.tag == f"{W}tbl":
             items.extend((row, None) for row in _table(element))
         chars += len(items[-1][0]) if items else 0

@@ -319,3 +319,28 @@ def test_a_table_inside_a_table_cell_is_read_once(tmp_path):
     )
     lines = read_document(_docx(tmp_path, [outer])).text.splitlines()
     assert lines == ["| Q3(c) | | fp16 | 25.77 GB | |", "| Q3(d) | 14.5 billion |"]
+
+
+def test_numbered_heading_styles_keep_their_number_after_the_hashes(tmp_path):
+    """Word's multilevel heading numbering ("Question 3", "3.1") set through the Heading
+    styles: the number is part of the heading's text."""
+    numbering = """
+<w:abstractNum w:abstractNumId="80"><w:lvl w:ilvl="0"><w:start w:val="3"/>
+<w:numFmt w:val="decimal"/><w:lvlText w:val="Question %1"/></w:lvl>
+<w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/>
+<w:lvlText w:val="(%2)"/></w:lvl></w:abstractNum>
+<w:num w:numId="80"><w:abstractNumId w:val="80"/></w:num>
+"""
+    body = [
+        _p(_r("Transformers"), ppr='<w:pStyle w:val="Heading1"/>' + _numpr(80)),
+        _p(_r("Pre-training"), ppr='<w:pStyle w:val="Heading2"/>' + _numpr(80, 1)),
+        _p(_r("p(mat) = 0.7500")),
+        _p(_r("Architectures"), ppr='<w:pStyle w:val="Heading2"/>' + _numpr(80, 1)),
+    ]
+    lines = read_document(_docx(tmp_path, body, numbering)).text.splitlines()
+    assert lines == [
+        "# Question 3 Transformers",
+        "## (a) Pre-training",
+        "p(mat) = 0.7500",
+        "## (b) Architectures",
+    ]
