@@ -376,7 +376,8 @@ class Parts:
       and it is no copyright ("(c) 2024");
     - the pack asks parts at that level of the current section (numerals of Q3 (e),
       letters of Q3), and the marker is the next one: the first the pack asks after the
-      current part, or the one right after it ("(III)" after "(II)", "(d)" after "(c)").
+      current part, or the one right after it ("(III)" after "(II)", "(d)" after "(c)"); a
+      second numeral may follow a letter whose first went unmarked ("(a) ... (II) ...").
 
     So a "(ii)" inside Q3 (c), whose pack asks no numerals, stays prose, and so does an
     "(e)" inside Q3 (c) (it skips (d)) or an "(I)" after "(II)".
@@ -415,7 +416,8 @@ class Parts:
         asked_romans = self.romans.get((kind, num, cur_letter), ())
         value, cur = ROMAN_VALUES[roman], ROMAN_VALUES[cur_roman] if cur_roman else 0
         after = [x for x in asked_romans if ROMAN_VALUES[x] > cur]
-        if not asked_romans or not (after[:1] == [roman] or value == cur + 1):
+        unmarked_first = cur_roman is None and roman in asked_romans[1:2]  # "(a) ... (II)"
+        if not asked_romans or not (after[:1] == [roman] or value == cur + 1 or unmarked_first):
             return None
         return (path[0], num, cur_letter, roman)
 

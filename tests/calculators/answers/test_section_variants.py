@@ -13,7 +13,13 @@ import pytest
 
 from calculators.answers import QuestionSpec, extract_answers
 from calculators.answers.report import section_text
-from calculators.answers.sections import Target, parse_label, parse_part
+from calculators.answers.sections import (
+    Target,
+    parse_label,
+    parse_part,
+    read_lines,
+    split_run_in,
+)
 
 PART3 = [
     QuestionSpec("q3a1", ("Q3 (a)",), part="(I)"),
@@ -198,6 +204,21 @@ def test_run_in_part_of_a_two_answer_part():
 def headings(text: str) -> set[str]:
     """The lines that open the sections found."""
     return {x.heading for x in extract_answers(text, PART3).values() if x.heading}
+
+
+def test_a_run_in_second_numeral_after_an_unmarked_first():
+    text = "## Q3\n(a) Next-token prediction. (II) p = 0.75, loss 0.288\n(b) Decoder-only.\n"
+    got = answers(text)
+    assert (got["p"], got["loss"]) == ("0.75", "0.288")
+
+
+def test_split_run_in_keeps_text_without_run_in_parts_and_numbers_lines():
+    targets = [Target("q", "3", "e", r) for r in ("i", "ii", "iii")]
+    plain = "# Q3\r\n(e)\r\n(I) 1\r\n"
+    assert split_run_in(plain, targets) is plain
+    split = split_run_in("# Q3\n(e) (I) 1. (II) 2. (III) 3\nEnd\n", targets)
+    assert split.splitlines() == ["# Q3", "(e) (I) 1.", "(II) 2.", "(III) 3", "End"]
+    assert [line.number for line in read_lines(split)] == [1, 2, 2, 2, 3]
 
 
 @pytest.mark.parametrize("prose", [
