@@ -132,11 +132,7 @@ def grade_notebook(pack: Pack, notebook: Path | None, *, mode: str = "grade",
         files = pack.student_files(default_folder(notebook), notebook)
     if pack.models and pack.checks("finetune"):
         require_models(cache, list(pack.models))
-    box = sandbox or Sandbox.create()
-    box = replace(box, hf_cache=str(cache) if cache.is_dir() else None,
-                  env={**box.env, **({QUICK_ENV: "1"} if quick else {})})
-    # the pack's kernel environment (EnvMissing names the command that builds it) and shims
-    box = kernel_sandbox(pack, box)
+    box = kernel_box(pack, sandbox or Sandbox.create(), quick=quick, hf_cache=cache)
     runner = (kernels.runner(box, limits or pack.limits, warm_modules(pack)) if kernels
               else Runner(box, limits or pack.limits))
     probe_source = pack.probe_source
@@ -156,6 +152,31 @@ def grade_notebook(pack: Pack, notebook: Path | None, *, mode: str = "grade",
     emit(f"checking {notebook.name}")
     return score_run(pack, notebook, run, mode=mode, seed=seed, quick=quick, hf_cache=cache,
                      reports=reports, context=ctx, files=files)
+
+
+def kernel_box(pack: Pack, box: Sandbox, *, quick: bool,
+               hf_cache: str | Path | None = None) -> Sandbox:
+    """The sandbox this pack's kernels run in: `box` with the model cache bound read-only,
+    quick mode's variable, the pack's kernel environment (EnvMissing names the command
+    that builds it) and its shims.
+
+    Why one function: warm kernels are started before their submission is known
+    (`prime_kernels`: the service's workers, a batch's), and a pool hands a kernel only to
+    a run whose sandbox equals the one the kernel was started with. A prime that built
+    its sandbox apart from `grade_notebook` would drift from it and silently cost every
+    warm start."""
+    cache = cache_dir(hf_cache)
+    box = replace(box, hf_cache=str(cache) if cache.is_dir() else None,
+                  env={**box.env, **({QUICK_ENV: "1"} if quick else {})})
+    return kernel_sandbox(pack, box)
+
+
+def prime_kernels(pool: WarmPool, pack: Pack, box: Sandbox, *, quick: bool,
+                  hf_cache: str | Path | None = None, limits: Limits | None = None) -> None:
+    """Start `pool`'s warm kernels for this pack now, as `grade_notebook(..., quick=quick,
+    sandbox=box, limits=limits, kernels=pool)` will ask for them."""
+    pool.prime(kernel_box(pack, box, quick=quick, hf_cache=hf_cache), limits or pack.limits,
+               warm_modules(pack))
 
 
 def warm_modules(pack: Pack) -> tuple[str, ...]:

@@ -61,43 +61,76 @@ def hf_cache(tmp_path_factory) -> Path:
 
 ALONE = {"hostile-shared-limits", "hostile-memory-bomb", "hostile-fork-bomb"}
 """Samples whose tests name the limit they trip (memory, processes): graded with nothing
-beside them, so a second notebook's load cannot make them trip the cell timeout first."""
+beside them, so a second notebook's load (or a kernel warming) cannot make them trip the
+cell timeout first."""
 
 
-def _grade_sample(notebook: Path, hf_cache: Path) -> Graded:
-    """One sample graded as the session fixture grades it (in a worker process)."""
-    from grader.grade import grade_notebook
+def _start_worker(hf_cache: Path, overlap: bool) -> None:
+    """A fixture worker's start, as `grader grade --warm -j 2` starts one
+    (`grader.batch.work.init_worker`: one warm kernel kept ready, torch's threads pinned,
+    the pool's kernels destroyed on SIGTERM, Ctrl-C or the parent's death), and its first
+    kernel primed for the samples' sandbox before the first sample comes."""
+    from grader.batch.work import _WARM, init_worker
+    from grader.grade import prime_kernels
     from grader.pack import load_pack
     from grader.run.sandbox import Sandbox
 
     os.environ["GRADER_TEST_SECRET"] = SECRET
+    init_worker(1, warm=1, overlap=overlap)
+    prime_kernels(_WARM[0], load_pack(PACK_DIR), Sandbox.create(), quick=False,
+                  hf_cache=hf_cache, limits=FAST)
+
+
+def _grade_sample(notebook: Path, hf_cache: Path) -> Graded:
+    """One sample graded as the session fixture grades it: in a worker process started by
+    `_start_worker`, on one of its warm kernels."""
+    from grader.batch.work import _WARM
+    from grader.grade import grade_notebook
+    from grader.pack import load_pack
+    from grader.run.sandbox import Sandbox
+
     runs: list = []
     record = grade_notebook(load_pack(PACK_DIR), notebook, seed=1234, sandbox=Sandbox.create(),
-                            limits=FAST, hf_cache=hf_cache, on_run=runs.append)
+                            limits=FAST, hf_cache=hf_cache, on_run=runs.append,
+                            kernels=_WARM[0])
     return Graded(record, runs[0])
+
+
+def _workers(jobs: int, hf_cache: Path, *, overlap: bool):
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_start_worker, initargs=(hf_cache, overlap))
 
 
 @pytest.fixture(scope="session")
 def graded(pack, hf_cache) -> dict[str, Graded]:
-    """Every sample submission graded once, with a fixed seed, in the real sandbox.
+    """Every sample submission graded once, with a fixed seed, in the real sandbox, on warm
+    kernels.
 
-    Two at a time, in two fresh (spawned) processes, as `grader grade -j 2` grades: a
-    kernel run is mostly a child process's work, so the two cores of a CI machine grade
-    the ~30 samples in little more than half the time. Each sample's own limits (its
-    cgroup, rlimits and budgets) bound it alone, so a hostile sample beside an honest one
-    changes neither's record."""
+    Two at a time, in two fresh (spawned) processes, as `grader grade --warm -j 2` grades:
+    each worker keeps one warm kernel (torch, transformers and datasets imported: the
+    pack's `[environment] warm`), primed when it starts, one kernel per sample. A kernel
+    run is mostly a child process's work, so the two cores of a CI machine grade the ~30
+    samples in little more than half the time. Each sample's own limits (its cgroup,
+    rlimits and budgets) bound it alone, so a hostile sample beside an honest one changes
+    neither's record. The limit samples (`ALONE`) come after, one at a time in one worker
+    whose next kernel warms only once a run has ended (`WarmPool(overlap=False)`), so
+    nothing else runs beside them.
+
+    Warm, so that the tests reading these records (the README's scores, the hostile
+    samples' limits and flags) hold on warm kernels, and the tests that grade some of the
+    same notebooks cold compare with them (tests/batch/test_batch.py,
+    tests/grader/test_pool.py): warm == cold, without one kernel run more."""
     needs_bwrap()
-    import multiprocessing
-
     os.environ["GRADER_TEST_SECRET"] = SECRET
-    from concurrent.futures import ProcessPoolExecutor
-
     notebooks = sorted(SAMPLES.glob("*.ipynb"))
     together = [nb for nb in notebooks if nb.stem not in ALONE]
-    with ProcessPoolExecutor(max_workers=2,
-                             mp_context=multiprocessing.get_context("spawn")) as pool:
+    with _workers(2, hf_cache, overlap=True) as pool:
         done = pool.map(_grade_sample, together, [hf_cache] * len(together))
         results = dict(zip([nb.stem for nb in together], done, strict=True))
+    with _workers(1, hf_cache, overlap=False) as pool:
         for nb in notebooks:  # then the limit samples, one at a time
             if nb.stem in ALONE:
                 results[nb.stem] = pool.submit(_grade_sample, nb, hf_cache).result()

@@ -34,11 +34,14 @@ class LocalEngine:
         """Warm kernels each worker keeps ready (grader/run/pool.py); 0: cold kernels."""
         self._pool: ProcessPoolExecutor | None = None
 
-    def _new_pool(self) -> ProcessPoolExecutor:
+    def _new_pool(self, first: Task | None = None) -> ProcessPoolExecutor:
+        """Workers (spawned as tasks come); with `warm`, each primes its first kernel for
+        `first` (every task of a batch shares its pack, sandbox and limits) as it starts."""
         return ProcessPoolExecutor(max_workers=self.jobs,
                                    mp_context=multiprocessing.get_context("spawn"),
                                    initializer=init_worker,
-                                   initargs=(threads_per_job(self.jobs), self.warm))
+                                   initargs=(threads_per_job(self.jobs), self.warm,
+                                             first if self.warm else None))
 
     def run(self, tasks: Sequence[Task]) -> Iterator[dict[str, Any]]:
         """Results in completion order; `{"key", "event": "started"}` as each task is
@@ -47,7 +50,7 @@ class LocalEngine:
         pending = list(tasks)
         futures: dict[Future[dict[str, Any]], Task] = {}
         while pending or futures:
-            self._pool = self._pool or self._new_pool()
+            self._pool = self._pool or self._new_pool(pending[0] if pending else None)
             while pending and len(futures) < self.jobs:
                 task = pending.pop(0)
                 futures[self._pool.submit(grade_task, task)] = task

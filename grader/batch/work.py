@@ -8,6 +8,7 @@ folder, so two workers can never race on it and a lost worker loses nothing writ
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 import traceback
@@ -51,15 +52,56 @@ _WARM: list[Any] = []
 them (`grader grade --warm`): empty, and every notebook starts a cold kernel, otherwise."""
 
 
-def init_worker(threads: int, warm: int = 0) -> None:
+def init_worker(threads: int, warm: int = 0, prime: Task | None = None,
+                overlap: bool = True) -> None:
     """A local worker's start: torch's threads pinned and, with `warm`, a pool keeping that
     many warm kernels, so that the next notebook's kernel starts (and imports torch) while
-    this worker scores the current one."""
-    set_threads(threads)
-    if warm:
-        from grader.run.pool import WarmPool
+    this worker runs, scores and reports the current one.
 
-        _WARM[:] = [WarmPool(warm)]
+    `prime` (the batch's first task, whose pack, sandbox, limits and mode every task of
+    the batch shares) starts the worker's first kernel now, before the worker takes its
+    first submission, so the first notebook finds it warming too. A warm worker ends on
+    SIGTERM or Ctrl-C, and when its driver dies, with its kernels destroyed first
+    (`grader.run.pool.exit_now`): whatever it was doing, no kernel outlives it.
+    `overlap`: see `grader.run.pool.WarmPool` (False: nothing warms beside a run)."""
+    set_threads(threads)
+    if not warm:
+        return
+    import signal
+
+    from grader.run import pool
+
+    def _stop(signum: int, _frame: Any) -> None:
+        pool.exit_now(128 + signum)
+
+    _WARM[:] = [pool.WarmPool(warm, overlap=overlap)]
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    pool.end_with_parent()
+    if prime is not None and not prime.extra.get("problem"):
+        # a fault here (a missing environment, say) is the first task's to meet and report
+        with contextlib.suppress(Exception):
+            prime_worker(_WARM[0], prime)
+
+
+def prime_worker(warm_pool: Any, task: Task) -> None:
+    """Start `warm_pool`'s kernels for `task`'s sandbox, as `grade_task` will ask for them."""
+    from grader.grade import prime_kernels
+
+    pack = _pack(task)
+    box, limits = _sandbox(task, pack)
+    prime_kernels(warm_pool, pack, box, quick=task.quick, hf_cache=task.hf_cache,
+                  limits=limits)
+
+
+def _sandbox(task: Task, pack: Any) -> tuple[Any, Any]:
+    """The sandbox (before the pack's own additions) and limits a task's notebook runs
+    with: shared by `grade_task` and `prime_worker`, so a primed kernel fits."""
+    from grader.run.sandbox import Sandbox, gpus_from_env
+
+    gpus = gpus_from_env() if task.gpus is None else task.gpus
+    limits = pack.limits.merged(dict(task.limits)) if task.limits else None
+    return Sandbox.create(task.sandbox, gpus=gpus), limits
 
 
 def _pack(task: Task) -> Any:
@@ -82,7 +124,6 @@ def grade_task(task: Task) -> dict[str, Any]:
     """
     from grader.batch.store import run_to_files
     from grader.grade import grade_notebook
-    from grader.run.sandbox import Sandbox, gpus_from_env
 
     started = time.perf_counter()
     try:
@@ -95,9 +136,7 @@ def grade_task(task: Task) -> dict[str, Any]:
                                        name=task.name)
             return {"key": task.key, "record": record.to_dict(), "run_files": {},
                     "seconds": round(time.perf_counter() - started, 3), "pid": os.getpid()}
-        limits = pack.limits.merged(dict(task.limits)) if task.limits else None
-        gpus = gpus_from_env() if task.gpus is None else task.gpus
-        box = Sandbox.create(task.sandbox, gpus=gpus)
+        box, limits = _sandbox(task, pack)
         runs: list[Any] = []
         notebook = Path(task.notebook) if task.notebook else None  # a report alone
         record = grade_notebook(pack, notebook, mode=task.mode, seed=task.seed,

@@ -31,7 +31,9 @@ from __future__ import annotations
 import atexit
 import contextlib
 import dataclasses
+import multiprocessing.connection
 import multiprocessing.util
+import os
 import queue
 import secrets
 import shutil
@@ -195,6 +197,9 @@ class WarmKernel:
             try:
                 run.take(job.notebook, job.files, job.probes)
                 result = run.execute()
+                # the run says it was warm (records and tests tell it from a cold fallback)
+                result.telemetry["warm"] = {"modules": list(self.modules),
+                                            "seconds": self.warm_seconds}
                 result.limits_mechanism = box.limits_mechanism(
                     limits, f"{group.mechanism} (memory, pids)" if group else
                     (f"rlimits only for memory and processes: {why}" if why else ""))
@@ -226,15 +231,22 @@ class WarmPool:
     kernels are taken; `runner(box, limits)` is used like `Runner(box, limits)`.
 
     The first submission of a configuration takes a kernel started for it then (so it
-    waits for the warm-up, as a cold run waits for its start); the next ones find kernels
-    warmed while the previous submissions ran.
+    waits for the warm-up, as a cold run waits for its start) unless `prime` started it
+    ahead; the next ones find kernels warmed while the previous submissions ran.
+
+    `overlap`: a taken kernel's replacement starts at once, and warms while the
+    submission runs, is checked and reported (the default: the most overlap); with
+    False it starts when the run has ended, and warms while the submission is checked
+    and reported, so that nothing warms beside a running notebook (whose limits must
+    then trip as they do alone, as the test suite's limit samples need).
     """
 
     def __init__(self, size: int = 1, warm: Sequence[str] = DEFAULT_WARM,
-                 work_dir: Path | None = None) -> None:
+                 work_dir: Path | None = None, overlap: bool = True) -> None:
         if size < 1:
             raise ValueError("a warm pool keeps at least one kernel")
         self.size, self.warm, self.work_dir = size, tuple(warm), work_dir
+        self.overlap = overlap
         self._ready: dict[str, list[WarmKernel]] = {}
         self._all: weakref.WeakSet[WarmKernel] = weakref.WeakSet()
         """Every kernel not yet destroyed, taken or not (for `release_all`)."""
@@ -259,15 +271,23 @@ class WarmPool:
             self._fill(box, limits, tuple(warm or self.warm))
 
     def take(self, box: Sandbox, limits: Limits, warm: Sequence[str]) -> WarmKernel:
-        """A kernel for one submission (the oldest, most likely warm), and a replacement
-        started at once."""
+        """A kernel for one submission (the oldest, most likely warm), and, with `overlap`,
+        a replacement started at once (else `refill` starts it after the run)."""
         with self._lock:
             if self._closed:
                 raise RuntimeError("the warm pool is closed")
-            kernels = self._fill(box, limits, warm)
+            kernels = self._fill(box, limits, tuple(warm))
             kernel = kernels.pop(0)
-            self._fill(box, limits, warm)
+            if self.overlap:
+                self._fill(box, limits, tuple(warm))
             return kernel
+
+    def refill(self, box: Sandbox, limits: Limits, warm: Sequence[str]) -> None:
+        """Start what this configuration lacks (after a run, without `overlap`); nothing
+        once the pool is closed."""
+        with self._lock:
+            if not self._closed:
+                self._fill(box, limits, tuple(warm))
 
     def _fill(self, box: Sandbox, limits: Limits, warm: tuple[str, ...]) -> list[WarmKernel]:
         kernels = self._ready.setdefault(_key(box, limits) + repr(warm), [])
@@ -311,12 +331,16 @@ class PooledRunner:
     def run(self, notebook: Path, *, files: Sequence[Path | tuple[Path, str]] = (),
             probes: Sequence[ProbeRequest] = ()) -> RunResult:
         kernel = self.pool.take(self.sandbox, self.limits, self.warm)
-        kernel.ready.wait()
-        if kernel.failed:
-            kernel.discard()
-            return Runner(kernel.runner.sandbox, self.limits, self.pool.work_dir).run(
-                notebook, files=files, probes=probes)
-        return kernel.run(notebook, files=files, probes=probes)
+        try:
+            kernel.ready.wait()
+            if kernel.failed:
+                kernel.discard()
+                return Runner(kernel.runner.sandbox, self.limits, self.pool.work_dir).run(
+                    notebook, files=files, probes=probes)
+            return kernel.run(notebook, files=files, probes=probes)
+        finally:  # the run is over (its kernel destroyed): the next one warms meanwhile
+            if not self.pool.overlap:
+                self.pool.refill(self.sandbox, self.limits, self.warm)
 
 
 def close_all() -> None:
@@ -330,9 +354,14 @@ def close_all() -> None:
 def release_all() -> None:
     """After the process tree was killed from outside the pools (a worker's SIGTERM):
     remove every kernel's cgroup (killing what is left in it) and folder, without waiting
-    on the kernels' threads."""
-    with _LIVE_LOCK:
+    on the kernels' threads. Safe in a signal handler: it waits at most a second for the
+    pools' registry, which the interrupted thread may hold."""
+    locked = _LIVE_LOCK.acquire(timeout=1)
+    try:
         pools = list(_LIVE)
+    finally:
+        if locked:
+            _LIVE_LOCK.release()
     for pool in pools:
         for kernel in list(pool._all):
             if kernel.group is not None:
@@ -340,6 +369,33 @@ def release_all() -> None:
             kernel.runner.sandbox.kill_leftovers()
             if kernel.root is not None:
                 shutil.rmtree(kernel.root, ignore_errors=True)
+
+
+def exit_now(code: int = 1) -> None:
+    """End this process at once, its kernels first: every kernel's cgroup removed (killing
+    what is in it), its uid swept and its folder removed (`release_all`), whatever the
+    kernels' threads were doing, then `os._exit`. For a process whose main thread may be
+    anywhere (a batch worker inside a task) when it must stop."""
+    try:
+        release_all()
+    finally:
+        os._exit(code)
+
+
+def end_with_parent() -> None:
+    """In a multiprocessing child (a batch worker): when the parent dies without stopping
+    it (SIGKILL, or SIGTERM, of the driver), end too, kernels first (`exit_now`). A
+    worker of a dead driver would otherwise wait on its task queue for ever, and keep
+    its warm kernels with it."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def _watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        exit_now(1)
+
+    threading.Thread(target=_watch, name="warm-parent-watch", daemon=True).start()
 
 
 def handle_signals() -> None:

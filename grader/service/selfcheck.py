@@ -378,17 +378,13 @@ def warm_worker(pack_roots: list[str], tmp: str, warm: int = 0, box: Sandbox | N
 
 
 def _prime(pool: WarmPool, pack: Pack, box: Sandbox, hf_cache: str) -> None:
-    """Start a pack's warm kernels with the sandbox `grade_notebook` builds for a check
-    (the model cache, quick mode, the pack's environment): a kernel is taken only by a
-    run whose sandbox matches, so a difference here costs warm starts, never correctness."""
-    from grader.env import kernel_sandbox
-    from grader.grade import QUICK_ENV, warm_modules
-    from grader.models.cache import cache_dir
+    """Start a pack's warm kernels with the sandbox `check_notebook` will ask for (check
+    mode: quick): `grader.grade.prime_kernels` builds it with the very `kernel_box` that
+    `grade_notebook` uses, so the two cannot drift (a kernel is taken only by a run whose
+    sandbox matches)."""
+    from grader.grade import prime_kernels
 
-    cache = cache_dir(hf_cache)
-    kbox = dataclasses.replace(box, hf_cache=str(cache) if cache.is_dir() else None,
-                               env={**box.env, QUICK_ENV: "1"})
-    pool.prime(kernel_sandbox(pack, kbox), pack.limits, warm_modules(pack))
+    prime_kernels(pool, pack, box, quick=True, hf_cache=hf_cache)
 
 
 def check_notebook(pack_root: str, notebook: str, box: Sandbox, hf_cache: str) -> dict[str, Any]:

@@ -20,26 +20,25 @@ import nbformat
 import pytest
 
 from grader.run.limits import Limits
-from grader.run.sandbox import Sandbox
+from grader.run.sandbox import Sandbox, _pids_of_uid
 from tests.conftest import FAST, PACK_DIR, ROOT, SAMPLES, needs_bwrap
 
 LIMITS = Limits(cell_timeout=60, notebook_timeout=120, memory_bytes=4 << 30, processes=64)
 
 
 def _uid_pids(uid: int | None) -> list[int]:
+    """The live processes of `uid` (the sandbox's own scan, less zombies: a zombie holds
+    nothing, and one whose parent is gone waits for an init that may not reap it)."""
     if uid is None:
         return []
-    pids = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                status = Path(f"/proc/{entry}/status").read_text()
-            except OSError:
-                continue
-            line = next((x for x in status.splitlines() if x.startswith("Uid:")), "")
-            if line.split()[1:2] == [str(uid)] and "\nState:\tZ" not in status:
-                pids.append(int(entry))
-    return pids
+
+    def zombie(pid: int) -> bool:
+        try:
+            return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+        except (OSError, IndexError):
+            return True  # gone
+
+    return [pid for pid in _pids_of_uid(uid) if not zombie(pid)]
 
 
 def _notebook(folder: Path, name: str, *sources: str) -> Path:
@@ -100,20 +99,37 @@ def _expected_scores() -> dict[str, float]:
     return {name: float(score) for name, score in rows}
 
 
+def _essence(record) -> dict:
+    """What a warm and a cold grading of one notebook with one seed must share."""
+    return {"score": record.score,
+            "questions": [(q.id, q.score, q.status) for q in record.questions],
+            "limits": sorted({h["limit"] for h in record.run["limits_hit"]}),
+            "restarts": record.run["restarts"],
+            "flags": {name: len(getattr(record.flags, name))
+                      for name in ("tamper", "printed_mismatch", "finetune")}}
+
+
 @pytest.mark.parametrize("sample", ["hostile-background-thread", "hostile-monkeypatch",
-                                    "hostile-forged-payload", "hostile-leak-hidden"])
-def test_hostile_samples_score_as_cold(pool, hf_cache, sample):
-    """A warm kernel changes nothing a hostile notebook can win: the scores the samples'
-    README lists (those the cold runs earn, tests/grader/test_grade_samples.py)."""
+                                    "hostile-ipython-hook", "hostile-leak-hidden"])
+def test_hostile_samples_score_warm_as_cold(graded, hf_cache, sample):
+    """A warm kernel changes nothing a hostile notebook can win or lose. The session's
+    records (`graded`) are graded on warm kernels (tests/conftest.py); this grades the
+    samples whose attacks aim at what the kernel holds (threads, patched functions,
+    IPython hooks, the frames a probe's call walks) cold, as `grader grade` without
+    --warm does: the same scores, statuses, limits and flags, and the score the samples'
+    README lists. (tests/batch/test_batch.py grades five more samples cold against the
+    same records, hostile-os-exit's restart among them; hostile-probe-kills-kernel's
+    three cold restarts cost 50 s, too much for the suite.)"""
     from grader.grade import grade_notebook
     from grader.pack import load_pack
 
-    expected = _expected_scores()[sample]
-    record = grade_notebook(load_pack(PACK_DIR), SAMPLES / f"{sample}.ipynb", seed=1234,
-                            sandbox=Sandbox.create(), limits=FAST, hf_cache=hf_cache,
-                            kernels=pool)
-    assert record.score == expected, [(q.id, q.score, q.message[:120])
-                                      for q in record.questions if q.score]
+    cold = grade_notebook(load_pack(PACK_DIR), SAMPLES / f"{sample}.ipynb", seed=1234,
+                          sandbox=Sandbox.create(), limits=FAST, hf_cache=hf_cache)
+    warm = graded[sample].record
+    assert graded[sample].run.telemetry["warm"]["modules"] == ["torch", "transformers",
+                                                               "datasets"]
+    assert cold.score == _expected_scores()[sample]
+    assert _essence(warm) == _essence(cold)
 
 
 OWNER = textwrap.dedent("""
@@ -167,6 +183,69 @@ def test_no_warm_kernel_outlives_its_owner(sig):
         for k in kernels:
             assert not Path(k["root"]).exists()
             assert not any(Path(f).exists() for f in k["cgroups"])
+
+
+DRIVER = textwrap.dedent("""
+    import json, os, sys, time
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from grader.batch.work import Task, init_worker
+
+    def kernels():  # in the worker: its first task, so what it sees was primed before
+        from grader.batch.work import _WARM
+        found = _WARM[0].kernels()
+        for k in found:
+            k.ready.wait()
+        return os.getpid(), [{"uid": k.uid, "root": str(k.root), "failed": k.failed,
+                              "cgroups": [str(f) for f in (k.group.folders if k.group else [])]}
+                             for k in found]
+
+    if __name__ == "__main__":
+        pack, notebook, hf_cache = sys.argv[1:4]
+        first = Task(key="first", name="n.ipynb", notebook=notebook, pack_root=pack,
+                     seed=1, hf_cache=hf_cache)
+        workers = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                      initializer=init_worker, initargs=(1, 1, first))
+        pid, found = workers.submit(kernels).result()
+        print(json.dumps({"worker": pid, "kernels": found}), flush=True)
+        time.sleep(600)
+""")
+
+
+def test_a_batch_worker_primes_its_kernel_and_ends_with_its_driver(tmp_path, hf_cache):
+    """`grader grade --warm`'s worker (`init_worker` with the batch's first task): its
+    first kernel is started and warmed with the pack's modules before the worker takes
+    its first task; when the driver is killed (SIGKILL: no code of it runs), the worker
+    ends on its own, kernels first: no process of the kernel's uid, no cgroup, no folder
+    (a worker of a dead driver would otherwise wait on its queue for ever)."""
+    needs_bwrap()
+    import json
+
+    script = tmp_path / "driver.py"
+    script.write_text(DRIVER)
+    driver = subprocess.Popen(
+        [sys.executable, str(script), str(PACK_DIR), str(SAMPLES / "solution.ipynb"),
+         str(hf_cache)], cwd=ROOT, stdout=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        seen = json.loads(driver.stdout.readline() if driver.stdout else "")
+        driver.kill()
+        driver.wait(timeout=30)
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+            driver.wait()
+    kernels, worker = seen["kernels"], seen["worker"]
+    assert len(kernels) == 1 and not kernels[0]["failed"]  # primed, before any task
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and (
+            Path(f"/proc/{worker}").exists() or _uid_pids(kernels[0]["uid"])):
+        time.sleep(0.1)
+    assert not Path(f"/proc/{worker}").exists() or b") Z" in Path(
+        f"/proc/{worker}/stat").read_bytes()
+    assert _uid_pids(kernels[0]["uid"]) == []
+    assert not Path(kernels[0]["root"]).exists()
+    assert not any(Path(f).exists() for f in kernels[0]["cgroups"])
 
 
 def test_a_warm_batch_scores_as_cold(tmp_path, hf_cache):
