@@ -13,8 +13,9 @@ written, Part 2 left as the template), as in bench_batch.py.
   then `--uploads` uploads one after another, each timed from the POST to the job's
   `done` (polled every 20 ms), with `--gap` seconds between them: students do not
   upload back to back, and the gap is what lets the replacement kernel warm up.
-  `--warm-modules` serves a copy of the pack with `[environment] warm` set to them (the
-  pack itself declares none: torch only).
+  By default the pack's own `[environment] warm` (stat8021-a3: torch, transformers,
+  datasets); `--warm-modules` serves a copy of the pack whose list is replaced by them
+  (`--warm-modules torch`: what a pack that declares none warms).
 - batch: `--copies` copies (each with one distinct cell, its own cache key) graded by
   `run_batch` with the local engine, cold and warm (`LocalEngine(jobs, warm=1)`, as
   `grader grade -j N --warm`), each into a fresh folder; "bare" is plain nbclient on the
@@ -164,6 +165,15 @@ def bench_batch(copies: int, jobs_list: list[int]) -> None:
                 shutil.rmtree(out, ignore_errors=True)
 
 
+def set_warm(toml: Path, modules: list[str]) -> None:
+    """Replace (or add) `[environment] warm` in a copy of a pack's TOML."""
+    import tomlkit
+
+    doc = tomlkit.parse(toml.read_text())
+    doc.setdefault("environment", tomlkit.table())["warm"] = list(modules)
+    toml.write_text(tomlkit.dumps(doc))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--copies", type=int, default=20)
@@ -184,11 +194,14 @@ def main() -> None:
                 packs = Path(tmp)
                 pack = packs / "stat8021-a3"
                 shutil.copytree(ROOT / "reference" / "stat8021-a3", pack)
-                with open(pack / "pack.toml", "a") as toml:
-                    toml.write(f"\n[environment]\nwarm = {args.warm_modules!r}\n"
-                               .replace("'", '"'))
+                set_warm(pack / "pack.toml", args.warm_modules)
+            from grader.grade import warm_modules
+            from grader.pack import load_pack
+
+            modules = warm_modules(load_pack(packs / "stat8021-a3" if packs else
+                                             ROOT / "reference" / "stat8021-a3"))
             print("self-check upload -> report, seconds (median, then each); warm modules: "
-                  + ", ".join(args.warm_modules or ["torch (the pack's default)"]))
+                  + ", ".join(modules))
             for warm in (0, 1):
                 times = bench_service(warm, args.uploads, args.gap, packs)
                 label = "warm (--warm 1)" if warm else "cold"

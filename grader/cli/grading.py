@@ -160,8 +160,10 @@ def grade(
         "to OUT/reports (as `grader report` does).")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print the records as JSON.")] = False,
     warm: Annotated[bool, typer.Option(
-        "--warm", help="Each worker keeps a warm sandboxed kernel ready, so the next "
-        "notebook's kernel starts while this one is scored (docs/warm-kernels.md).")] = False,
+        "--warm", help="Each worker keeps a warm sandboxed kernel ready (the pack's warm "
+        "modules imported), started as the worker starts and replaced while "
+        "each notebook runs and is scored; one kernel per notebook (docs/warm-kernels.md).")
+    ] = False,
 ) -> None:
     """Grade submissions on hidden inputs; one record each in --out, reports, a table.
 
