@@ -29,34 +29,19 @@ from typing import Any
 from pydantic import Field
 
 from grader.checks import CheckResult
+from grader.checks.comparatives import compare
 from grader.checks.kind import Context, Kind, Settings
 from grader.checks.manual import QUOTE_CHARS, others_of, quote_section
 from grader.checks.patterns import NUMBER
 from grader.checks.seedclaims import Families
 from grader.pack import Check, Question
 
-BETTER = re.compile(r"\b(better|higher|outperform\w*|superior|more accurate|beats?|exceeds?|"
-                    r"greater|faster|improves? on)\b", re.IGNORECASE)
-WORSE = re.compile(r"\b(worse|lower|underperform\w*|inferior|less accurate|slower)\b",
-                   re.IGNORECASE)
-EQUAL = re.compile(r"\b(same|similar|equal(ly)?|comparable|no (clear |real )?difference|"
-                   r"on par|identical|as well as)\b", re.IGNORECASE)
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\n{2,}")
 
 
 def _aliases(settings: dict[str, Any], key: str = "series") -> dict[str, list[str]]:
     raw = settings.get(key) or {}
     return {str(name): [str(w).lower() for w in (words or [name])] for name, words in raw.items()}
-
-
-def _named(low: str, aliases: dict[str, list[str]], fallback: dict[str, list[str]] | None
-           ) -> list[tuple[int, str]]:
-    """(position, series) of every word naming a series; a fallback word ("fine-tuned")
-    unless it is in one phrase with another series' word ("fine-tuned from scratch")."""
-    if not fallback:
-        return sorted((low.find(w), name) for name, words in aliases.items()
-                      for w in words if w in low)
-    return Families(aliases, fallback).mentions(low)
 
 
 def parse_named_series(text: str, aliases: dict[str, list[str]], metric: str = ""
@@ -89,28 +74,18 @@ def parse_named_series(text: str, aliases: dict[str, list[str]], metric: str = "
 def find_claim(text: str, aliases: dict[str, list[str]],
                fallback: dict[str, list[str]] | None = None) -> tuple[str, str, str] | None:
     """(better, worse, sentence) for the first sentence that ranks one series above the
-    other: the series named before a comparative is its subject ("A is better than B",
-    "B performs worse than A"), and one named alone is compared with the other. A
-    sentence that calls them the same ("both reach the same accuracy") gives
-    ("", "", sentence)."""
+    other, read by ``comparatives.compare`` from the direction of its comparison word
+    ("A is better than B", "B lags behind A", "B is outperformed by A", "A has a lower
+    loss"). A sentence that calls them the same ("both reach the same accuracy", "no
+    clear winner") gives ("", "", sentence)."""
     names = list(aliases)
     if len(names) != 2:
         return None
+    families = Families(aliases, fallback or {})
     for sentence in SENTENCE.split(text):
-        low = sentence.lower()
-        seen = _named(low, aliases, fallback)
-        word = BETTER.search(sentence) or WORSE.search(sentence)
-        if word is None or not seen:
-            both = len({n for _, n in seen}) == 2 or re.search(r"\bboth\b", low)
-            if word is None and both and EQUAL.search(sentence):
-                return "", "", " ".join(sentence.split())[:300]
-            continue
-        before = [name for pos, name in seen if pos < word.start()]
-        subject = before[0] if before else seen[0][1]
-        other = names[1] if subject == names[0] else names[0]
-        if WORSE.search(sentence) and not BETTER.search(sentence):
-            subject, other = other, subject
-        return subject, other, " ".join(sentence.split())[:300]
+        found = compare(sentence, names, families.mentions)
+        if found is not None:
+            return found[0], found[1], " ".join(sentence.split())[:300]
     return None
 
 

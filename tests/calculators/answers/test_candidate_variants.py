@@ -16,6 +16,7 @@ from __future__ import annotations
 import pytest
 
 from calculators.answers import QuestionSpec, extract_answers
+from grader.checks.claims import find_claim
 
 
 def final(text: str, symbols=None) -> tuple[str | None, str | None]:
@@ -146,3 +147,65 @@ def test_a_comparison_alone_is_still_read_when_it_is_all_there_is():
 def test_comparisons_in_a_long_line_take_linear_time():
     line = "M = 25.77 GB, about 3 times the 8 GB of a GPU vs 80 GB " * 2000
     assert final(line)[0] is not None
+
+
+# ----------------------------------------------------------------------------------------
+# lab A Q4: which model the student says does better (the series check's claim)
+
+LAB_A = {"pretrained": ["pretrained", "pre-trained"],
+         "scratch": ["scratch", "randomly initiali", "random init", "not pre-trained",
+                     "without pre-training"]}
+LAB_A_FALLBACK = {"pretrained": ["fine-tuned", "fine tuned", "finetuned"]}
+
+
+@pytest.mark.parametrize(("text", "better"), [
+    ("From the plot, the model trained from scratch lags behind the pre-trained one "
+     "throughout; pre-training gives a higher validation accuracy.", "pretrained"),
+    ("The scratch model lags the pre-trained one by about 10 points.", "pretrained"),
+    ("The randomly initialised model trails the pre-trained model at every epoch.",
+     "pretrained"),
+    ("The scratch model falls short of the pre-trained one.", "pretrained"),
+    ("The model trained from scratch falls behind after the second epoch.", "pretrained"),
+    ("The pre-trained model outperforms the scratch one.", "pretrained"),
+    ("The scratch model is outperformed by the pre-trained one.", "pretrained"),
+    ("The pre-trained model is clearly outperformed by the model trained from scratch.",
+     "scratch"),
+    ("The scratch model is worse than the pre-trained one.", "pretrained"),
+    ("The pre-trained model is worse than the scratch model here.", "scratch"),
+    ("The scratch model does not beat the pre-trained one at any epoch.", "pretrained"),
+    ("The pre-trained model reaches a lower validation loss than the scratch model.",
+     "pretrained"),
+    ("The pre-trained model, unlike the scratch one, reaches a higher accuracy.",
+     "pretrained"),
+    ("Compared with the pre-trained model, the scratch one stays below at every epoch.",
+     "pretrained"),
+    ("Better accuracy comes from the pre-trained model than from the scratch one.",
+     "pretrained"),
+    ("The fine-tuned model is ahead of the one trained from scratch.", "pretrained"),
+    ("The model fine-tuned from scratch beats the pre-trained one.", "scratch"),
+    ("The pre-trained model starts at 0.78: it stays higher throughout.", "pretrained"),
+])
+def test_the_direction_of_a_comparison_decides_which_model_is_better(text, better):
+    claim = find_claim(text, LAB_A, LAB_A_FALLBACK)
+    assert claim is not None and claim[0] == better, claim
+
+
+@pytest.mark.parametrize("text", [
+    "There is no clear winner between the pre-trained and the scratch model.",
+    "The pre-trained model is on par with the scratch one.",
+    "Neither model is clearly better: both end at 0.80.",
+    "The two curves are neck and neck after three epochs.",
+    "Both models reach a similar validation accuracy (0.80 and 0.79).",
+    "The pre-trained and scratch models perform equally well.",
+])
+def test_no_winner_is_read_as_no_winner(text):
+    claim = find_claim(text, LAB_A, LAB_A_FALLBACK)
+    assert claim is not None and claim[:2] == ("", ""), claim
+
+
+@pytest.mark.parametrize("text", [
+    "Pre-training gives the model a better understanding of language.",
+    "We plot the validation accuracy of the pre-trained and scratch models per epoch.",
+])
+def test_sentences_that_rank_no_model_are_no_claim(text):
+    assert find_claim(text, LAB_A, LAB_A_FALLBACK) is None

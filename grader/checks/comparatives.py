@@ -1,0 +1,137 @@
+"""Which of two models a sentence says does better, from the way comparisons are worded.
+
+Why not "the first model named wins": students write the comparison from either side and
+in either voice. "The model trained from scratch lags behind the pre-trained one", "X
+trails Y", "X falls short of Y", "X is outperformed by Y", "X has a lower loss" all rank
+the *second* model (or the one named first) differently from "X is better than Y". So each
+comparison word carries a direction for the model it is said of:
+
+- ``+1`` the subject does better: better, higher, outperforms, beats, exceeds, surpasses,
+  is ahead of, leads, stays above;
+- ``-1`` the subject does worse: worse, lower, underperforms, lags (behind), trails, falls
+  short of, falls behind, loses to, stays below;
+- a passive ("X is outperformed by Y", "beaten by", "surpassed by") turns the direction
+  round; so does a negation just before the word ("X does not beat Y", "X is no better");
+- "higher"/"lower" of a loss, error or perplexity turn round too ("a lower loss" is better);
+- "no clear winner", "on par", "neck and neck", "neither is better", "indistinguishable"
+  say neither does better; "the same", "similar", "comparable" do when both models (or
+  "both", "the two") are named and no directional word is.
+
+The subject is the model named nearest before the word in its clause, passing over one
+named as the thing compared with ("unlike the scratch one", "compared with", "than");
+with none before, the first one named after it that is not the object of "than",
+"behind", "to", "by" ("better results come from the pre-trained model").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+Mentions = Callable[[str], list[tuple[int, str]]]
+"""(offset, series) of each model named in a lower-cased text, in order."""
+
+_PASSIVE = re.compile(
+    r"\b(?:is|are|was|were|be|being|been|gets?|got)\s+(?:\w+ly\s+)?"
+    r"(?:outperformed|beaten|surpassed|exceeded|bettered|dominated|topped|overtaken|outpaced"
+    r"|outclassed)\s+by\b", re.I)
+_BETTER = re.compile(
+    r"\b(?:better|higher|outperform(?:s|ed|ing)?|superior|more\s+accurate|beats?|beating"
+    r"|exceeds?|exceeding|greater|faster|improves?\s+(?:on|over|upon)|surpass(?:es|ed|ing)?"
+    r"|(?:is|are|stays?|remains?|keeps?)\s+ahead|ahead\s+of|leads?|leading|wins?|dominates?"
+    r"|stronger|outpaces?|(?:stays?|remains?|lies|sits|is|are)\s+above)\b", re.I)
+_WORSE = re.compile(
+    r"\b(?:worse|lower|underperform(?:s|ed|ing)?|inferior|less\s+accurate|slower|weaker"
+    r"|lag(?:s|ged|ging)?(?:\s+behind)?|trail(?:s|ed|ing)?|falls?\s+(?:short|behind)"
+    r"|fell\s+(?:short|behind)|loses?\s+(?:out\s+)?to|lost\s+(?:out\s+)?to"
+    r"|(?:stays?|remains?|lies|sits|is|are)\s+(?:below|behind))\b", re.I)
+_NEGATION = re.compile(r"\b(?:not|never|no|hardly|barely|n't)\s+(?:\w+\s+){0,2}$|n't\s+(?:\w+\s+){0,2}$",
+                       re.I)
+_INVERTED_METRIC = re.compile(r"^\W*(?:\w+\W+){0,3}?(?:loss|error|perplexity|cross[- ]entropy)",
+                              re.I)
+_QUANTITY = re.compile(r"higher|lower|greater", re.I)
+_EQUAL_STRONG = re.compile(
+    r"\b(?:no\s+(?:clear|real|significant|noticeable|meaningful|obvious)?\s*(?:winner|difference)"
+    r"|neither\s+(?:\w+\s+){0,3}(?:better|worse|outperforms?|wins)|on\s+par|neck\s+and\s+neck"
+    r"|indistinguishable|(?:perform|do|does|did)\s+(?:about\s+|roughly\s+)?(?:equally|the\s+same)"
+    r"|a\s+tie|tied)\b", re.I)
+_EQUAL_WEAK = re.compile(r"\b(?:same|similar|equal(?:ly)?|comparable|identical|as\s+well\s+as)\b",
+                         re.I)
+_BOTH = re.compile(r"\b(?:both|the\s+two|either|neither)\b", re.I)
+_OBJECT_BEFORE = re.compile(
+    r"(?:\bunlike|\bcompared\s+(?:with|to)|\bversus|\bvs\.?|\bthan|\bbehind|\bby|\bover|\bto"
+    r"|\bagainst|\band|&)\s+(?:the\s+|a\s+|an\s+|one\s+)?(?:\w+\s+){0,2}$", re.I)
+_CLAUSE = re.compile(r"[;:]\s|,\s+(?=(?:but|while|whereas|although|though|yet)\b)|\n", re.I)
+
+
+def _cue(clause: str) -> tuple[int, int, int] | None:
+    """(start, end, direction) of the first comparison word of ``clause``."""
+    found: list[tuple[int, int, int]] = []
+    for pattern, direction in ((_PASSIVE, -1), (_BETTER, 1), (_WORSE, -1)):
+        m = pattern.search(clause)
+        if m is not None:
+            found.append((m.start(), m.end(), direction))
+    if not found:
+        return None
+    start, end, direction = min(found, key=lambda f: (f[0], -f[1]))
+    if _NEGATION.search(clause[max(0, start - 40):start]):
+        direction = -direction  # "does not beat", "is no better than"
+    word = clause[start:end]
+    if _QUANTITY.search(word) and _INVERTED_METRIC.match(clause[end:end + 60]):
+        direction = -direction  # "a lower validation loss"
+    return start, end, direction
+
+
+def _subject(clause: str, seen: list[tuple[int, str]], start: int, end: int,
+             passive: bool) -> str | None:
+    before = [(pos, name) for pos, name in seen if pos < start]
+    for pos, name in reversed(before):
+        if not _OBJECT_BEFORE.search(clause[max(0, pos - 40):pos]):
+            return name
+    after = [(pos, name) for pos, name in seen if pos >= end]
+    if passive and after:
+        return None  # "is outperformed by X" with no subject before: X is the agent
+    for pos, name in after:
+        if not _OBJECT_BEFORE.search(clause[max(end, pos - 40):pos]):
+            return name
+    return before[-1][1] if before else (after[0][1] if after else None)
+
+
+def compare(sentence: str, names: list[str], mentions: Mentions) -> tuple[str, str] | None:
+    """(better, worse) the sentence says, ("", "") for "no clear winner", else None."""
+    low = sentence.lower()
+    seen_all = mentions(low)
+    if not seen_all and not _BOTH.search(low):
+        return None
+    directional = False
+    offset = 0
+    for piece in _CLAUSE.split(low):
+        at = low.find(piece, offset)
+        offset = at + len(piece)
+        cue = _cue(piece)
+        strong = _EQUAL_STRONG.search(piece)
+        if strong and (cue is None or strong.start() <= cue[0]):
+            return "", ""
+        if cue is None:
+            continue
+        directional = True
+        start, end, direction = cue
+        seen = [(pos - at, name) for pos, name in seen_all if at <= pos < at + len(piece)]
+        passive = bool(_PASSIVE.match(piece, start))
+        subject = _subject(piece, seen, start, end, passive)
+        if subject is None and passive:
+            agent = [name for pos, name in seen if pos >= end]
+            if agent:
+                subject, direction = agent[0], -direction  # "is outperformed by X": X better
+        if subject is None:
+            # "The pre-trained model starts at 0.78: it stays higher": named in a clause before
+            subject = _subject(low, [m for m in seen_all if m[0] < at], at + start, at + end,
+                               False)
+        if subject is None:
+            continue
+        other = names[1] if subject == names[0] else names[0]
+        return (subject, other) if direction > 0 else (other, subject)
+    named = {name for _pos, name in seen_all}
+    if not directional and _EQUAL_WEAK.search(low) and (len(named) == 2 or _BOTH.search(low)):
+        return "", ""
+    return None
