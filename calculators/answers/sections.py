@@ -35,7 +35,8 @@ _BARE = r"(?P<bare>\d+)(?=\s*\(\s*[a-hA-H]\s*\)|(?-i:[a-h])\)|\.\d{1,2}(?![\d.,]
 _PART_WORD = r"(?:sub[\s-]?)?(?:part|question)"
 """A part spelled out: "Part (c)", "part c", "Sub-part (c)", "Subquestion c"."""
 _LETTER = (
-    r"(?:\s*:?\s*\(\s*(?P<l1>[a-h])\s*\)"
+    rf"(?:\s*\(\s*(?P<l10>[a-h])\s*[.\-–,]\s*(?P<r8>{ROMAN})\s*\)"
+    r"|\s*:?\s*\(\s*(?P<l1>[a-h])\s*\)"
     r"|\s*[.\-–—]\s*\(?(?P<l2>(?-i:[a-h]))(?:\)|(?![a-z0-9]))"
     r"|\s*(?P<l3>(?-i:[a-h]))\)"
     r"|(?P<l4>(?-i:[a-h]))(?![a-z0-9])"
@@ -44,7 +45,7 @@ _LETTER = (
     rf"|\s+(?P<l7>(?-i:[a-h]))(?=\s*[-–—.]\s*{ROMAN}(?![a-z0-9]))"
     r"|\.(?P<sub>\d{1,2})(?![\d.,]))"
 )
-_LETTER_NAMES = ("l1", "l2", "l3", "l4", "l5", "l6", "l7")
+_LETTER_NAMES = ("l1", "l2", "l3", "l4", "l5", "l6", "l7", "l10", "l11")
 
 
 def _roman_part(tag: str = "") -> str:
@@ -53,11 +54,13 @@ def _roman_part(tag: str = "") -> str:
             rf"|\s*[-–—]\s*(?P<r2{tag}>{ROMAN})(?![a-z0-9])"
             rf"|\.\s?(?P<r3{tag}>{ROMAN})(?![a-z0-9])"
             rf"|\s+(?P<r4{tag}>{ROMAN})\)"
-            rf"|\s+(?P<r6{tag}>{ROMAN})\.(?=\s|$|\*))")
+            rf"|\s+(?P<r6{tag}>{ROMAN})\.(?=\s|$|\*)"
+            rf"|\s*[-–—.,]\s*\(\s*(?P<r7{tag}>{ROMAN})\s*\))")
 
 
 _ROMAN_PART = _roman_part()
-_ROMAN_NAMES = ("r1", "r2", "r3", "r4", "r5", "r6", "r1b", "r2b", "r3b", "r4b", "r6b")
+_ROMAN_NAMES = ("r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9",
+                "r1b", "r2b", "r3b", "r4b", "r6b", "r7b")
 _REVERSED = (
     rf"{_PART_WORD}\s*\.?\s*(?:\(\s*(?P<l8>[a-h])\s*\)|(?P<l9>[a-h])(?:\)|(?![a-z0-9])))"
     rf"(?:{_roman_part('b')})?"
@@ -69,7 +72,8 @@ _LABEL = re.compile(rf"(?:{_WORD}|{_BARE})(?:{_LETTER})?(?:{_ROMAN_PART})?|{_REV
 _MORE = re.compile(r"\s*(?:&|and|,|/)\s*(?:(?P<word>question|task|part|q)\s*)?(?P<num>\d+)\b",
                    re.I)
 _LETTER_ONLY = re.compile(
-    rf"(?:\(\s*(?P<l1>[a-h])\s*\)|(?P<l2>(?-i:[a-h]))[).](?=\s|$|\*)"
+    rf"(?:\(\s*(?P<l11>[a-h])\s*[.\-–,]\s*(?P<r9>{ROMAN})\s*\)"
+    rf"|\(\s*(?P<l1>[a-h])\s*\)|(?P<l2>(?-i:[a-h]))[).](?=\s|$|\*)"
     rf"|(?P<l3>(?-i:[a-h]))\s*[-–.]\s*(?=(?-i:{ROMAN})\b)"
     rf"|{_PART_WORD}\s*(?:\(\s*(?P<l5>[a-h])\s*\)|(?P<l6>[a-h])(?=[).:]|\s*$|\s+[-–—]\s)[).:]?))"
     rf"(?:{_ROMAN_PART}|(?P<r5>(?-i:{ROMAN}))(?![a-z0-9]))?",

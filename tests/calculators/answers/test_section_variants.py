@@ -60,7 +60,7 @@ def test_a_part_spelled_out_is_the_same_label(written):
 
 @pytest.mark.parametrize("written", [
     "Question 3 – Part (e)(ii)", "Question 3, part e (ii)", "Part (e)(ii) of Question 3",
-    "Q3 — Part e-ii", "Part e.ii of Q3",
+    "Q3 — Part e-ii", "Part e.ii of Q3", "Q3 (e.ii)", "Question 3(e-ii)", "Q3 (e)–(ii)",
 ])
 def test_a_part_spelled_out_keeps_its_roman_numeral(written):
     assert parse_label(written) == Target("q", "3", "e", "ii")
@@ -103,7 +103,7 @@ def test_part_words_in_prose_open_nothing():
 
 @pytest.mark.parametrize("first", [
     "e) i.", "e) i)", "(e)(i)", "(e) (i)", "e-i", "e.i", "(e) i)", "(e) i.", "e) I.", "(E)(I)",
-    "(e)-i", "e. i.",
+    "(e)-i", "e. i.", "(e.i)", "(e-i)", "(e)–(i)", "(e), (i)",
 ])
 def test_the_first_roman_part_on_the_letter_line(first):
     text = (f"Q3\nc) {C}\nd) {D}\n{first} {E[0]}\n   ii. {E[1]}\n   iii. {E[2]}\n")
@@ -112,7 +112,8 @@ def test_the_first_roman_part_on_the_letter_line(first):
 
 @pytest.mark.parametrize(("written", "marker"), [
     ("e) i.", ("e", "i")), ("(e) i)", ("e", "i")), ("e.i", ("e", "i")), ("(E)(I)", ("e", "i")),
-    ("e) II.", ("e", "ii")), ("(e) (iii)", ("e", "iii")),
+    ("e) II.", ("e", "ii")), ("(e) (iii)", ("e", "iii")), ("(e.ii)", ("e", "ii")),
+    ("(e-II)", ("e", "ii")), ("(e)-(ii)", ("e", "ii")),
 ])
 def test_letter_and_numeral_markers(written, marker):
     assert parse_part(written) == marker
