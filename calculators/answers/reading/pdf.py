@@ -128,6 +128,8 @@ class _Para:
     size: float | None = None  # its text's size
     table: bool = False
     rows: list[str] = field(default_factory=list)
+    top: float = 0.0  # where it starts and ends on its page
+    bottom: float = 0.0
 
 
 def read_pdf(p: Path) -> Document:
@@ -425,6 +427,8 @@ class _Row:
     cells: list[list[Run]]
     x0: float
     size: float
+    y0: float = 0.0
+    y1: float = 0.0
 
     @property
     def first_word(self) -> str:
@@ -694,7 +698,13 @@ def _row(group: list[_Line]) -> _Row:
         right = span.x1 if right is None else max(right, span.x1)
         i += 1
     cells = [c for c in cells if "".join(r.text for r in c).strip()]
-    return _Row(_merge_markers(cells), min(ln.x0 for ln in group), size)
+    return _Row(
+        _merge_markers(cells),
+        min(ln.x0 for ln in group),
+        size,
+        min(ln.y0 for ln in group),
+        max(ln.y1 for ln in group),
+    )
 
 
 def _merge_markers(cells: list[list[Run]]) -> list[list[Run]]:
@@ -786,6 +796,7 @@ def _paragraphs(block: _Block) -> list[_Para]:
         size = min(row.size for row in para)
         out.append(_Para(render(runs), block.page, size if len(para) <= 2 else None, size))
         out[-1].rows = [render(runs, emphasis=False)]
+        out[-1].top, out[-1].bottom = min(r.y0 for r in para), max(r.y1 for r in para)
     return out
 
 
@@ -804,6 +815,14 @@ def _join_broken(paras: list[_Para]) -> list[_Para]:
             and abs((prev.size or 0) - (para.size or 0)) < 0.6
             and (
                 (
+                    # a sentence whose value opens the next column or page: "... need in
+                    # total" | "25.77 GB of memory"
+                    not re.search(r"[.!?:;]\**$", prev.text)
+                    and re.match(r"\**[\d$€£−-]", para.text)
+                    and not _LIST_MARKER.match(para.text.strip("*").split(" ")[0])
+                    and (para.page != prev.page or para.top < prev.top)
+                )
+                or (
                     not re.search(r"[.!?:;]\**$", prev.text)
                     and para.text[:1].islower()
                     # two display equations one under the other stay two lines
@@ -834,7 +853,13 @@ def _rejoin(blocks: list[_Block]) -> list[_Block]:
         first = block.lines[0]
         if prev is not None and prev.page == block.page:
             tail = prev.lines[-3:]
-            if any(
+            px0, px1 = min(ln.x0 for ln in prev.lines), max(ln.x1 for ln in prev.lines)
+            bx0, bx1 = min(ln.x0 for ln in block.lines), max(ln.x1 for ln in block.lines)
+            # a block beside the previous one, across a gap (the next column of a
+            # two-column page, whose baselines line up with this column's), is no
+            # continuation of its line
+            apart = (bx0 > px1 + 0.5 * first.size) or (px0 > bx1 + 0.5 * first.size)
+            if not apart and any(
                 ln.y0 < first.y1
                 and ln.y1 > first.y0
                 and (

@@ -52,6 +52,7 @@ def test_the_variants_are_hard_for_a_plain_extractor():
     assert "20.0855\n26.7791" in mathml
     assert "decoder (with bias)\n200 × 50001 +" in mathml  # a cell taller than its row
     assert "P" in latex and "∑" not in latex  # TeX's big sum has no Unicode in the PDF
+    assert "need in total\n25.77 GB" in latex and "adapters add\n1\n" in latex  # apart
 
 
 # -- family 1: justified lines stretched around inline mathematics ----------------------
@@ -66,6 +67,20 @@ def test_a_justified_list_item_with_a_big_operator_stays_one_paragraph(latex):
     assert not any(ln.startswith("|") for ln in latex)
     product = _line(latex, "(b) ")
     assert "∏_k q_k ≈ 0.12" in product and product.endswith("− log_2 p ≈ 0.4150 bits.")
+
+
+def test_a_value_opening_the_next_column_or_page_stays_with_its_label(latex):
+    """"... need in total" ends column 1, "25.77 GB of memory" opens column 2; "The
+    adapters add" ends page 1. Page 2's columns start on one baseline: its right column's
+    first line ("**75.5 MB**.") is not the left column's line carried on."""
+    assert (
+        "(c) Each score takes two bytes, and with h = 48 heads the scores need in total "
+        "25.77 GB of memory, far more than one GPU holds."
+    ) in latex
+    assert (
+        "(d) The adapters add 9,437,184 trainable parameters, and the states of Adam take "
+        "**75.5 MB**."
+    ) in latex
 
 
 # -- family 2: stacked fractions ----------------------------------------------------------
