@@ -436,8 +436,14 @@ _COPYRIGHT = re.compile(r"\(\s*c\s*\)\s*(?:19|20)\d\d\b(?![.,]\d)", re.I)
 _ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|cf|eq|eqn|fig|vs|see|resp)[.:]$", re.I)
 
 
+_MARKER_HINT = re.compile(rf"\b(?:[a-h]|{ROMAN})\s*\\?[).]", re.I)
+"""Something like a marker ("(c)", "II)", "ii."): lines without one are not stripped of markup."""
+
+
 def _run_in(raw: str, start: int, path: Path, parts: Parts) -> int | None:
     """Column of ``raw`` (after ``start``) where a run-in part begins, or None (``Parts``)."""
+    if _MARKER_HINT.search(raw, start) is None:
+        return None
     plain, where = strip_markup(raw[start:])
     for gap in _RUN_IN.finditer(plain):
         before = plain[max(0, gap.start() - 24):gap.start()]
