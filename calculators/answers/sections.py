@@ -14,7 +14,9 @@ A part may be spelled out ("Question 3 – Part (c)", "Q3, part c", "Part (c) of
 and a numeral may share the letter's line ("e) i.", "(e)(i)", "e.i", "(e) i)"), in a heading
 or a list. A part marker alone ("(c)", "(II)", "e-ii", "Part (c):") continues the label
 above it; a letter that goes backwards ("a)" after "(c)") is a list inside the answer, not
-a new part.
+a new part. Run-in parts in one paragraph ("(e) (I) ... (II) ...") are put on lines of their
+own first (``split_run_in``), where the pack's parts say an inline marker is no prose
+(``Parts``).
 """
 
 from __future__ import annotations
