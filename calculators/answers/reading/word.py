@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -85,7 +86,7 @@ def read_docx(p: Path, named_pdf: bool = False) -> Document:
         document = docx.Document(str(p))
         levels = _heading_levels(document)
         lines = _body_lines(
-            document.element.body, levels, _Numbering(document), _Sizes(document)
+            document.element.body, levels, _Numbering(document), _Styles(document)
         )
     except ReportReadError:
         raise
@@ -285,8 +286,8 @@ class _Numbering:
 
 
 def _body_lines(body: Any, levels: dict[str, int], numbering: _Numbering,
-                sizes: _Sizes | None = None) -> list[str]:
-    sizes = sizes or _Sizes(None)
+                sizes: _Styles | None = None) -> list[str]:
+    sizes = sizes or _Styles(None)
     items: list[tuple[str, float | None]] = []  # (line, size when set large like a heading)
     chars = 0
     for element in _children(body):
@@ -300,7 +301,7 @@ def _body_lines(body: Any, levels: dict[str, int], numbering: _Numbering,
                     line = f"{line[:cut]}{marker} {line[cut:]}"
                 items.append((line, big))
         elif element.tag == f"{W}tbl":
-            items.extend((row, None) for row in _table(element))
+            items.extend((row, None) for row in _table(element, sizes))
         chars += len(items[-1][0]) if items else 0
         if chars > MAX_TEXT_CHARS:
             raise ReportReadError(f"more than {MAX_TEXT_CHARS:,} characters of text")
@@ -336,11 +337,15 @@ def _chosen(alternate: Any) -> Any:
     return alternate
 
 
-class _Sizes:
-    """Font sizes (points) of paragraph styles and of the body text, from styles.xml."""
+class _Styles:
+    """What styles.xml says of each style (through the styles it is based on): font size
+    in points, bold, italic; and the body text's size. A student's own "Answer" character
+    style, or a paragraph style set in bold, makes bold text without a w:b on the run."""
 
     def __init__(self, document: Any) -> None:
         self.style: dict[str, float] = {}
+        self.bold: dict[str, bool] = {}
+        self.italic: dict[str, bool] = {}
         self.body = 11.0
         if document is None:
             return
@@ -352,6 +357,8 @@ class _Sizes:
         if default is not None and default.get(f"{W}val", "").isdigit():
             self.body = int(default.get(f"{W}val")) / 2
         own: dict[str, float] = {}
+        own_bold: dict[str, bool] = {}
+        own_italic: dict[str, bool] = {}
         based: dict[str, str] = {}
         default_style = ""
         for style in root.findall(f"{W}style"):
@@ -361,20 +368,26 @@ class _Sizes:
             parent = style.find(f"{W}basedOn")
             if parent is not None:
                 based[sid] = parent.get(f"{W}val", "")
-            sz = style.find(f"{W}rPr/{W}sz")
+            rpr = style.find(f"{W}rPr")
+            sz = rpr.find(f"{W}sz") if rpr is not None else None
             if sz is not None and sz.get(f"{W}val", "").isdigit():
                 own[sid] = int(sz.get(f"{W}val")) / 2
-        for sid in {*own, *based}:
-            cur, seen = sid, set()
-            while cur and cur not in seen and cur not in own:
-                seen.add(cur)
-                cur = based.get(cur, "")
-            if cur in own:
-                self.style[sid] = own[cur]
+            if rpr is not None and rpr.find(f"{W}b") is not None:
+                own_bold[sid] = _on(rpr, "b")
+            if rpr is not None and rpr.find(f"{W}i") is not None:
+                own_italic[sid] = _on(rpr, "i")
+        for mine, out in ((own, self.style), (own_bold, self.bold), (own_italic, self.italic)):
+            for sid in {*mine, *based}:
+                cur, seen = sid, set()
+                while cur and cur not in seen and cur not in mine:
+                    seen.add(cur)
+                    cur = based.get(cur, "")
+                if cur in mine:
+                    out[sid] = mine[cur]  # type: ignore[index]
         self.body = self.style.get(default_style, self.body)
 
 
-def _paragraph(p: Any, levels: dict[str, int], sizes: _Sizes) -> list[tuple[str, float | None]]:
+def _paragraph(p: Any, levels: dict[str, int], sizes: _Styles) -> list[tuple[str, float | None]]:
     """The paragraph's lines: one, or more where a soft line break (Shift+Enter) starts a
     new part ("(b) ...", "II. ...", "Q3 ..."), with the size of a heading set by size."""
     style = p.find(f"{W}pPr/{W}pStyle")
@@ -382,7 +395,7 @@ def _paragraph(p: Any, levels: dict[str, int], sizes: _Sizes) -> list[tuple[str,
     level = levels.get(sid)
     runs: list[Run] = []
     run_sizes: list[float] = []
-    _walk(p, runs, sizes.style.get(sid, sizes.body), run_sizes)
+    _walk(p, runs, _Ctx(sizes, sid, run_sizes))
     segments: list[list[Run]] = [[]]
     for run in runs:
         if run.text == "\n":
@@ -416,24 +429,42 @@ def _plain(line: str) -> str:
     return line.replace("**", "").replace("*", "") if line.count("**") <= 2 else line
 
 
-def _table(tbl: Any) -> list[str]:
+def _table(tbl: Any, styles: _Styles | None = None) -> list[str]:
+    """Each row as ``| a | b |``. A cell merged down over several rows (Word's vMerge: a
+    "Q3 (e)" cell beside the (I), (II), (III) rows) is written in each of its rows, so a
+    row read alone still says which question it answers."""
+    styles = styles or _Styles(None)
     rows = []
+    above: dict[int, str] = {}  # grid column -> the text of the cell last started there
     for tr in _children(tbl):
         if tr.tag != f"{W}tr":
             continue
         cells = []
+        column = 0
         for tc in _children(tr):
             if tc.tag != f"{W}tc":
+                continue
+            span = tc.find(f"{W}tcPr/{W}gridSpan")
+            width = int(span.get(f"{W}val", "1")) if span is not None and span.get(
+                f"{W}val", "").isdigit() else 1
+            merge = tc.find(f"{W}tcPr/{W}vMerge")
+            if merge is not None and merge.get(f"{W}val", "continue") == "continue":
+                cells.append(above.get(column, ""))
+                column += width
                 continue
             runs: list[Run] = []
             for block in _children(tc):
                 if block.tag == f"{W}p":
                     if runs:
                         runs.append(Run(" "))
-                    _walk(block, runs)
+                    style = block.find(f"{W}pPr/{W}pStyle")
+                    _walk(block, runs, _Ctx(styles, style.get(f"{W}val", "") if style is not None else ""))
                 elif block.tag == f"{W}tbl":  # a table inside a cell: its rows, inline
-                    runs.append(Run(" " + " ".join(_table(block)) + " "))
-            cells.append(render([r if r.text != "\n" else Run(" ") for r in runs]))
+                    runs.append(Run(" " + " ".join(_table(block, styles)) + " "))
+            text = render([r if r.text != "\n" else Run(" ") for r in runs])
+            above[column] = text
+            cells.append(text)
+            column += width
         if any(cells):
             rows.append("| " + " | ".join(cells) + " |")
     return rows
@@ -470,7 +501,18 @@ def _sym(el: Any) -> str:
     return chr(value) if 0x20 <= value < 0xD800 else ""
 
 
-def _walk(el: Any, runs: list[Run], size: float = 0.0, sizes: list[float] | None = None) -> None:
+@dataclass
+class _Ctx:
+    """What a run inherits: the styles, its paragraph's style, where run sizes are noted."""
+
+    styles: _Styles
+    paragraph_style: str = ""
+    sizes: list[float] | None = None
+
+
+def _walk(el: Any, runs: list[Run], ctx: _Ctx | None = None) -> None:
+    ctx = ctx or _Ctx(_Styles(None))
+    styles, psid = ctx.styles, ctx.paragraph_style
     for child in el.iterchildren():
         tag = child.tag
         if tag in _SKIP or not isinstance(tag, str):
@@ -480,22 +522,34 @@ def _walk(el: Any, runs: list[Run], size: float = 0.0, sizes: list[float] | None
             if _on(rpr, "vanish"):
                 continue  # hidden text: not on the page
             rstyle = rpr.find(f"{W}rStyle") if rpr is not None else None
-            sname = (rstyle.get(f"{W}val", "") if rstyle is not None else "").lower()
-            bold = _on(rpr, "b") or "strong" in sname or "bold" in sname
-            italic = _on(rpr, "i") or "emphasis" in sname
+            rsid = rstyle.get(f"{W}val", "") if rstyle is not None else ""
+            sname = rsid.lower()
+            # direct formatting, else the run's character style, else the paragraph's
+            if rpr is not None and rpr.find(f"{W}b") is not None:
+                bold = _on(rpr, "b")
+            else:
+                bold = styles.bold.get(rsid, styles.bold.get(psid, False)) or (
+                    "strong" in sname or "bold" in sname)
+            if rpr is not None and rpr.find(f"{W}i") is not None:
+                italic = _on(rpr, "i")
+            else:
+                italic = styles.italic.get(rsid, styles.italic.get(psid, False)) or (
+                    "emphasis" in sname)
             va = rpr.find(f"{W}vertAlign") if rpr is not None else None
             vert = {"superscript": "sup", "subscript": "sub"}.get(
                 va.get(f"{W}val", "") if va is not None else "", ""
             )
             sz = rpr.find(f"{W}sz") if rpr is not None else None
-            run_size = int(sz.get(f"{W}val")) / 2 if sz is not None and sz.get(
-                f"{W}val", "").isdigit() else size
+            if sz is not None and sz.get(f"{W}val", "").isdigit():
+                run_size = int(sz.get(f"{W}val")) / 2
+            else:
+                run_size = styles.style.get(rsid, styles.style.get(psid, styles.body))
             for part in child.iterchildren():
                 if part.tag == f"{W}t":
                     runs.append(Run(part.text or "", bold, italic, vert))
-                    if sizes is not None and (part.text or "").strip() and not vert:
-                        sizes.append(run_size)
-                elif part.tag == f"{W}tab":
+                    if ctx.sizes is not None and (part.text or "").strip() and not vert:
+                        ctx.sizes.append(run_size)
+                elif part.tag in (f"{W}tab", f"{W}ptab"):
                     runs.append(Run(" "))
                 elif part.tag in (f"{W}br", f"{W}cr"):
                     # a soft line break; a page or column break is a space
@@ -506,15 +560,19 @@ def _walk(el: Any, runs: list[Run], size: float = 0.0, sizes: list[float] | None
                 elif part.tag == f"{W}sym":
                     runs.append(Run(_sym(part), bold, italic, vert))
                 elif part.tag == f"{MC}AlternateContent":
-                    _walk(_chosen(part), runs, size, sizes)
+                    _walk(_chosen(part), runs, ctx)
                 elif part.tag == f"{W}drawing":
-                    _walk(part, runs, size, sizes)  # text boxes
+                    _walk(part, runs, ctx)  # text boxes
         elif tag in (f"{M}oMath", f"{M}oMathPara"):
             runs.append(Run(" " + _math(child) + " "))
         elif tag == f"{MC}AlternateContent":
-            _walk(_chosen(child), runs, size, sizes)
+            _walk(_chosen(child), runs, ctx)
+        elif tag == f"{W}p":  # a paragraph inside a text box: its own style
+            style = child.find(f"{W}pPr/{W}pStyle")
+            sid = style.get(f"{W}val", "") if style is not None else ""
+            _walk(child, runs, _Ctx(styles, sid, ctx.sizes))
         else:
-            _walk(child, runs, size, sizes)
+            _walk(child, runs, ctx)
 
 
 _FUNCTIONS = {"ln", "log", "exp", "sin", "cos", "tan", "max", "min", "softmax", "lim"}

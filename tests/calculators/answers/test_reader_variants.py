@@ -149,9 +149,12 @@ NS = (
 )
 
 
-def _docx(tmp_path: Path, body: list[str], numbering: str = "", name: str = "r.docx") -> Path:
+def _docx(
+    tmp_path: Path, body: list[str], numbering: str = "", styles: str = "", name: str = "r.docx"
+) -> Path:
     """A .docx from python-docx's own template, with body paragraphs given as WordprocessingML
-    (what Word writes) and list definitions added to its numbering part."""
+    (what Word writes), list definitions added to its numbering part and styles to its
+    styles part."""
     docx = pytest.importorskip("docx", reason="the reports extra reads .docx with python-docx")
     from docx.oxml import parse_xml
 
@@ -165,6 +168,8 @@ def _docx(tmp_path: Path, body: list[str], numbering: str = "", name: str = "r.d
                 first_num.addprevious(element)
                 continue
         root.append(element)
+    for xml in re.findall(r"<w:style .*?</w:style>", styles, re.S):
+        document.styles.element.append(parse_xml(xml.replace(" ", f" {NS} ", 1)))
     sect = document.element.body[-1]
     for xml in body:
         sect.addprevious(parse_xml(xml.replace("<w:p>", f"<w:p {NS}>", 1).replace(
@@ -358,4 +363,47 @@ def test_numbered_heading_styles_keep_their_number_after_the_hashes(tmp_path):
         "## (a) Pre-training",
         "p(mat) = 0.7500",
         "## (b) Architectures",
+    ]
+
+
+def test_bold_from_styles_and_cells_merged_down(tmp_path):
+    """Bold set by a student's own character style ("Answer") or by a paragraph style,
+    a positional tab, and a question cell merged down over its parts' rows (vMerge)."""
+    styles = """
+<w:style w:type="character" w:styleId="Answer"><w:name w:val="Answer"/><w:rPr><w:b/>
+<w:color w:val="C00000"/></w:rPr></w:style>
+<w:style w:type="paragraph" w:styleId="Result"><w:name w:val="Result"/>
+<w:basedOn w:val="Normal"/><w:rPr><w:b/></w:rPr></w:style>
+<w:style w:type="paragraph" w:styleId="ResultPlain"><w:name w:val="Result plain"/>
+<w:basedOn w:val="Result"/><w:rPr><w:b w:val="0"/></w:rPr></w:style>
+"""
+
+    def cell(text: str, merge: str = "") -> str:
+        pr = f'<w:tcPr><w:vMerge w:val="{merge}"/></w:tcPr>' if merge == "restart" else (
+            "<w:tcPr><w:vMerge/></w:tcPr>" if merge else "")
+        return f"<w:tc>{pr}{_p(_r(text)) if text else _p()}</w:tc>"
+
+    table = (
+        "<w:tbl><w:tr>" + cell("Q3 (e)", "restart") + cell("(I)") + cell("9,437,184")
+        + "</w:tr><w:tr>" + cell("", "continue") + cell("(II)") + cell("75.5 MB")
+        + "</w:tr><w:tr>" + cell("", "continue") + cell("(III)") + cell("0.065 %")
+        + "</w:tr></w:tbl>"
+    )
+    body = [
+        _p(_r("The scores need "), _r("25.77 GB", '<w:rStyle w:val="Answer"/>'), _r(".")),
+        _p(_r("Final: 14.5 billion"), ppr='<w:pStyle w:val="Result"/>'),
+        _p(_r("Working: 48 layers"), ppr='<w:pStyle w:val="ResultPlain"/>'),
+        _p(_r("Answer:"), "<w:r><w:ptab w:relativeTo=\"margin\" w:alignment=\"right\" "
+           "w:leader=\"none\"/></w:r>", _r("0.2876")),
+        table,
+    ]
+    lines = read_document(_docx(tmp_path, body, styles=styles)).text.splitlines()
+    assert lines == [
+        "The scores need **25.77 GB**.",
+        "**Final: 14.5 billion**",
+        "Working: 48 layers",
+        "Answer: 0.2876",
+        "| Q3 (e) | (I) | 9,437,184 |",
+        "| Q3 (e) | (II) | 75.5 MB |",
+        "| Q3 (e) | (III) | 0.065 % |",
     ]
