@@ -46,7 +46,9 @@ _EXPLICIT = re.compile(
 _CONTRAST = re.compile(r"\b(?:whereas|while|unlike|instead\s+of)\b", re.I)
 _MULTIPLE = re.compile(
     r"(?<![\w.,])\d[\d,.]*\s*(?:times\b|-?fold\b|(?:×|x\b|\\times)(?!\s*\d))"
-    r"|\b(?:twice|thrice|half|double|triple|quadruple)\b", re.I)
+    r"|\b(?:twice|thrice|half|double|triple|quadruple)\b"
+    r"|\b(?:two|three|four|five|six|seven|eight|nine|ten|a\s+hundred|a\s+thousand|hundreds|thousands)"
+    r"\s+times\b", re.I)
 _REFERENCE = re.compile(
     r"^\s*(?:(?:as\s+(?:much|many|large|big|long)\s+as|the|that\s+of|those\s+of|what|a|an"
     r"|of)\b|[A-Z]|\w+['’]s\b)")

@@ -76,6 +76,11 @@ _CLEAN = [
     (_SIUNITX_UNIT, lambda m: " " + siunitx_unit(m.group(1))),
     (re.compile(r"&(?:nbsp|thinsp|ensp|emsp|#160|#8201|#x202[fF]|#x[aA]0);"), " "),
     (re.compile(r"\\(?:mathbf|textbf|boldsymbol|bm)\s*\{([^{}]*)\}"), r"**\1**"),
+    # TeX math delimiters \( .. \) and \[ .. \] (not Markdown's escaped "\(a\)" part marker
+    # or "\[4\]" citation)
+    (re.compile(r"\\\((?![a-zA-Z]{1,4}\\\))(.*?)\\\)"), r" \1 "),
+    (re.compile(r"\\\[(?!\s*\d+\s*\\\])(.*?)\\\]"), r" \1 "),
+    (re.compile(r"^\s*\\[\[\]]|\\[\[\]](?=\s*$)"), " "),
     (re.compile(r"\\(?=[()\[\]*_#|])"), ""),
     # {\rm GB}: the old-style font switch
     (re.compile(r"\{\\(?:rm|mathrm|text|textrm|sf|it|bf)\s+([^{}]*)\}"), r" \1"),

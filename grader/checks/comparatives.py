@@ -39,22 +39,29 @@ _BETTER = re.compile(
     r"\b(?:better|higher|outperform(?:s|ed|ing)?|superior|more\s+accurate|beats?|beating"
     r"|exceeds?|exceeding|greater|faster|improves?\s+(?:on|over|upon)|surpass(?:es|ed|ing)?"
     r"|(?:is|are|stays?|remains?|keeps?)\s+ahead|ahead\s+of|leads?|leading|wins?|dominates?"
-    r"|stronger|outpaces?|(?:stays?|remains?|lies|sits|is|are)\s+above)\b", re.I)
+    r"|stronger|outpaces?|(?:stays?|remains?|lies|sits|is|are)\s+above"
+    r"|catch(?:es)?\s+up|keeps?\s+up|(?:a|an|the|clear|big|large|small|slight|consistent)\s+"
+    r"(?:advantage|edge|lead)\b|advantage)\b|(?<=\s)>(?=\s)", re.I)
 _WORSE = re.compile(
     r"\b(?:worse|lower|underperform(?:s|ed|ing)?|inferior|less\s+accurate|slower|weaker"
     r"|lag(?:s|ged|ging)?(?:\s+behind)?|trail(?:s|ed|ing)?|falls?\s+(?:short|behind)"
     r"|fell\s+(?:short|behind)|loses?\s+(?:out\s+)?to|lost\s+(?:out\s+)?to"
-    r"|(?:stays?|remains?|lies|sits|is|are)\s+(?:below|behind))\b", re.I)
+    r"|(?:stays?|remains?|lies|sits|is|are)\s+(?:below|behind)|disadvantage)\b|(?<=\s)<(?=\s)",
+    re.I)
 _NEGATION = re.compile(r"\b(?:not|never|no|hardly|barely|n't)\s+(?:\w+\s+){0,2}$|n't\s+(?:\w+\s+){0,2}$",
                        re.I)
 _INVERTED_METRIC = re.compile(r"^\W*(?:\w+\W+){0,3}?(?:loss|error|perplexity|cross[- ]entropy)",
                               re.I)
+_METRIC_BEFORE = re.compile(r"(?:loss|error|perplexity|cross[- ]entropy)\w*\W+(?:\w+\W+){0,3}$",
+                            re.I)
 _QUANTITY = re.compile(r"higher|lower|greater", re.I)
 _EQUAL_STRONG = re.compile(
     r"\b(?:no\s+(?:clear|real|significant|noticeable|meaningful|obvious)?\s*(?:winner|difference)"
     r"|neither\s+(?:\w+\s+){0,3}(?:better|worse|outperforms?|wins)|on\s+par|neck\s+and\s+neck"
     r"|indistinguishable|(?:perform|do|does|did)\s+(?:about\s+|roughly\s+)?(?:equally|the\s+same)"
-    r"|a\s+tie|tied)\b", re.I)
+    r"|a\s+tie|tied|(?:negligible|marginal|insignificant|minimal)\s+(?:difference|gap)"
+    r"|(?:difference|gap)\s+(?:[\w'’-]+\s+){0,6}?(?:is|was|are|were|stays?|remains?)\s+(?:\w+\s+)?"
+    r"(?:negligible|marginal|insignificant|minimal|tiny|within\s+noise))\b", re.I)
 _EQUAL_WEAK = re.compile(r"\b(?:same|similar|equal(?:ly)?|comparable|identical|as\s+well\s+as)\b",
                          re.I)
 _BOTH = re.compile(r"\b(?:both|the\s+two|either|neither)\b", re.I)
@@ -77,7 +84,8 @@ def _cue(clause: str) -> tuple[int, int, int] | None:
     if _NEGATION.search(clause[max(0, start - 40):start]):
         direction = -direction  # "does not beat", "is no better than"
     word = clause[start:end]
-    if _QUANTITY.search(word) and _INVERTED_METRIC.match(clause[end:end + 60]):
+    if _QUANTITY.search(word) and (_INVERTED_METRIC.match(clause[end:end + 60])
+                                   or _METRIC_BEFORE.search(clause[max(0, start - 40):start])):
         direction = -direction  # "a lower validation loss"
     return start, end, direction
 

@@ -77,6 +77,15 @@ def test_a_power_of_ten_or_a_scale_word_in_tex_keeps_the_magnitude(written):
     assert value(written).value == 7_249_000_000
 
 
+@pytest.mark.parametrize(("written", "read", "why"), [
+    ("For 48 heads the memory is \\(25.77\\ \\text{GB}\\).", "25.77 GB", "number"),
+    ("For 48 heads: \\[ M = 25.77\\ \\text{GB} \\]", "25.77 GB", "after ="),
+    ("\\(c\\) For 48 heads the scores need 25.77 GB (see \\[4\\])", "25.77 GB", "number"),
+])
+def test_tex_math_delimiters_are_not_parentheses_or_citations(written, read, why):
+    assert final(written) == (read, why)
+
+
 def test_a_tex_line_break_and_digit_groups_are_not_units():
     assert final("$$\\boxed{9\\ 437\\ 184} \\\\$$") == ("9,437,184", "boxed")
     assert final("$$M = 25.77 \\\\ \\text{(fp16)}$$")[0] == "25.77"
@@ -107,6 +116,8 @@ def test_a_tex_line_break_and_digit_groups_are_not_units():
      "0.2876"),
     ("The scores need 25.77 GB. That is about 3 times the 8 GB of a consumer GPU.", "25.77 GB"),
     ("The scores need 25.77 GB. For comparison, a consumer GPU has 8 GB.", "25.77 GB"),
+    ("The scores need 25.77 GB. This is more than three times the 8 GB of a consumer GPU.",
+     "25.77 GB"),
     ("the states take 37.7 MB for 48 layers.", "37.7 MB"),
     ("The scores need 25.77 GB which is about 3 times the 8 GB of a consumer GPU.",
      "25.77 GB"),
@@ -184,6 +195,14 @@ LAB_A_FALLBACK = {"pretrained": ["fine-tuned", "fine tuned", "finetuned"]}
     ("The fine-tuned model is ahead of the one trained from scratch.", "pretrained"),
     ("The model fine-tuned from scratch beats the pre-trained one.", "scratch"),
     ("The pre-trained model starts at 0.78: it stays higher throughout.", "pretrained"),
+    ("The from-scratch model never catches up with the pre-trained one.", "pretrained"),
+    ("Starting from pre-trained weights gives a clear advantage over training from scratch.",
+     "pretrained"),
+    ("The scratch model is at a disadvantage.", "pretrained"),
+    ("pre-trained (0.85) > scratch (0.72) at the last epoch", "pretrained"),
+    ("The pre-trained model's validation loss is lower than the scratch model's.",
+     "pretrained"),
+    ("The scratch model's accuracy is lower than the pre-trained model's.", "pretrained"),
 ])
 def test_the_direction_of_a_comparison_decides_which_model_is_better(text, better):
     claim = find_claim(text, LAB_A, LAB_A_FALLBACK)
@@ -197,6 +216,7 @@ def test_the_direction_of_a_comparison_decides_which_model_is_better(text, bette
     "The two curves are neck and neck after three epochs.",
     "Both models reach a similar validation accuracy (0.80 and 0.79).",
     "The pre-trained and scratch models perform equally well.",
+    "The difference between the pre-trained and scratch models is negligible.",
 ])
 def test_no_winner_is_read_as_no_winner(text):
     claim = find_claim(text, LAB_A, LAB_A_FALLBACK)
