@@ -28,23 +28,26 @@ from dataclasses import dataclass
 ROMAN = r"(?:viii|vii|vi|iv|ix|iii|ii|i|v|x)"
 ROMAN_VALUES = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8,
                 "ix": 9, "x": 10}
-_KINDS = {"question": "q", "q": "q", "part": "q", "problem": "q", "exercise": "q", "task": "task"}
+_KINDS = {"question": "q", "q": "q", "qn": "q", "qns": "q", "ques": "q", "part": "q", "problem": "q",
+          "exercise": "q", "task": "task"}
 END = ("end", "", None, None)
 """The path of a "References"/"Appendix" heading: it ends every section."""
 
-_WORD = r"(?P<word>question|problem|exercise|part|task|q)\s*\.?\s*(?P<num>\d+)(?!\d|,\d)"
-_BARE = r"(?P<bare>\d+)(?=\s*\(\s*[a-hA-H]\s*\)|(?-i:[a-h])\)|\.\d{1,2}(?![\d.,]))"
+_WORD = (r"(?P<word>question|problem|exercise|part|task|qns?|ques|q)\s*\.?\s*(?P<num>\d+)"
+         r"(?!\d|,\d)")
+_BARE = (r"(?P<bare>\d+)(?=\s*\(\s*[a-hA-H]\s*\)|(?-i:[a-h])(?:\)|[.:](?:\s|$))"
+         r"|\.\d{1,2}(?![\d.,]))")
 _PART_WORD = r"(?:sub[\s-]?)?(?:part|question)"
 """A part spelled out: "Part (c)", "part c", "Sub-part (c)", "Subquestion c"."""
 _LETTER = (
-    rf"(?:\s*\(\s*(?P<l10>[a-h])\s*[.\-–,]\s*(?P<r8>{ROMAN})\s*\)"
+    rf"(?:\s*\(\s*(?P<l10>[a-h])\s*[.\-–,]\s*(?:(?P<r8>{ROMAN})|(?P<n5>10|[1-9]))\s*\)"
     r"|\s*:?\s*\(\s*(?P<l1>[a-h])\s*\)"
     r"|\s*[.\-–—]\s*\(?(?P<l2>(?-i:[a-h]))(?:\)|(?![a-z0-9]))"
-    r"|\s*(?P<l3>(?-i:[a-h]))\)"
+    r"|\s*:?\s*(?P<l3>(?-i:[a-h]))\)"
     r"|(?P<l4>(?-i:[a-h]))(?![a-z0-9])"
     rf"|\s*(?:[,:.\-–—·(]\s*)?{_PART_WORD}\s*\.?\s*"
     r"(?:\(\s*(?P<l5>[a-h])\s*\)|(?P<l6>[a-h])(?:\)|(?![a-z0-9])))"
-    rf"|\s+(?P<l7>(?-i:[a-h]))(?=\s*[-–—.]\s*{ROMAN}(?![a-z0-9]))"
+    rf"|\s+(?P<l7>(?-i:[a-h]))(?=\s*[-–—.]\s*(?:{ROMAN}(?![a-z0-9])|(?:10|[1-9])(?![\d.,])))"
     r"|\.(?P<sub>\d{1,2})(?![\d.,]))"
 )
 _LETTER_NAMES = ("l1", "l2", "l3", "l4", "l5", "l6", "l7", "l10", "l11")
@@ -57,12 +60,23 @@ def _roman_part(tag: str = "") -> str:
             rf"|\.\s?(?P<r3{tag}>{ROMAN})(?![a-z0-9])"
             rf"|\s+(?P<r4{tag}>{ROMAN})\)"
             rf"|\s+(?P<r6{tag}>{ROMAN})\.(?=\s|$|\*)"
-            rf"|\s*[-–—.,]\s*\(\s*(?P<r7{tag}>{ROMAN})\s*\))")
+            rf"|\s*[-–—.,]\s*\(\s*(?P<r7{tag}>{ROMAN})\s*\)"
+            rf"|\s*\(\s*(?P<n1{tag}>10|[1-9])\s*\)|[.\-–](?P<n2{tag}>10|[1-9])(?![\d.,]))")
 
 
 _ROMAN_PART = _roman_part()
 _ROMAN_NAMES = ("r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9",
                 "r1b", "r2b", "r3b", "r4b", "r6b", "r7b")
+_ARABIC_NAMES = ("n1", "n2", "n3", "n4", "n5", "n1b", "n2b")
+"""A sub-part numbered after its letter ("(e)(2)", "e.2", "Q3 e-2"): read as the numeral."""
+_NUMERALS = {v: k for k, v in ROMAN_VALUES.items()}
+
+
+def _numeral(m: re.Match[str]) -> str | None:
+    roman = _first(m, *_ROMAN_NAMES)
+    if roman is None and (arabic := _first(m, *_ARABIC_NAMES)) is not None:
+        roman = _NUMERALS[int(arabic)]
+    return roman
 _REVERSED = (
     rf"{_PART_WORD}\s*\.?\s*(?:\(\s*(?P<l8>[a-h])\s*\)|(?P<l9>[a-h])(?:\)|(?![a-z0-9])))"
     rf"(?:{_roman_part('b')})?"
@@ -74,11 +88,11 @@ _LABEL = re.compile(rf"(?:{_WORD}|{_BARE})(?:{_LETTER})?(?:{_ROMAN_PART})?|{_REV
 _MORE = re.compile(r"\s*(?:&|and|,|/)\s*(?:(?P<word>question|task|part|q)\s*)?(?P<num>\d+)\b",
                    re.I)
 _LETTER_ONLY = re.compile(
-    rf"(?:\(\s*(?P<l11>[a-h])\s*[.\-–,]\s*(?P<r9>{ROMAN})\s*\)"
+    rf"(?:\(\s*(?P<l11>[a-h])\s*[.\-–,]\s*(?:(?P<r9>{ROMAN})|(?P<n4>10|[1-9]))\s*\)"
     rf"|\(\s*(?P<l1>[a-h])\s*\)|(?P<l2>(?-i:[a-h]))[).](?=\s|$|\*)"
-    rf"|(?P<l3>(?-i:[a-h]))\s*[-–.]\s*(?=(?-i:{ROMAN})\b)"
+    rf"|(?P<l3>(?-i:[a-h]))\s*[-–.]\s*(?=(?-i:{ROMAN})\b|(?:10|[1-9])(?![\d.,]))"
     rf"|{_PART_WORD}\s*(?:\(\s*(?P<l5>[a-h])\s*\)|(?P<l6>[a-h])(?=[).:]|\s*$|\s+[-–—]\s)[).:]?))"
-    rf"(?:{_ROMAN_PART}|(?P<r5>(?-i:{ROMAN}))(?![a-z0-9]))?",
+    rf"(?:{_ROMAN_PART}|(?P<r5>(?-i:{ROMAN}))(?![a-z0-9])|(?P<n3>10|[1-9])(?![\d.,]))?",
     re.I,
 )
 _ROMAN_ONLY = re.compile(rf"(?:\(\s*(?P<r1>{ROMAN})\s*\)|(?P<r2>{ROMAN})[).](?=\s|$|\*))", re.I)
@@ -88,6 +102,9 @@ _SECTION_NUMBER = re.compile(
 )
 _BARE_HEADING = re.compile(r"^(?P<n>\d+)(?P<dots>(?:\.\d+)*)\.?(?:\s|$)")
 _END_WORDS = ("references", "bibliography", "appendix", "acknowledg")
+_ANSWER_WORDS = re.compile(r"(?:answers?|ans\.?|solutions?|sol\.)\s*(?:(?:to|for|of)\s+)?[:.\-–]?\s*",
+                           re.I)
+"""'Answer to Q3 (c):', 'Ans. 3(c)', 'Solution to Question 3 (c)': the label after them."""
 
 # markup that may wrap a label: removed before reading it, positions kept
 _MARKUP = re.compile(r"\\(?=[()\[\].*_#|-])|\*\*|__|(?<![\w])[*_](?=\S)|(?<=\S)[*_](?![\w])|`|\$|\\textbf\{|\\textit\{"
@@ -154,7 +171,7 @@ def parse_label(text: str) -> Target | None:
     word = _first(m, "word", "word2")
     kind = _KINDS[word] if word else "q"
     return Target(kind, _first(m, "num", "num2", "bare") or "", _sub_letter(m),
-                  _first(m, *_ROMAN_NAMES))
+                  _numeral(m))
 
 
 def parse_part(text: str) -> tuple[str | None, str | None] | None:
@@ -162,7 +179,7 @@ def parse_part(text: str) -> tuple[str | None, str | None] | None:
     plain, _ = strip_markup(text.strip())
     m = _LETTER_ONLY.fullmatch(plain)
     if m is not None:
-        return _first(m, *_LETTER_NAMES), _first(m, *_ROMAN_NAMES)
+        return _first(m, *_LETTER_NAMES), _numeral(m)
     m = _ROMAN_ONLY.fullmatch(plain)
     if m is not None:
         return None, _first(m, "r1", "r2")
@@ -241,7 +258,7 @@ def _label_at(text: str, where: list[int], raw_len: int) -> tuple[Mark, int] | N
     weak = word is None and m.groupdict().get("sub") is not None
     kind = _KINDS[word] if word else "?"
     paths: list[Path] = [(kind, _first(m, "num", "num2", "bare") or "", letter,
-                          _first(m, *_ROMAN_NAMES))]
+                          _numeral(m))]
     end = m.end()
     while True:
         more = _MORE.match(text, end)
@@ -259,7 +276,7 @@ def _marker_at(text: str, where: list[int], raw_len: int) -> Mark | None:
     m = _LETTER_ONLY.match(text)
     if m is not None:
         letter = _first(m, *_LETTER_NAMES)
-        roman = _first(m, *_ROMAN_NAMES)
+        roman = _numeral(m)
         column = where[m.end()] if m.end() < len(where) else raw_len
         return Mark((("?", "", letter, roman),), column, letter_only=True)
     m = _ROMAN_ONLY.match(text)
@@ -292,6 +309,11 @@ def _read_mark(raw: str, heading: bool) -> Mark | None:
     if section:
         plain, where = plain[section.end():], where[section.end():]
     found = _label_at(plain, where, len(raw))
+    answer = _ANSWER_WORDS.match(plain) if found is None else None
+    if answer is not None and answer.end() < len(plain):
+        found = _label_at(plain[answer.end():], where[answer.end():], len(raw))
+        if found is not None and found[0].weak:
+            found = None  # "Answer: 3.5 GB" is a value, no "3.5" heading
     if found is not None:
         return found[0]
     if heading:
@@ -455,7 +477,7 @@ def _run_in(raw: str, start: int, path: Path, parts: Parts) -> int | None:
         at = gap.end()
         m = _LETTER_ONLY.match(plain, at)
         if m is not None:
-            letter, roman = _first(m, *_LETTER_NAMES), _first(m, *_ROMAN_NAMES)
+            letter, roman = _first(m, *_LETTER_NAMES), _numeral(m)
         else:
             m = _ROMAN_ONLY.match(plain, at)
             if m is None:

@@ -59,6 +59,52 @@ def test_a_part_spelled_out_is_the_same_label(written):
 
 
 @pytest.mark.parametrize("written", [
+    "Question 3c", "3c.", "3c:", "Question 3: c)", "Qn 3 (c)", "Qn. 3(c)", "Ques 3 (c)", "Q.3(c)",
+])
+def test_short_and_run_together_labels(written):
+    assert parse_label(written) == Target("q", "3", "c")
+
+
+@pytest.mark.parametrize("line", [
+    "Answer to Q3 (c): {c}", "Ans. 3(c) {c}", "Answer 3(c): {c}", "Solution to Question 3 (c): {c}",
+    "**Answer to Question 3 – Part (c):** {c}",
+])
+def test_answer_words_before_a_label(line):
+    text = f"Q3 (b) Decoder-only.\n{line.format(c=C)}\nAnswer to Q3 (d): {D}\n"
+    assert cde(text)[:2] == (C, D)
+
+
+def test_an_answer_that_looks_like_a_section_number_is_a_value():
+    # "3.5" after "Answer:" is no "3.5" heading (Q3 (e)), though the pack has Q3's parts
+    text = f"## Q3 (c)\nAnswer: 3.5 GB per head, {C} in all.\n## Q3 (d)\n{D}\n"
+    assert cde(text)[:2] == (C, D)
+    assert headings(text) == {"## Q3 (c)", "## Q3 (d)"}
+
+
+@pytest.mark.parametrize(("written", "numeral"), [
+    ("Q3(e)(1)", "i"), ("Q3 (e)(2)", "ii"), ("Q3 e.1", "i"), ("Q3 e-2", "ii"), ("3(e)(3)", "iii"),
+])
+def test_sub_parts_numbered_after_the_letter(written, numeral):
+    assert parse_label(written) == Target("q", "3", "e", numeral)
+
+
+@pytest.mark.parametrize("style", ["e.{n}", "(e)({n})", "(e) ({n})", "(e.{n})", "e-{n}"])
+def test_arabic_sub_parts_under_a_letter(style):
+    marks = [style.format(n=n) for n in (1, 2, 3)]
+    text = f"Q3\nd) {D}\n" + "".join(f"{m} {e}\n" for m, e in zip(marks, E, strict=True))
+    got = answers(text)
+    assert (got["q3d"], got["e1"], got["e2"], got["e3"]) == (D, *E)
+
+
+def test_a_numbered_list_inside_a_part_opens_no_sub_part():
+    # "1)" / "2)" alone are a list of steps, not (e)(I)/(e)(II)
+    text = (f"## Q3 (e)\n(I)\n1) r(d + k) per matrix\n2) x 2 matrices x 48 layers = {E[0]}\n"
+            f"(II) {E[1]}\n(III) {E[2]}\n")
+    got = answers(text)
+    assert (got["e1"], got["e2"], got["e3"]) == E
+
+
+@pytest.mark.parametrize("written", [
     "Question 3 – Part (e)(ii)", "Question 3, part e (ii)", "Part (e)(ii) of Question 3",
     "Q3 — Part e-ii", "Part e.ii of Q3", "Q3 (e.ii)", "Question 3(e-ii)", "Q3 (e)–(ii)",
 ])
