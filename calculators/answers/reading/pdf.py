@@ -429,6 +429,7 @@ class _Row:
     size: float
     y0: float = 0.0
     y1: float = 0.0
+    bounds: list[tuple[float, float]] = field(default_factory=list)  # each cell's x0, x1
 
     @property
     def first_word(self) -> str:
@@ -642,6 +643,12 @@ def _row(group: list[_Line]) -> _Row:
         verts.append(level if level in ("sup", "sub") else "")
         parts.append({"sup": "num", "num": "num", "sub": "den", "den": "den"}.get(level, ""))
     cells: list[list[Run]] = [[]]
+    extents: list[list[float]] = [[]]  # each cell's inked x0, x1
+
+    def ink(x0: float, x1: float) -> None:
+        cell = extents[-1]
+        cell[:] = [min(x0, cell[0]), max(x1, cell[1])] if cell else [x0, x1]
+
     right: float | None = None
     i = 0
     while i < len(spans):
@@ -674,11 +681,13 @@ def _row(group: list[_Line]) -> _Row:
                 for x0, x1, text in fractions:
                     if right is not None and x0 - right > CELL_GAP * size:
                         cells.append([])
+                        extents.append([])
                     elif cells[-1] and not cells[-1][-1].text[-1:].isspace():
                         cells[-1].append(Run(" "))
                     if _FUNCTION_BEFORE.search("".join(r.text for r in cells[-1][-4:])):
                         text = f"({text})"  # −ln of the whole stacked fraction
                     cells[-1].append(Run(text))
+                    ink(x0, x1)
                     right = x1 if right is None else max(right, x1)
                 i = j
                 continue
@@ -687,6 +696,7 @@ def _row(group: list[_Line]) -> _Row:
             gap = span.x0 - right
             if gap > CELL_GAP * size:
                 cells.append([])
+                extents.append([])
             elif (
                 gap > 0.12 * size
                 and cells[-1]
@@ -695,16 +705,49 @@ def _row(group: list[_Line]) -> _Row:
             ):
                 cells[-1].append(Run(" "))  # math glyphs set apart without a space
         cells[-1].append(Run(span.text, span.bold, span.italic, vert))
+        if span.text.strip():
+            ink(span.x0, span.x1)
         right = span.x1 if right is None else max(right, span.x1)
         i += 1
-    cells = [c for c in cells if "".join(r.text for r in c).strip()]
+    kept = [(c, e) for c, e in zip(cells, extents, strict=True) if "".join(r.text for r in c).strip()]
+    cells = _merge_markers([c for c, _ in kept])
+    bounds = [(e[0], e[1]) for _, e in kept if e]
+    if len(cells) != len(bounds):  # a list marker merged with its item
+        bounds = [(min(b[0] for b in bounds), max(b[1] for b in bounds))] if bounds else []
     return _Row(
-        _merge_markers(cells),
+        cells,
         min(ln.x0 for ln in group),
         size,
         min(ln.y0 for ln in group),
         max(ln.y1 for ln in group),
+        bounds,
     )
+
+
+def _stretched(rows: list[_Row]) -> bool:
+    """Lines of a justified paragraph stretched word by word (a forced line break, an
+    underfull line beside long mathematics), not a table: rows of four or more "cells",
+    no two of which line up column by column. A table's rows of as many cells have their
+    inner cells at the same starts, ends or centres; justified lines share only margins."""
+    wordy = [r for r in rows if len(r.cells) >= 4 and len(r.bounds) == len(r.cells)][:12]
+    if len(wordy) < 2:
+        return False
+
+    def lined(a: tuple[float, float], b: tuple[float, float]) -> bool:
+        return (
+            abs(a[0] - b[0]) <= 1.5
+            or abs(a[1] - b[1]) <= 1.5
+            or abs(a[0] + a[1] - b[0] - b[1]) <= 3
+        )
+
+    for i, first in enumerate(wordy):
+        for other in wordy[i + 1 :]:
+            if len(other.bounds) != len(first.bounds):
+                continue
+            inner = list(zip(first.bounds[1:-1], other.bounds[1:-1], strict=True))
+            if sum(lined(a, b) for a, b in inner) >= 0.75 * len(inner):
+                return False  # columns: a table
+    return True
 
 
 def _merge_markers(cells: list[list[Run]]) -> list[list[Run]]:
@@ -760,7 +803,8 @@ def _paragraphs(block: _Block) -> list[_Para]:
     if not rows:
         return []
     multi = sum(len(r.cells) > 1 for r in rows)
-    if multi >= 2 or (multi == 1 and len(rows) == 1):  # a table, or one row of one
+    if (multi >= 2 and not _stretched(rows)) or (multi == 1 and len(rows) == 1):
+        # a table, or one row of one
         table_rows = ["| " + " | ".join(render(c) for c in row.cells) + " |" for row in rows]
         return [_Para("", block.page, table=True, rows=table_rows)]
     columns = _columns(block.lines) if len(rows) > 1 else None

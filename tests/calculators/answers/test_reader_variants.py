@@ -64,7 +64,7 @@ def test_a_justified_list_item_with_a_big_operator_stays_one_paragraph(latex):
     before its value, never a table row."""
     item = _line(latex, "(a) ")
     assert "p(mat) = e^3/ ∑_i e^z_i ≈ 0.7500 and the loss is − ln p(mat) ≈ 0.2876 nats." in item
-    assert not any(ln.startswith("|") for ln in latex)
+    assert [ln for ln in latex if ln.startswith("|")][0] == "| Model | Params | Memory | Time | Seeds |"
     product = _line(latex, "(b) ")
     assert "∏_k q_k ≈ 0.12" in product and product.endswith("− log_2 p ≈ 0.4150 bits.")
 
@@ -81,6 +81,22 @@ def test_a_value_opening_the_next_column_or_page_stays_with_its_label(latex):
         "(d) The adapters add 9,437,184 trainable parameters, and the states of Adam take "
         "**75.5 MB**."
     ) in latex
+
+
+def test_lines_stretched_word_by_word_are_a_paragraph_and_a_table_stays_a_table(latex):
+    """Forced line breaks stretch a justified line's spaces past a table's cell gap, line
+    after line; their words line up with nothing, while a table's columns do."""
+    assert (
+        "(e) Each score takes two bytes, and with h = 48 heads the scores need in total "
+        "25.77 GB of memory, far more than one GPU holds. The adapters add 9,437,184 "
+        "trainable parameters, and the states of Adam take **75.5 MB**, as the table shows."
+    ) in latex
+    at = latex.index("| Model | Params | Memory | Time | Seeds |")
+    assert latex[at + 1 : at + 4] == [
+        "| base | 110 M | 0.44 GB | 1.0 h | 1, 2, 3 |",
+        "| large | 340 M | 1.36 GB | 13.2 h | 1, 2 |",
+        "| xl | 1,500 M | 6 GB | 30 h | 1 |",
+    ]
 
 
 # -- family 2: stacked fractions ----------------------------------------------------------
