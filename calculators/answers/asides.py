@@ -88,12 +88,14 @@ _RELATIVE = re.compile(r"\b(?:which|that)\s+(?:is|are|was|means|makes|gives|take
 _CLAUSE_END = re.compile(r"[,:](?=\s)|;")
 _REACH = 300
 """Characters a comparison, and the words before it, may span (bounded: linear time)."""
+_GAP = 120
+"""Characters between the answer and a comparison that may set it off ("(", ", i.e. about")."""
 _OPERAND = re.compile(r"(?:[/÷×*]|\\times|\\cdot|\\div|\bover\b)\s*\**\s*$")
 
 
-def _sentences(text: str) -> list[int]:
-    """Start offsets of the sentences of ``text`` (a line may hold several)."""
-    return [0] + [m.end() for m in _SENTENCE_END.finditer(text)]
+def _sentences(text: str, pos: int) -> list[int]:
+    """Start offsets of the sentences of ``text`` from ``pos`` (a line may hold several)."""
+    return [pos] + [m.end() for m in _SENTENCE_END.finditer(text, pos)]
 
 
 def _unclosed_paren(gap: str) -> bool:
@@ -140,7 +142,11 @@ def comparison_spans(text: str, numbers: Sequence[tuple[int, int]]) -> list[tupl
     comparison counts only after a number its sentence has already given (the answer),
     unless the sentence announces itself as one.
     """
-    starts = _sentences(text)
+    if not numbers:
+        return []
+    # only the part of the line holding the numbers read (a line of pasted data: its end)
+    region = max(0, min(n[0] for n in numbers) - _REACH)
+    starts = _sentences(text, region)
     ends = [*starts[1:], len(text)]
     spans: list[tuple[int, int]] = []
 
@@ -156,28 +162,28 @@ def comparison_spans(text: str, numbers: Sequence[tuple[int, int]]) -> list[tupl
         return by_end[k] if k >= 0 and by_end[k][0] >= sentence_start else None
 
     for sa, sb in zip(starts, ends, strict=True):
-        head = text[sa:sb]
-        if _ANNOUNCED.match(head):
+        if _ANNOUNCED.match(text[sa:min(sb, sa + 80)]):
             spans.append((sa, sb))
 
-    counts = [m.span(1) for m in _SCOPE.finditer(text)]
+    counts = [m.span(1) for m in _SCOPE.finditer(text, region)]
+    count_starts = {a for a, _b in counts}
     for count in counts:
         prev = previous(count[0], sentence_of(count[0])[0])
-        if prev is not None and not any(a <= prev[0] < b for a, b in counts):
+        if prev is not None and prev[0] not in count_starts:
             spans.append(count)  # the count alone: what follows may be the answer
 
     markers: list[tuple[int, int, str]] = []
-    markers += [(m.start(), m.end(), "explicit") for m in _EXPLICIT.finditer(text)]
-    markers += [(m.start(), m.end(), "contrast") for m in _CONTRAST.finditer(text)]
-    markers += [(m.start(), m.end(), "multiple") for m in _MULTIPLE.finditer(text)]
-    markers += [(m.start(), m.end(), "proportion") for m in _PROPORTION.finditer(text)]
+    markers += [(m.start(), m.end(), "explicit") for m in _EXPLICIT.finditer(text, region)]
+    markers += [(m.start(), m.end(), "contrast") for m in _CONTRAST.finditer(text, region)]
+    markers += [(m.start(), m.end(), "multiple") for m in _MULTIPLE.finditer(text, region)]
+    markers += [(m.start(), m.end(), "proportion") for m in _PROPORTION.finditer(text, region)]
     for start, end, what in sorted(markers):
         sa, sb = sentence_of(start)
         stop = min(sb, end + _REACH)
         prev = previous(start, sa)
         measure = what in ("multiple", "proportion")
         if prev is not None:
-            gap = text[max(prev[1], start - _REACH):start]
+            gap = text[max(prev[1], start - _GAP):start]
             in_paren = _unclosed_paren(gap)
             appositive = _APPOSITIVE.search(gap) is not None or (
                 what != "proportion" and _RELATIVE.search(gap) is not None)
@@ -212,5 +218,7 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def inside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
-    """Whether [start, end) overlaps one of ``spans``."""
-    return any(a < end and start < b for a, b in spans)
+    """Whether [start, end) overlaps one of ``spans`` (sorted and disjoint, as
+    ``comparison_spans`` gives them)."""
+    k = bisect_right(spans, (end, -1)) - 1  # the last span starting before ``end``
+    return k >= 0 and spans[k][1] > start
