@@ -66,7 +66,7 @@ _SCOPE = re.compile(
 """A count that scopes the answer before it ("37.7 MB for 48 layers", "over the 5 words")."""
 _FILLER = (r"(?:(?:i\.e\.|e\.g\.|that\s+is|so|just|only|about|approx\.?|approximately|roughly"
            r"|around|nearly|almost|some|close\s+to|more\s+than|less\s+than|over|under|barely"
-           r"|well|still|≈|~|\\approx|\\sim)[\s,]*)*")
+           r"|well|still|≈|=|~|\\approx|\\sim)[\s,]*)*")
 _APPOSITIVE = re.compile(
     r"(?:,|\(|\s[-–—]+\s?|\bi\.e\.|\bthat\s+is\b)\s*"
     r"(?:(?:which|that|this|it)\s+(?:is|are|was|means|makes|gives|takes)\s+)?" + _FILLER + r"$",

@@ -104,6 +104,7 @@ def test_a_tex_line_break_and_digit_groups_are_not_units():
     ("M = 25.77 GB (vs 80 GB on an A100)", "25.77 GB"),
     ("M = 25.77 GB, which is more than the 24 GB of an RTX 4090", "25.77 GB"),
     ("The FFNs hold 14.5 billion (roughly twice GPT-2 XL's 1.5B).", "14.5 billion"),
+    ("The FFNs hold 14.5 billion parameters (= 2/3 of 21.7 billion).", "14.5 billion"),
     ("The FFNs hold 14.497 billion parameters, roughly 2/3 of a 20B-parameter model.",
      "14.497 billion"),
     ("so the FFNs hold 14.5B parameters, about 70 % of the model's 20.7B", "14.5B"),
