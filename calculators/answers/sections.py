@@ -43,8 +43,8 @@ _LETTER = (
     rf"(?:\s*\(\s*(?P<l10>[a-h])\s*[.\-–,]\s*(?:(?P<r8>{ROMAN})|(?P<n5>10|[1-9]))\s*\)"
     r"|\s*:?\s*\(\s*(?P<l1>[a-h])\s*\)"
     r"|\s*[.\-–—]\s*\(?(?P<l2>(?-i:[a-h]))(?:\)|(?![a-z0-9]))"
-    r"|\s*:?\s*(?P<l3>(?-i:[a-h]))\)"
-    r"|(?P<l4>(?-i:[a-h]))(?![a-z0-9])"
+    r"|\s*:?\s*(?P<l3>[a-h])\)"
+    r"|(?P<l4>[a-h])(?![a-z0-9])"
     rf"|\s*(?:[,:.\-–—·(]\s*)?{_PART_WORD}\s*\.?\s*"
     r"(?:\(\s*(?P<l5>[a-h])\s*\)|(?P<l6>[a-h])(?:\)|(?![a-z0-9])))"
     rf"|\s+(?P<l7>(?-i:[a-h]))(?=\s*[-–—.]\s*(?:{ROMAN}(?![a-z0-9])|(?:10|[1-9])(?![\d.,])))"
@@ -316,6 +316,8 @@ def _read_mark(raw: str, heading: bool) -> Mark | None:
             found = None  # "Answer: 3.5 GB" is a value, no "3.5" heading
     if found is not None:
         return found[0]
+    if heading and (tail := _trailing_label(plain)) is not None:
+        return Mark((tail,), len(raw))
     if heading:
         bare = _BARE_HEADING.match(plain)
         if bare and not bare.group("dots"):
@@ -323,6 +325,24 @@ def _read_mark(raw: str, heading: bool) -> Mark | None:
         if bare:
             return None  # "1.2 Details": a subsection, neutral
     return _marker_at(plain, where, len(raw))
+
+
+_TAIL_START = re.compile(r"[(\[]\s*|\s[-–—:|]\s+|:\s+")
+
+
+def _trailing_label(plain: str) -> Path | None:
+    """A heading's label at its end: "Attention memory (Q3 c)", "Memory – Question 3 (c)"."""
+    for cut in list(_TAIL_START.finditer(plain))[-3:][::-1]:
+        tail = plain[cut.end():].rstrip(" :.*")
+        closed = tail[:-1].rstrip() if cut.group().startswith(("(", "[")) and tail.endswith(
+            (")", "]")) else None
+        m = _LABEL.fullmatch(tail) or (_LABEL.fullmatch(closed) if closed else None)
+        if m is None or not (_first(m, "word", "word2") or _sub_letter(m)) or m.group("sub"):
+            continue
+        word = _first(m, "word", "word2")
+        return (_KINDS[word] if word else "?", _first(m, "num", "num2", "bare") or "",
+                _sub_letter(m), _numeral(m))
+    return None
 
 
 def read_lines(text: str, lettered: set[str] | None = None,

@@ -52,7 +52,7 @@ def cde(text: str) -> tuple[str | None, ...]:
     "Q3 — Part c", "Q3: Part (c)", "Q3 part c)", "Question 3 · Sub-part (c)",
     "Part (c) of Question 3", "Part c of Q3", "part (c), question 3", "Part (c) – Question 3",
     "Question 3 – (c)", "3 (c)", "Q3 – Part (c):", "Question 3 – Subquestion c",
-    "Question 3 (Part c)", "QUESTION 3 – PART (C)", "Q3: (c)",
+    "Question 3 (Part c)", "QUESTION 3 – PART (C)", "Q3: (c)", "Q3C", "Q3 C)",
 ])
 def test_a_part_spelled_out_is_the_same_label(written):
     assert parse_label(written) == Target("q", "3", "c")
@@ -122,6 +122,26 @@ def test_spelled_out_part_headings_open_and_end_sections(head):
     text = (f"Assignment 3 – Part 3\n{h('c')}\nThe scores need {C}.\n{h('d')}\n"
             f"The FFNs hold {D}.\n{h('e')}\nI. {E[0]}\nII. {E[1]}\nIII. {E[2]}\n")
     assert cde(text) == (C, D, *E)
+
+
+@pytest.mark.parametrize("head", [
+    "## Attention memory (Q3 {l})", "## Attention memory – Question 3 ({l})",
+    "**Attention memory [Q3{l}]**", "### Memory: Q3 ({l})", "## Attention memory (Q3{L})",
+])
+def test_a_label_at_the_end_of_a_heading(head):
+    def h(letter: str) -> str:
+        return head.format(l=letter, L=letter.upper())
+    text = f"Part 3\n{h('c')}\nThe scores need {C}.\n{h('d')}\nThe FFNs hold {D}.\n"
+    assert cde(text)[:2] == (C, D)
+
+
+@pytest.mark.parametrize("head", [
+    "## Comparison with Q3 (c)", "## Results (see Question 3 (c))", "## Memory, as in 3.3",
+])
+def test_a_heading_that_mentions_a_label_is_no_label(head):
+    text = f"## Q3 (c)\nThe scores need {C}.\n{head}\nStill Q3 (c).\n## Q3 (d)\n{D}\n"
+    assert cde(text)[:2] == (C, D)
+    assert headings(text) == {"## Q3 (c)", "## Q3 (d)"}
 
 
 def test_part_word_markers_under_a_question_heading():
