@@ -91,7 +91,7 @@ _CLEAN = [
     # a LaTeX control space or tie between a number and its unit: 25.77\ GB, 25.77~GB
     (re.compile(r"(?<!\\)\\(?= )"), ""),
     (re.compile(r"(?<=[\d}$])\s*~\s*(?=[A-Za-z%\\])"), " "),
-    (re.compile(r"\\[,;:!](?!\d)| \\ "), " "),
+    (re.compile(r"\\[,;:!]| \\ "), " "),  # after the digit groups: any TeX space left
     (re.compile(r"\\%"), "%"),
     (re.compile(r"\$+"), " "),
     (re.compile(r"[\u2009\u202f\u00a0]"), " "),

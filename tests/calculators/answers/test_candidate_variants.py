@@ -72,6 +72,9 @@ def test_siunitx_quantities_are_read_with_their_unit(written, read):
     "so the FFNs hold 7.249 · 10^9 parameters.",
     "$$\\boxed{7.249\\ \\text{billion}}$$",
     "$$\\boxed{7\\,249\\,000\\,000}$$",
+    "$$= 7.249\\!\\times\\!10^{9}$$",
+    "$$= 7.249\\,\\times\\,10^{9}$$",
+    "$$= 7.249\\text{~billion}$$",
 ])
 def test_a_power_of_ten_or_a_scale_word_in_tex_keeps_the_magnitude(written):
     assert value(written).value == 7_249_000_000
