@@ -69,6 +69,9 @@ _TEX_OPERATORS = str.maketrans("PQRSXYZ[pqrst", "∑∏∫⋃∑∏∫⋃√√�
 """TeX's math-extension font (cmex, Latin Modern's MathExtension) has no Unicode map
 for its big operators: pdfTeX's text layer says "P" for ∑ and "p" for √."""
 _FUNCTION_BEFORE = re.compile(r"(?<![^\W\d_])(?:ln|log|lg|exp|sqrt|√)\s*$")
+_DIGIT_GROUPS = re.compile(r"(?<=[=≈] )\d{1,3}(?:, \d{3})+(?![\d.,])")
+"""Chromium sets MathML's digit-group commas as separators with a space after them
+("= 9, 437, 184"); after "=" that is one number, not a list."""
 _SECTION_NUMBER = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2}){0,3}|[A-Z])\.?$")
 _EQUATION_NUMBER = re.compile(r"^\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)$")
 _LIST_MARKER = re.compile(r"^(?:[•◦▪‣∙·\-–*]|\(?(?:\d{1,2}|[a-z]|[ivxlIVXL]{1,5})[.)])$")
@@ -490,12 +493,23 @@ def _over_bar(line: _Line, group: list[_Line], rules: tuple[_Rule, ...]) -> bool
     full = [ln for ln in group if ln.size >= 0.85 * line.size] or group
     base = min((ln.baseline for ln in full), key=lambda b: abs(b - line.baseline))
     size = max(line.size, group[0].size)
-    if not 0.35 * size < abs(base - line.baseline) < 0.95 * size:
+    distance = abs(base - line.baseline)
+    upper, lower = sorted((base, line.baseline))
+    if 0.95 * size <= distance < 1.65 * size:
+        # a denominator under a numerator that MuPDF set in the row's line (or the other
+        # way round): the bar lies between them, and the line is centred on it
+        centre = (line.x0 + line.x1) / 2
+        return any(
+            upper < r.y < lower - 0.3 * size
+            and abs((r.x0 + r.x1) / 2 - centre) < 0.5 * size
+            and line.x1 - line.x0 <= r.x1 - r.x0 + size
+            for r in rules
+        )
+    if not 0.35 * size < distance < 0.95 * size:
         return False
     # either may be the row's own baseline (a line MuPDF starts at a numerator takes
     # the numerator's): the bar lies between a numerator's baseline and the row's, or
     # over a denominator, about the math axis of the row
-    upper, lower = sorted((base, line.baseline))
     return any(
         upper - 0.6 * size < r.y < lower + 0.1 * size
         and min(r.x1, line.x1) - max(r.x0, line.x0) > 0.5 * size
@@ -991,7 +1005,7 @@ def _layout(blocks: list[_Block], heights: dict[int, float]) -> tuple[list[str],
             out = [para.text]
         for line in out:
             if line.strip():
-                lines.append(line)
+                lines.append(_DIGIT_GROUPS.sub(lambda m: m.group().replace(", ", ","), line))
                 pages.append(para.page)
     return lines, pages
 

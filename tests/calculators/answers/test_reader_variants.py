@@ -51,6 +51,7 @@ def test_the_variants_are_hard_for_a_plain_extractor():
     assert "20.09\n26.78" in latex  # numerator and denominator on lines of their own
     assert "20.0855\n26.7791" in mathml
     assert "decoder (with bias)\n200 × 50001 +" in mathml  # a cell taller than its row
+    assert "= 9, 437, 184" in mathml
     assert "P" in latex and "∑" not in latex  # TeX's big sum has no Unicode in the PDF
     assert "need in total\n25.77 GB" in latex and "adapters add\n1\n" in latex  # apart
 
@@ -108,6 +109,9 @@ def test_tex_fractions_are_written_linearly(latex):
     # −ln of the whole fraction; two display equations one under the other stay two lines
     assert "L = − ln (e^3/(e^0.5 + e^0.1 + e^3 + e^0.2 + e^1)) = 0.2876" in latex
     assert "r = 75.5/115.98 · 1/1000 = 0.00065" in latex
+    # MuPDF sets the numerator in the row's line and the denominator in a block of its
+    # own, a whole line under it (the bar between them, the denominator centred on it)
+    assert "mem = (48 × 16384^2 × 2)/10^9 GB = 25.77 GB" in latex
 
 
 def test_mathml_fractions_printed_by_chromium_are_written_linearly(mathml):
@@ -120,6 +124,9 @@ def test_mathml_fractions_printed_by_chromium_are_written_linearly(mathml):
     # a display fraction MuPDF puts in two blocks, and two small fractions side by side
     assert "p = 20.0855/26.7791 = 0.7500" in mathml
     assert "Two fractions: 1/2 × 3/4 = 0.375." in mathml
+    assert "mem = (48 × 16384^2 × 2)/10^9 GB = 25.77 GB" in mathml
+    # digit groups Chromium sets as separators ("= 9, 437, 184") are one number
+    assert "The adapters add 2rH × 96 = 9,437,184 parameters." in mathml
 
 
 def test_a_rebuilt_fraction_is_a_formula_the_answer_parser_evaluates(mathml):
