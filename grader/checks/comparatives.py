@@ -68,7 +68,11 @@ _BOTH = re.compile(r"\b(?:both|the\s+two|either|neither)\b", re.I)
 _OBJECT_BEFORE = re.compile(
     r"(?:\bunlike|\bcompared\s+(?:with|to)|\bversus|\bvs\.?|\bthan|\bbehind|\bby|\bover|\bto"
     r"|\bagainst|\band|&)\s+(?:the\s+|a\s+|an\s+|one\s+)?(?:\w+\s+){0,2}$", re.I)
-_CLAUSE = re.compile(r"[;:]\s|,\s+(?=(?:but|while|whereas|although|though|yet)\b)|\n", re.I)
+_CLAUSE = re.compile(r"[;:]\s|,\s+(?=(?:but|while|whereas|although|though|yet|however)\b)"
+                     r"|\s(?=but\b)|\n", re.I)
+_MAIN = re.compile(r"\W*(?:but|yet|however)\b")
+_SUBORDINATE = re.compile(r"\W*(?:while|whereas|although|though|even\s+though)\b")
+_SUBORDINATE_OPENING = re.compile(r"\W*(?:while|whereas|although|though|even\s+though)\b")
 
 
 def _cue(clause: str) -> tuple[int, int, int] | None:
@@ -105,21 +109,41 @@ def _subject(clause: str, seen: list[tuple[int, str]], start: int, end: int,
     return before[-1][1] if before else (after[0][1] if after else None)
 
 
+def _clauses(low: str) -> list[tuple[int, str, int]]:
+    """(offset, clause, weight) of each clause: one after "but"/"yet"/"however" weighs 2
+    (the point the sentence makes), a subordinate one ("although ...", "while ...") 0."""
+    cuts = [0]
+    opening = _SUBORDINATE_OPENING.match(low)
+    if opening:
+        comma = low.find(", ", opening.end())
+        if comma > 0:
+            cuts.append(comma + 2)
+    cuts += [m.end() for m in _CLAUSE.finditer(low)]
+    cuts = sorted(set(cuts))
+    out = []
+    for k, at in enumerate(cuts):
+        piece = low[at:cuts[k + 1] if k + 1 < len(cuts) else len(low)]
+        weight = 2 if _MAIN.match(piece) else 0 if (
+            _SUBORDINATE.match(piece) or (opening and k == 0 and len(cuts) > 1)) else 1
+        out.append((at, piece, weight))
+    return out
+
+
 def compare(sentence: str, names: list[str], mentions: Mentions) -> tuple[str, str] | None:
-    """(better, worse) the sentence says, ("", "") for "no clear winner", else None."""
+    """(better, worse) the sentence says, ("", "") for "no clear winner", else None. Where
+    clauses disagree, the weightiest decides ("X improves faster, but Y stays ahead": Y)."""
     low = sentence.lower()
     seen_all = mentions(low)
     if not seen_all and not _BOTH.search(low):
         return None
     directional = False
-    offset = 0
-    for piece in _CLAUSE.split(low):
-        at = low.find(piece, offset)
-        offset = at + len(piece)
+    decided: list[tuple[int, tuple[str, str]]] = []
+    for at, piece, weight in _clauses(low):
         cue = _cue(piece)
         strong = _EQUAL_STRONG.search(piece)
         if strong and (cue is None or strong.start() <= cue[0]):
-            return "", ""
+            decided.append((weight, ("", "")))
+            continue
         if cue is None:
             continue
         directional = True
@@ -138,7 +162,10 @@ def compare(sentence: str, names: list[str], mentions: Mentions) -> tuple[str, s
         if subject is None:
             continue
         other = names[1] if subject == names[0] else names[0]
-        return (subject, other) if direction > 0 else (other, subject)
+        decided.append((weight, (subject, other) if direction > 0 else (other, subject)))
+    if decided:
+        best = max(weight for weight, _ in decided)
+        return next(found for weight, found in decided if weight == best)
     named = {name for _pos, name in seen_all}
     if not directional and _EQUAL_WEAK.search(low) and (len(named) == 2 or _BOTH.search(low)):
         return "", ""

@@ -207,6 +207,14 @@ LAB_A_FALLBACK = {"pretrained": ["fine-tuned", "fine tuned", "finetuned"]}
     ("The pre-trained model's validation loss is lower than the scratch model's.",
      "pretrained"),
     ("The scratch model's accuracy is lower than the pre-trained model's.", "pretrained"),
+    ("The scratch model improves faster in the first epochs, but the pre-trained one stays "
+     "ahead overall.", "pretrained"),
+    ("Although the scratch model improves faster, the pre-trained one stays ahead.",
+     "pretrained"),
+    ("The pre-trained one stays ahead, although the scratch model improves faster.",
+     "pretrained"),
+    ("While the pre-trained model starts higher, the scratch model catches up and ends "
+     "slightly better.", "scratch"),
 ])
 def test_the_direction_of_a_comparison_decides_which_model_is_better(text, better):
     claim = find_claim(text, LAB_A, LAB_A_FALLBACK)
