@@ -21,6 +21,10 @@ The subject is the model named nearest before the word in its clause, passing ov
 named as the thing compared with ("unlike the scratch one", "compared with", "than");
 with none before, the first one named after it that is not the object of "than",
 "behind", "to", "by" ("better results come from the pre-trained model").
+
+Where the clauses of a sentence disagree, the one after "but"/"yet"/"however" decides and
+an "although"/"while"/"whereas" clause gives way: "the scratch model improves faster, but
+the pre-trained one stays ahead" says the pre-trained model does better.
 """
 
 from __future__ import annotations
