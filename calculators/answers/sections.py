@@ -417,9 +417,10 @@ class Parts:
     formula f(a), "(d) and (e) differ"). It opens a run-in part only when all of these hold:
 
     - it stands after a sentence's end (". ", "; ", ": ", "? ", "! ", not "e.g." or "cf."),
-      written "(c)", "c)", "(II)", "II)" or "II." (a letter never as "c.": "e. g."), or,
-      written "(c)" or "(II)", right after a value ("9,437,184 (II) 75.5 MB (III) ...":
-      terse parts end no sentence);
+      written "(c)", "c)", "(II)", "II)" or "II." (a letter never as "c.": "e. g.") or as
+      the question's own label ("Q3(d)", "Q3 (e)(ii)"), or, in any of these but "c)",
+      right after a value ("9,437,184 (II) 75.5 MB (III) ...": terse parts end no
+      sentence);
     - it is not followed by "and", "or", "to", ",", "&" or "/" (parts named, not opened),
       and it is no copyright ("(c) 2024");
     - the pack asks parts at that level of the current section (numerals of Q3 (e),
@@ -471,7 +472,8 @@ class Parts:
 
 
 _RUN_IN = re.compile(
-    rf"(?<=\S)\s+(?=(?P<paren>\(\s*(?:[a-h]|{ROMAN})\s*\))|(?:[a-h]|{ROMAN})\)|{ROMAN}\.\s)", re.I)
+    rf"(?<=\S)\s+(?=\(\s*(?:[a-h]|{ROMAN})\s*\)|(?P<bare_letter>[a-h]\))|{ROMAN}[).]\s"
+    r"|(?P<label>(?:question|problem|exercise|task|qns?|ques|q)\s*\.?\s*\d))", re.I)
 _SENTENCE_END = re.compile(r"[.;:!?]$")
 _AFTER_VALUE = re.compile(r"\d(?:\s*%|\s+[a-z]{1,12})?$", re.I)
 """A value just written ("9,437,184", "75.5 MB", "0.065 %"): terse run-in parts end none."""
@@ -480,8 +482,31 @@ _COPYRIGHT = re.compile(r"\(\s*c\s*\)\s*(?:19|20)\d\d\b(?![.,]\d)", re.I)
 _ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|cf|eq|eqn|fig|vs|see|resp)[.:]$", re.I)
 
 
-_MARKER_HINT = re.compile(rf"\b(?:[a-h]|{ROMAN})\s*\\?[).]", re.I)
+_MARKER_HINT = re.compile(rf"\b(?:[a-h]|{ROMAN})\s*\\?[).]|\b(?:question|task|q)\s*\.?\s*\d",
+                          re.I)
 """Something like a marker ("(c)", "II)", "ii."): lines without one are not stripped of markup."""
+
+
+def _inline_marker(plain: str, at: int, label: bool,
+                   path: Path) -> tuple[int, str | None, str | None] | None:
+    """(end, letter, numeral) of the marker or label at ``at`` inside ``path``, or None."""
+    if not label:
+        m = _LETTER_ONLY.match(plain, at)
+        if m is not None:
+            return m.end(), _first(m, *_LETTER_NAMES), _numeral(m)
+        m = _ROMAN_ONLY.match(plain, at)
+        return None if m is None else (m.end(), None, _first(m, "r1", "r2"))
+    m = _LABEL.match(plain, at)
+    if m is None or m.group("sub"):
+        return None
+    word = _first(m, "word", "word2")
+    same = ((_KINDS[word] if word else "q"), _first(m, "num", "num2", "bare"))
+    if same != ("q" if path[0] == "?" else path[0], path[1]):
+        return None  # another question's label: only this question's parts run in
+    letter, roman = _sub_letter(m), _numeral(m)
+    if letter is not None and letter == path[2] and roman is not None:
+        letter = None  # "Q3(e)(ii)" inside Q3(e)(i): the numeral moves on
+    return None if letter is None and roman is None else (m.end(), letter, roman)
 
 
 def _run_in(raw: str, start: int, path: Path, parts: Parts) -> int | None:
@@ -492,18 +517,14 @@ def _run_in(raw: str, start: int, path: Path, parts: Parts) -> int | None:
     for gap in _RUN_IN.finditer(plain):
         before = plain[max(0, gap.start() - 24):gap.start()]
         ended = _SENTENCE_END.search(before) and not _ABBREVIATION.search(before[-9:])
-        if not ended and not (gap.group("paren") and _AFTER_VALUE.search(before)):
+        if not ended and not (not gap.group("bare_letter") and _AFTER_VALUE.search(before)):
             continue
         at = gap.end()
-        m = _LETTER_ONLY.match(plain, at)
-        if m is not None:
-            letter, roman = _first(m, *_LETTER_NAMES), _numeral(m)
-        else:
-            m = _ROMAN_ONLY.match(plain, at)
-            if m is None:
-                continue
-            letter, roman = None, _first(m, "r1", "r2")
-        if _NAMED_NOT_OPENED.match(plain, m.end()) or _COPYRIGHT.match(plain, at):
+        found = _inline_marker(plain, at, bool(gap.group("label")), path)
+        if found is None:
+            continue
+        end, letter, roman = found
+        if _NAMED_NOT_OPENED.match(plain, end) or _COPYRIGHT.match(plain, at):
             continue
         if parts.follows(path, letter, roman) is None:
             continue

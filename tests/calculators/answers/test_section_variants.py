@@ -256,6 +256,23 @@ def test_values_before_a_marker_open_only_the_next_part(prose):
     assert headings(text) == {"## Q3 (c)", "## Q3 (d)", "(I) " + E[0]}
 
 
+@pytest.mark.parametrize("line", [
+    "Q3c) {c}. Q3d) {d}. Q3e) i. {e0} ii. {e1} iii. {e2}",
+    "Q3(c): {c} Q3(d): {d} Q3(e)(i): {e0} Q3(e)(ii): {e1} Q3(e)(iii): {e2}",
+    "Question 3 (c) {c}; Question 3 (d) {d}; Question 3 (e) (I) {e0}; (II) {e1}; (III) {e2}",
+])
+def test_run_in_labels_of_the_same_question(line):
+    text = line.format(c=C, d=D, e0=E[0], e1=E[1], e2=E[2]) + "\n"
+    assert cde(text) == (C, D, *E)
+
+
+def test_another_questions_label_inline_is_prose():
+    # "Q2" inside Q3 (c): Parts knows only Q3's parts here, a reference stays prose
+    text = f"## Q3 (c)\nMore than Q2. Q2(b) had 1 GB. The scores need {C}\n## Q3 (d)\n{D}\n"
+    assert cde(text)[:2] == (C, D)
+    assert headings(text) == {"## Q3 (c)", "## Q3 (d)"}
+
+
 def test_run_in_letters():
     text = f"Question 3. (c) The scores need {C}. (d) The FFNs hold {D}.\n"
     assert cde(text)[:2] == (C, D)
