@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from calculators.answers.candidates import clean
+
 _LEAVE = (r"(?:without|no|not\s+(?:count\w*|includ\w*)|omit\w*|ignor\w*|exclud\w*|leav\w*\s+out"
           r"|drop\w*|neglect\w*|skip\w*|disregard\w*|do(?:es)?\s+not\s+(?:count|include)"
           r"|except|apart\s+from)")
@@ -55,10 +57,20 @@ WORDS = {
 }
 
 
+def _plain(text: str) -> str:
+    """``text`` without the TeX and Markdown markup that splits a statement's words
+    ("$4\\,\\text{bytes}$ per value", "for a \\textbf{single} head", "\\SI{4}{\\byte}")."""
+    out = clean(text)
+    out = re.sub(r"\\(?:textit|emph|underline|textsl|mathit|mathrm|text)\s*\{([^{}]*)\}", r"\1", out)
+    return " ".join(re.sub(r"[*_{}]+|\\[A-Za-z]+", " ", out).split())
+
+
 def conventions_in(text: str) -> tuple[str, ...]:
     """The conventions ``text`` states, in ``STATEMENTS`` order (``no_position_embeddings``
-    implies nothing about the other embeddings)."""
-    found = [name for name, pattern in STATEMENTS.items() if pattern.search(text)]
+    implies nothing about the other embeddings), as written or once markup is taken off."""
+    plain = _plain(text)
+    found = [name for name, pattern in STATEMENTS.items()
+             if pattern.search(text) or pattern.search(plain)]
     if "no_position_embeddings" in found and "no_embeddings" in found:
         found.remove("no_embeddings")  # "without position embeddings" names those only
     return tuple(found)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import pytest
 
 from calculators.answers import QuestionSpec, extract_answers
+from calculators.answers.stated import conventions_in
 from grader.checks.claims import find_claim
 
 
@@ -241,3 +242,19 @@ def test_no_winner_is_read_as_no_winner(text):
 ])
 def test_sentences_that_rank_no_model_are_no_claim(text):
     assert find_claim(text, LAB_A, LAB_A_FALLBACK) is None
+
+
+# ----------------------------------------------------------------------------------------
+# a convention stated inside TeX markup is still stated
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    ("scores stored in $4\\,\\text{bytes}$ per value", "fp32"),
+    ("with $4~\\mathrm{bytes}$ each", "fp32"),
+    ("\\SI{4}{\\byte} per score", "fp32"),
+    ("for a \\textbf{single} head", "one_head"),
+    ("for $1$ head only", "one_head"),
+    ("we \\emph{ignore} the bias terms", "no_bias"),
+])
+def test_a_convention_stated_in_tex_markup_is_read(text, named):
+    assert named in conventions_in(text)
