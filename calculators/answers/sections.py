@@ -318,6 +318,10 @@ def _read_mark(raw: str, heading: bool) -> Mark | None:
         return found[0]
     if heading and (tail := _trailing_label(plain)) is not None:
         return Mark((tail,), len(raw))
+    if heading and (numbered := _NUMBERED_PART.match(plain)) is not None:
+        column = where[numbered.end()] if numbered.end() < len(where) else len(raw)
+        return Mark((("?", numbered.group("n"), _first(numbered, "l1", "l2"),
+                      _numeral(numbered)),), column)
     if heading:
         bare = _BARE_HEADING.match(plain)
         if bare and not bare.group("dots"):
@@ -327,6 +331,9 @@ def _read_mark(raw: str, heading: bool) -> Mark | None:
     return _marker_at(plain, where, len(raw))
 
 
+_NUMBERED_PART = re.compile(
+    rf"(?P<n>\d+)\s*[.\-–—:]\s*(?:\(\s*(?P<l1>[a-h])\s*\)|(?P<l2>[a-h])\))(?:{_ROMAN_PART})?", re.I)
+"""A heading numbered by Word or by hand before its part: "3. (c)", "3 – c)", "3: (c)(ii)"."""
 _TAIL_START = re.compile(r"[(\[]\s*|\s[-–—:|]\s+|:\s+")
 
 
@@ -475,6 +482,9 @@ _RUN_IN = re.compile(
     rf"(?<=\S)\s+(?=\(\s*(?:[a-h]|{ROMAN})\s*\)|(?P<bare_letter>[a-h]\))|{ROMAN}[).]\s"
     r"|(?P<label>(?:question|problem|exercise|task|qns?|ques|q)\s*\.?\s*\d))", re.I)
 _SENTENCE_END = re.compile(r"[.;:!?]$")
+_LIST_NUMBER = re.compile(r"\s*(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)]", re.I)
+"""A list's own number opening a line ("3. (d) comes next"): its dot ends no sentence (after
+a marker, "(I) 1. (II) 2." it is an answer)."""
 _AFTER_VALUE = re.compile(r"\d(?:\s*%|\s+[a-z]{1,12})?$", re.I)
 """A value just written ("9,437,184", "75.5 MB", "0.065 %"): terse run-in parts end none."""
 _NAMED_NOT_OPENED = re.compile(r"\s*(?:(?:and|or|to|through)\b|[,&/])", re.I)
@@ -516,7 +526,8 @@ def _run_in(raw: str, start: int, path: Path, parts: Parts) -> int | None:
     plain, where = strip_markup(raw[start:])
     for gap in _RUN_IN.finditer(plain):
         before = plain[max(0, gap.start() - 24):gap.start()]
-        ended = _SENTENCE_END.search(before) and not _ABBREVIATION.search(before[-9:])
+        ended = _SENTENCE_END.search(before) and not _ABBREVIATION.search(before[-9:]) \
+            and not (start == 0 and _LIST_NUMBER.fullmatch(plain, 0, gap.start()))
         if not ended and not (not gap.group("bare_letter") and _AFTER_VALUE.search(before)):
             continue
         at = gap.end()

@@ -144,6 +144,20 @@ def test_a_heading_that_mentions_a_label_is_no_label(head):
     assert headings(text) == {"## Q3 (c)", "## Q3 (d)"}
 
 
+@pytest.mark.parametrize("head", ["## 3. ({l})", "## 3 – {l})", "**3. ({l}) Memory**", "## 3: ({l})"])
+def test_a_heading_numbered_before_its_part(head):
+    text = (f"# Part 3\n{head.format(l='c')}\n{C}\n{head.format(l='d')}\n{D}\n"
+            f"{head.format(l='e')}\n(I) {E[0]}\n(II) {E[1]}\n(III) {E[2]}\n")
+    assert cde(text) == (C, D, *E)
+
+
+def test_a_numbered_list_line_is_no_numbered_heading():
+    # "3. (d) ..." in a list inside Q3 (c) is no heading: Q3 (c) goes on
+    text = f"## Q3 (c)\n1. Scores per head.\n3. (d) comes next.\nSo {C}\n## Q3 (d)\n{D}\n"
+    assert cde(text)[:2] == (C, D)
+    assert headings(text) == {"## Q3 (c)", "## Q3 (d)"}
+
+
 def test_part_word_markers_under_a_question_heading():
     text = (f"# Question 3\nPart (c): the scores need {C}.\nPart (d): {D}.\n"
             f"Part (e)\n(i) {E[0]}\n(ii) {E[1]}\n(iii) {E[2]}\n")
