@@ -69,6 +69,7 @@ _TEX_OPERATORS = str.maketrans("PQRSXYZ[pqrst", "∑∏∫⋃∑∏∫⋃√√�
 """TeX's math-extension font (cmex, Latin Modern's MathExtension) has no Unicode map
 for its big operators: pdfTeX's text layer says "P" for ∑ and "p" for √."""
 _FUNCTION_BEFORE = re.compile(r"(?<![^\W\d_])(?:ln|log|lg|exp|sqrt|√)\s*$")
+_BIG_OPERATORS = frozenset("∑∏∫⋃⋂∐")
 _DIGIT_GROUPS = re.compile(r"(?<=[=≈] )\d{1,3}(?:, \d{3})+(?![\d.,])")
 """Chromium sets MathML's digit-group commas as separators with a space after them
 ("= 9, 437, 184"); after "=" that is one number, not a list."""
@@ -457,7 +458,7 @@ def _rows(lines: list[_Line], rules: tuple[_Rule, ...] = ()) -> list[_Row]:
             and line.y0 < g[0].y1
             and line.y1 > g[0].y0
             and line.x0 >= g[0].x0 - g[0].size
-        ]
+        ] or [g for g in groups if _limits_of(line, g)]
         # a line that carries on to the right of a row it stands beside (display
         # mathematics: numerators and denominators lift MuPDF's baseline off the row's,
         # by ~0.7 of the font size; the next line of a paragraph is >= 1.1 sizes down)
@@ -472,7 +473,33 @@ def _rows(lines: list[_Line], rules: tuple[_Rule, ...] = ()) -> list[_Row]:
             min(hosts, key=lambda g: abs(g[0].baseline - line.baseline)).append(line)
         else:
             groups.append([line])
+    # an upper limit read before its operator made a row of its own: it joins the operator's
+    for group in list(groups):
+        if len(group) == 1:
+            home = [g for g in groups if g is not group and _limits_of(group[0], g)]
+            if home:
+                home[0].append(group[0])
+                groups.remove(group)
     return [_row(group) for group in groups]
+
+
+def _limits_of(line: _Line, lines: list[_Line]) -> bool:
+    """A small line stacked under or over a big operator of these lines (a display sum's
+    limits, which MuPDF sets apart, even in blocks of their own)."""
+    if not line.text.strip():
+        return False
+    centre = (line.x0 + line.x1) / 2
+    return any(
+        s.text.strip() in _BIG_OPERATORS
+        and line.size < 0.85 * s.size
+        and s.x0 - 0.1 * s.size <= centre <= s.x1 + 0.1 * s.size
+        and (
+            -0.5 * s.size <= line.y0 - s.baseline < s.size  # under it
+            or -0.5 * s.size <= s.baseline - s.size - line.y1 < s.size  # over it
+        )
+        for ln in lines
+        for s in ln.spans
+    )
 
 
 def _overlaps(line: _Line, group: list[_Line]) -> bool:
@@ -543,8 +570,21 @@ def _hosts(spans: list[_Span]) -> list[int | None]:
     piece's), else None. A fraction's numerator and denominator interleave in x, so the
     glyph on the left may be the other part's: those too far above or below are skipped."""
     hosts: list[int | None] = [None] * len(spans)
+    operators = [k for k, s in enumerate(spans) if s.text.strip() in _BIG_OPERATORS]
     for i, span in enumerate(spans):
         if not span.text.strip():
+            continue
+        # the limits of a display sum, set under and over it ("∑" with "t=1" and "T"),
+        # centred on it as a whole (MathML sets "t" and "= 1" apart)
+        centre = _run_centre(spans, i) if operators else 0.0
+        under = [
+            k for k in operators
+            if k != i and spans[k].size > 1.15 * span.size
+            and spans[k].x0 - 0.1 * span.size <= centre <= spans[k].x1 + 0.1 * span.size
+            and abs(span.baseline - spans[k].baseline) < 1.6 * spans[k].size
+        ]
+        if under:
+            hosts[i] = under[0]
             continue
         for k in range(i - 1, max(-1, i - 16), -1):
             other = spans[k]
@@ -568,6 +608,24 @@ def _hosts(spans: list[_Span]) -> list[int | None]:
                 hosts[i] = k
             break
     return hosts
+
+
+def _run_centre(spans: list[_Span], i: int) -> float:
+    """The centre of the run of glyphs set with span i: same size and baseline, touching."""
+    me = spans[i]
+    same = sorted(
+        (s for s in spans if s.text.strip() and abs(s.size - me.size) <= 0.3
+         and abs(s.baseline - me.baseline) < 0.1 * me.size),
+        key=lambda s: s.x0,
+    )
+    x0, x1 = me.x0, me.x1
+    for s in same:  # rightwards
+        if s.x0 >= me.x0 and s.x0 <= x1 + 0.3 * me.size:
+            x1 = max(x1, s.x1)
+    for s in reversed(same):  # leftwards
+        if s.x1 <= me.x1 and s.x1 >= x0 - 0.3 * me.size:
+            x0 = min(x0, s.x0)
+    return (x0 + x1) / 2
 
 
 def _script(span: _Span, host: _Span) -> str:
@@ -615,8 +673,10 @@ def _fractions(
             stacks.append([])
         stacks[-1].append(item)
         right = max(right, item[0].x1)
+    at = {id(item): k for k, item in enumerate(zone)}
     out = []
     for stack in stacks:
+        stack.sort(key=lambda t: at[id(t)])  # the row's order (an operator's limits after it)
         parts = []
         for name in ("num", "den"):
             items = [t for t in stack if t[1] == name]
@@ -645,17 +705,41 @@ def _row(group: list[_Line]) -> _Row:
         spans[0].baseline,
     )
     hosts = _hosts(spans)
-    # each span's script level (against its glyph) and its part of a fraction, if any
-    verts: list[str] = []
-    parts: list[str] = []
-    for span, host in zip(spans, hosts, strict=True):
-        if host is not None:
-            verts.append(_script(span, spans[host]))
-            parts.append(parts[host])
+    # the limits of an operator are written right after it, the lower one first, each in
+    # its own order (they may start left of it, and interleave in x)
+    limits: dict[int, list[int]] = {}
+    for k, host in enumerate(hosts):
+        if host is not None and spans[host].text.strip() in _BIG_OPERATORS:
+            limits.setdefault(host, []).append(k)
+    placed = {k for ks in limits.values() for k in ks}
+    order: list[int] = []
+    for k in range(len(spans)):
+        if k in placed:
             continue
-        level = _level(span, base, size)
-        verts.append(level if level in ("sup", "sub") else "")
-        parts.append({"sup": "num", "num": "num", "sub": "den", "den": "den"}.get(level, ""))
+        order.append(k)
+        below = sorted(limits.get(k, []), key=lambda j: (spans[j].baseline < spans[k].baseline,
+                                                         spans[j].x0))
+        order.extend(below)
+    if order != list(range(len(spans))):
+        where = {old: new for new, old in enumerate(order)}
+        spans = [spans[k] for k in order]
+        hosts = [None if hosts[k] is None else where[hosts[k]] for k in order]
+    # each span's script level (against its glyph) and its part of a fraction, if any
+    verts: list[str] = [""] * len(spans)
+    parts: list[str] = [""] * len(spans)
+    for k, (span, host) in enumerate(zip(spans, hosts, strict=True)):
+        if host is None:
+            level = _level(span, base, size)
+            verts[k] = level if level in ("sup", "sub") else ""
+            parts[k] = {"sup": "num", "num": "num", "sub": "den", "den": "den"}.get(level, "")
+    for k, (span, host) in enumerate(zip(spans, hosts, strict=True)):
+        if host is not None:
+            verts[k] = _script(span, spans[host])
+            root, seen = host, {k}
+            while hosts[root] is not None and root not in seen:  # a script of a script
+                seen.add(root)
+                root = hosts[root]  # type: ignore[assignment]
+            parts[k] = parts[root]
     cells: list[list[Run]] = [[]]
     extents: list[list[float]] = [[]]  # each cell's inked x0, x1
 
@@ -931,11 +1015,24 @@ def _rejoin(blocks: list[_Block]) -> list[_Block]:
                     or _over_bar(first, [ln], block.rules)
                 )
                 for ln in tail
-            ) or _one_table_row(prev, block):
+            ) or _one_table_row(prev, block) or _limits_of(first, prev.lines[-4:]) or any(
+                _limits_of(ln, block.lines) and _same_line(block.lines, prev.lines[-3:])
+                for ln in block.lines[:1]
+            ):
                 prev.lines.extend(block.lines)
                 continue
         out.append(_Block(list(block.lines), block.page, block.rules))
     return out
+
+
+def _same_line(lines: list[_Line], tail: list[_Line]) -> bool:
+    """One of the lines (a big operator under its upper limit) stands on a line of the
+    tail's baseline, right of it."""
+    return any(
+        abs(ln.baseline - t.baseline) <= 0.35 * t.size and ln.x0 >= t.x1 - t.size
+        for ln in lines
+        for t in tail
+    )
 
 
 def _between_rules(block: _Block) -> tuple[float, float, float] | None:

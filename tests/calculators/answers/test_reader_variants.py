@@ -112,6 +112,8 @@ def test_tex_fractions_are_written_linearly(latex):
     # MuPDF sets the numerator in the row's line and the denominator in a block of its
     # own, a whole line under it (the bar between them, the denominator centred on it)
     assert "mem = (48 × 16384^2 × 2)/10^9 GB = 25.77 GB" in latex
+    # a display sum's limits, set under and over it, are its scripts, the lower first
+    assert "N = ∑_(l=1)^48 2rH = 9,437,184" in latex
 
 
 def test_mathml_fractions_printed_by_chromium_are_written_linearly(mathml):
@@ -125,6 +127,7 @@ def test_mathml_fractions_printed_by_chromium_are_written_linearly(mathml):
     assert "p = 20.0855/26.7791 = 0.7500" in mathml
     assert "Two fractions: 1/2 × 3/4 = 0.375." in mathml
     assert "mem = (48 × 16384^2 × 2)/10^9 GB = 25.77 GB" in mathml
+    assert "N = ∑_(l= 1)^48 2rH = 9,437,184" in mathml  # "l" and "= 1" set apart
     # digit groups Chromium sets as separators ("= 9, 437, 184") are one number
     assert "The adapters add 2rH × 96 = 9,437,184 parameters." in mathml
 
