@@ -262,19 +262,6 @@ MAX_PATHS = 5000
 """Pages drawing more paths than this (a vector plot) are not searched for fraction bars."""
 
 
-def _stacked(lines: list[_Line]) -> bool:
-    """Some line stands over another, closer than a paragraph's lines (display mathematics:
-    a fraction's numerator over its denominator), so the page's rules are worth reading."""
-    ordered = sorted(lines, key=lambda ln: ln.baseline)
-    for i, line in enumerate(ordered):
-        for other in ordered[i + 1 :]:
-            if other.baseline - line.baseline > line.size:
-                break
-            if other.baseline - line.baseline > 0.35 * line.size and other.size > 0.85 * line.size:
-                return True
-    return False
-
-
 def _rules(page: object) -> tuple[_Rule, ...]:
     """The page's thin horizontal rules (filled flat rectangles or stroked lines)."""
     try:
