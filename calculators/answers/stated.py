@@ -68,7 +68,7 @@ def _plain(text: str) -> str:
 def conventions_in(text: str) -> tuple[str, ...]:
     """The conventions ``text`` states, in ``STATEMENTS`` order (``no_position_embeddings``
     implies nothing about the other embeddings), as written or once markup is taken off."""
-    plain = _plain(text)
+    plain = _plain(text) if re.search(r"[\\$*&]", text) else text
     found = [name for name, pattern in STATEMENTS.items()
              if pattern.search(text) or pattern.search(plain)]
     if "no_position_embeddings" in found and "no_embeddings" in found:
