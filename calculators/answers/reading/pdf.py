@@ -436,6 +436,7 @@ def _rows(lines: list[_Line], rules: tuple[_Rule, ...] = ()) -> list[_Row]:
     inline fractions) in lines of their own, which belong to the line they decorate.
     """
     groups: list[list[_Line]] = []
+    operators = any(s.text.strip() in _BIG_OPERATORS for ln in lines for s in ln.spans)
     for line in lines:
         same = [g for g in groups if abs(g[0].baseline - line.baseline) <= 0.35 * line.size]
         script = [
@@ -445,7 +446,7 @@ def _rows(lines: list[_Line], rules: tuple[_Rule, ...] = ()) -> list[_Row]:
             and line.y0 < g[0].y1
             and line.y1 > g[0].y0
             and line.x0 >= g[0].x0 - g[0].size
-        ] or [g for g in groups if _limits_of(line, g)]
+        ] or ([g for g in groups if _limits_of(line, g)] if operators else [])
         # a line that carries on to the right of a row it stands beside (display
         # mathematics: numerators and denominators lift MuPDF's baseline off the row's,
         # by ~0.7 of the font size; the next line of a paragraph is >= 1.1 sizes down)
@@ -461,7 +462,7 @@ def _rows(lines: list[_Line], rules: tuple[_Rule, ...] = ()) -> list[_Row]:
         else:
             groups.append([line])
     # an upper limit read before its operator made a row of its own: it joins the operator's
-    for group in list(groups):
+    for group in list(groups) if operators else []:
         if len(group) == 1:
             home = [g for g in groups if g is not group and _limits_of(group[0], g)]
             if home:
