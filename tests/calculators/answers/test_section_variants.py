@@ -1,10 +1,11 @@
 """Sections in the forms the held-out reports showed (issue 15), each with its neighbours.
 
 Three families: headings that spell the part out ("Question 3 – Part (c)", "Part (c) of
-Question 3"), a roman sub-part on the letter's line ("e) i.", "(e)(i)", "e.i"), and run-in
-parts in one paragraph ("(e) (I) ... (II) ... (III) ..."), where a "(c)" or "(I)" in prose
-must stay prose. The specs are the STAT8021 pack's Part 3, given all together as the
-grader gives them.
+Question 3", with their neighbours: "Answer to Q3 (c)", "Attention memory (Q3 c)", "3. (c)"),
+a sub-part on the letter's line ("e) i.", "(e)(i)", "e.i", "(e.2)"), and run-in parts in one
+paragraph ("(e) (I) ... (II) ... (III) ...", "Q3c) ... Q3d) ..."), where a "(c)" or "(I)"
+in prose must stay prose. The specs are the STAT8021 pack's Part 3, given all together as
+the grader gives them; ``headings`` checks that no section opened too early.
 """
 
 from __future__ import annotations
@@ -43,6 +44,11 @@ def answers(text: str) -> dict[str, str | None]:
 def cde(text: str) -> tuple[str | None, ...]:
     got = answers(text)
     return got["q3c"], got["q3d"], got["e1"], got["e2"], got["e3"]
+
+
+def headings(text: str) -> set[str]:
+    """The lines that open the sections found."""
+    return {x.heading for x in extract_answers(text, PART3).values() if x.heading}
 
 
 # -- 1. headings that spell the part out ------------------------------------------------------
@@ -297,11 +303,6 @@ def test_run_in_part_of_a_two_answer_part():
             f"(b) Decoder-only.\n(c) {C}\n")
     got = answers(text)
     assert (got["p"], got["loss"], got["q3c"]) == ("0.75", "0.288", C)
-
-
-def headings(text: str) -> set[str]:
-    """The lines that open the sections found."""
-    return {x.heading for x in extract_answers(text, PART3).values() if x.heading}
 
 
 def test_a_run_in_second_numeral_after_an_unmarked_first():
