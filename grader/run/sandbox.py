@@ -144,6 +144,8 @@ class SandboxPaths:
     source, the grader's too, in `linecache`), which is why probes have a folder of their own."""
     telemetry_mount: str = ""
     """Where `telemetry` appears inside the sandbox."""
+    etc: Path | None = None
+    """`passwd` and `group` for inside the sandbox (bwrap only), naming the kernel's user."""
 
 
 @dataclass
@@ -203,12 +205,33 @@ class Sandbox:
             telemetry_mount=f"{mount}/{telemetry.name}")
         for folder in (paths.scratch, paths.runtime, telemetry / "out"):
             folder.mkdir(parents=True, exist_ok=True)
+        if self.kind == "bwrap":
+            paths.etc = self._user_files(root / "etc")
         os.chmod(root, 0o755)
         os.chmod(telemetry, 0o755)
         # Traversable, not listable, for the kernel's user (when it is not the grader's own
         # user: without root the kernel runs as the grader's user, who owns the folder).
         os.chmod(hidden, 0o711)
         return paths
+
+    def _user_files(self, folder: Path) -> Path:
+        """`passwd` and `group` that name the kernel's user `student` (home: the working
+        folder), beside root and nobody. A throwaway uid is in no host file, and
+        `getpass.getuser()` or `pwd.getpwuid(os.getuid())` then raise KeyError: torch's
+        compile cache asks at import on some releases (seen on the GPU machine: the
+        Part 2 imports failed there), and students' code asks too. The host's own users
+        stay out of sight."""
+        uid = self.uid if self.uid is not None else os.getuid()
+        gid = self.uid if self.uid is not None else os.getgid()
+        folder.mkdir()
+        (folder / "passwd").write_text(
+            "root:x:0:0:root:/root:/usr/sbin/nologin\n"
+            f"student:x:{uid}:{gid}:student:{SCRATCH_MOUNT}:/bin/sh\n"
+            "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n")
+        (folder / "group").write_text(f"root:x:0:\nstudent:x:{gid}:\nnogroup:x:65534:\n")
+        for f in (folder, folder / "passwd", folder / "group"):
+            os.chmod(f, 0o755 if f.is_dir() else 0o644)
+        return folder
 
     def open_io(self, paths: SandboxPaths) -> None:
         """Create the probes' io folder, just before the first probe: inputs read-only for
@@ -275,6 +298,8 @@ class Sandbox:
         venv_bin = str(Path(self.python).parent)
         env = {
             "HOME": home,
+            "USER": "student",
+            "LOGNAME": "student",
             "PATH": f"{venv_bin}:/usr/local/bin:/usr/bin:/bin",
             "LANG": "C.UTF-8",
             "TMPDIR": "/tmp",
@@ -357,7 +382,13 @@ class Sandbox:
                 parents(system)
                 argv.extend(["--ro-bind", system, system])
         for etc in ETC_FILES:
-            if os.path.exists(etc):
+            # through `parents`, or bwrap makes /etc itself root-only: every file below it,
+            # certificates, time zone and the user database included, was unreadable
+            parents(etc)
+            if paths.etc is not None and (paths.etc / Path(etc).name).is_file() \
+                    and etc in ("/etc/passwd", "/etc/group"):
+                argv.extend(["--ro-bind", str(paths.etc / Path(etc).name), etc])
+            elif os.path.exists(etc):
                 argv.extend(["--ro-bind", etc, etc])
         for path in self._python_trees() + list(self.read_only):
             if os.path.exists(path) and not path.startswith("/usr/"):

@@ -45,6 +45,9 @@ look("io exists", lambda: os.path.exists(io_mount))
 '''
 
 F = "def f(x):\n    return x + 1"
+WHO = ("import getpass, os, pathlib, pwd\n"
+       "print('who', getpass.getuser(), pwd.getpwuid(os.getuid()).pw_dir, pathlib.Path.home(),"
+       " sorted(p.pw_name for p in pwd.getpwall()))")
 
 
 @dataclass
@@ -80,15 +83,18 @@ def test_the_io_folder_cannot_be_listed_or_found_before_the_probes(tmp_path):
     if os.geteuid() != 0:
         pytest.skip("without root the kernel runs as the grader's own user, who owns /run")
     box = _Recording.create()
-    result = _run(tmp_path, box, F, LOOK)
+    result = _run(tmp_path, box, F, LOOK, WHO)
     paths = box.seen[0]
     printed = _printed(result)
+    # a throwaway uid still has a name and a home (torch and students' code ask), and the
+    # host's users are not listed
+    assert "who student /home/student /home/student ['nobody', 'root', 'student']" in printed
     assert paths.io.name.startswith("g-") and paths.io_mount == f"/run/{paths.io.name}"
     assert paths.io.name not in printed, printed
     assert "listdir /run: PermissionError" in printed
     assert "scandir /run: PermissionError" in printed
     assert "glob g-*: []" in printed
-    assert [c.status for c in result.cells] == ["ok", "ok"]
+    assert [c.status for c in result.cells] == ["ok", "ok", "ok"]
     # ... and the probe, which names the folder once the student's cells are done, works.
     payload = result.probes["q"]
     assert payload.status == "ok" and payload.tensors["c/y"].tolist() == [2.0, 2.0]
