@@ -425,9 +425,11 @@ class Parts:
 
     - it stands after a sentence's end (". ", "; ", ": ", "? ", "! ", not "e.g." or "cf."),
       written "(c)", "c)", "(II)", "II)" or "II." (a letter never as "c.": "e. g.") or as
-      the question's own label ("Q3(d)", "Q3 (e)(ii)"), or, in any of these but "c)",
-      right after a value ("9,437,184 (II) 75.5 MB (III) ...": terse parts end no
-      sentence);
+      the question's own label ("Q3(d)", "Q3 (e)(ii)"); or, in any of these but "c)",
+      right after a value or a closing bracket ("9,437,184 (II) 75.5 MB (III) ...": terse
+      parts end no sentence); or, written "(II)" or "(c)", anywhere in a line that began
+      with the part before ("(I) next-token prediction (II) p = 0.75"); in these two cases
+      not after a word that names a part ("as in step (ii)", "see (b)", "unlike (c)");
     - it is not followed by "and", "or", "to", ",", "&" or "/" (parts named, not opened),
       and it is no copyright ("(c) 2024");
     - the pack asks parts at that level of the current section (numerals of Q3 (e),
@@ -479,14 +481,17 @@ class Parts:
 
 
 _RUN_IN = re.compile(
-    rf"(?<=\S)\s+(?=\(\s*(?:[a-h]|{ROMAN})\s*\)|(?P<bare_letter>[a-h]\))|{ROMAN}[).]\s"
+    rf"(?<=\S)\s+(?=(?P<paren>\(\s*(?:[a-h]|{ROMAN})\s*\))|(?P<bare_letter>[a-h]\))|{ROMAN}[).]\s"
     r"|(?P<label>(?:question|problem|exercise|task|qns?|ques|q)\s*\.?\s*\d))", re.I)
 _SENTENCE_END = re.compile(r"[.;:!?]$")
 _LIST_NUMBER = re.compile(r"\s*(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)]", re.I)
 """A list's own number opening a line ("3. (d) comes next"): its dot ends no sentence (after
 a marker, "(I) 1. (II) 2." it is an answer)."""
-_AFTER_VALUE = re.compile(r"\d(?:\s*%|\s+[a-z]{1,12})?$", re.I)
+_AFTER_VALUE = re.compile(r"(?:\d(?:\s*%|\s+[a-z]{1,12})?|\))$", re.I)
 """A value just written ("9,437,184", "75.5 MB", "0.065 %"): terse run-in parts end none."""
+_REFERENCE = re.compile(r"\b(?:see|in|of|and|or|step|steps|from|by|to|with|as|part|parts|case"
+                        r"|item|eq|equation|cf|like|unlike|than|per)$", re.I)
+"""Words that name a part rather than end one ("as in step (ii)", "see (b)")."""
 _NAMED_NOT_OPENED = re.compile(r"\s*(?:(?:and|or|to|through)\b|[,&/])", re.I)
 _COPYRIGHT = re.compile(r"\(\s*c\s*\)\s*(?:19|20)\d\d\b(?![.,]\d)", re.I)
 _ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|cf|eq|eqn|fig|vs|see|resp)[.:]$", re.I)
@@ -528,7 +533,10 @@ def _run_in(raw: str, start: int, path: Path, parts: Parts) -> int | None:
         before = plain[max(0, gap.start() - 24):gap.start()]
         ended = _SENTENCE_END.search(before) and not _ABBREVIATION.search(before[-9:]) \
             and not (start == 0 and _LIST_NUMBER.fullmatch(plain, 0, gap.start()))
-        if not ended and not (not gap.group("bare_letter") and _AFTER_VALUE.search(before)):
+        named = _REFERENCE.search(before)
+        after_value = not gap.group("bare_letter") and _AFTER_VALUE.search(before) and not named
+        in_a_run = start > 0 and gap.group("paren") and not named
+        if not (ended or after_value or in_a_run):
             continue
         at = gap.end()
         found = _inline_marker(plain, at, bool(gap.group("label")), path)

@@ -265,6 +265,26 @@ def test_terse_run_in_parts_after_values(line):
     assert (got["q3d"], got["e1"], got["e2"], got["e3"]) == (D, *E)
 
 
+@pytest.mark.parametrize("line", [
+    "(e) (I) LoRA matrices (II) Adam states {e1} (III) ratio {e2}",
+    "(e) (I) r(d + k) per layer (II) Adam states {e1} (III) ratio {e2}",
+])
+def test_run_in_parts_in_a_line_that_began_with_one(line):
+    text = f"# Q3\n(d) {D}\n" + line.format(e1=E[1], e2=E[2]) + "\n"
+    got = answers(text)
+    assert (got["q3d"], got["e2"], got["e3"]) == (D, E[1], E[2])
+
+
+@pytest.mark.parametrize("line", [
+    "(I) {e0} as in step (ii) of the paper", "(I) {e0}, see (ii) below", "(I) {e0} unlike (ii)",
+])
+def test_a_referenced_part_in_a_run_stays_prose(line):
+    text = f"## Q3 (e)\n{line.format(e0=E[0])}\nand more\n(II) {E[1]}\n(III) {E[2]}\n"
+    got = answers(text)
+    assert (got["e1"], got["e2"], got["e3"]) == E
+    assert headings(text) == {line.format(e0=E[0]), "(II) " + E[1], "(III) " + E[2]}
+
+
 @pytest.mark.parametrize("prose", [
     "As in step 2 (e) of the paper, the scores need {c}",   # (e) is not next after (c)
     "The scores need {c} (b) was above",                     # nor is (b)
