@@ -147,8 +147,9 @@ class Target:
 
 
 def _first(m: re.Match[str], *names: str) -> str | None:
+    groups = m.groupdict()  # once: a label has some twenty named groups
     for name in names:
-        value = m.groupdict().get(name)
+        value = groups.get(name)
         if value:
             return value.lower()
     return None
