@@ -35,6 +35,7 @@ from tests.calculators.answers.test_report_corpus import (  # noqa: E402
     corpus_files,
     grade_file,
     manifest,
+    style_of,
 )
 
 LABELS = {"pdf": "PDF", "docx": "DOCX", "text": "text"}
@@ -82,11 +83,11 @@ def main(argv: list[str] | None = None) -> int:
     for family, cells in per_family.items():
         print(f"{family:26}" + "".join(
             f"{f'{n}/{m}' if m else '-':>10}" for n, m in cells.values()))
-    styles = sorted({o.report.split("-")[1] for o in outcomes})
+    styles = sorted({style_of(o.report) for o in outcomes})
     print(f"\n{'style the report was written in':32}" + "".join(f"{LABELS[f]:>10}" for f in LABELS))
     for style in styles:
-        cells = [(sum(o.ok for o in outcomes if o.report.split("-")[1] == style and o.format == f),
-                  sum(1 for o in outcomes if o.report.split("-")[1] == style and o.format == f))
+        cells = [(sum(o.ok for o in outcomes if style_of(o.report) == style and o.format == f),
+                  sum(1 for o in outcomes if style_of(o.report) == style and o.format == f))
                  for f in LABELS]
         print(f"{style:32}" + "".join(f"{f'{n}/{m}' if m else '-':>10}" for n, m in cells))
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")

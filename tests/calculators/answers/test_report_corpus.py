@@ -43,6 +43,14 @@ LAB_B_LOG = CORPUS / "logs" / "lab-b-runs.csv"
 FORMATS = {".pdf": "pdf", ".docx": "docx", ".md": "text", ".txt": "text"}
 # manifest key suffix -> index among the question's `answer` checks (pack order)
 SUB_ANSWERS = {"q3a2": ("p", "loss"), "q3": ("lm", "cls")}
+STYLES = ("latex", "word", "docx", "md", "txt")
+
+
+def style_of(report: str) -> str:
+    """The style an id names: `p3-latex-boxed`, `h2-p3-latex-aligned` (a batch prefix)."""
+    return next(part for part in report.split("-") if part in STYLES)
+
+
 SHOTGUN = re.compile(r"shotgun|several|different values|more than one", re.IGNORECASE)
 
 # (report, item, format) -> why it is not read right yet: what is read, what should be.
@@ -53,6 +61,117 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # PDF: the MathML fraction is read ('p ( mat ) = e^3/(e^0.5 + ...) and L = − ln (...)' on one line), but a closed form mid-line, before 'and L =', is not taken as an answer
     ('p3-md-formulas', 'q3a2.p', 'pdf'):
         "reads nothing: p3-md-formulas.pdf: no number in the section; should read 'e^3/(e^0.5+e^0.1+e^3+e^0.2+e^1)': correct 1",
+    # held out 2: 14 reports written at 18:20 by a helper who never read the readers, added
+    # at 19:15 before any tuning on them (manifest batch 'held-out-2'). Families: outline
+    # and '(c) Title' headings with no question number, a summary table read as part of the
+    # last part, a raw-HTML table in Markdown, Python code blocks in a Markdown report,
+    # working numbers beating the Answer column, a fraction beating the value after it,
+    # '25.77GB' with no space, '21.018.401' digit groups, 'A or B' not called a shotgun,
+    # per-seed sentences run together in one paragraph, 'no real difference' after 'but'
+    ('h2-p3-latex-runin', 'q3d', 'text'):
+        "reads '4H \\\\cdot H + H': wrong 0; should read '14.497 billion': correct 1",
+    ('h2-p3-latex-runin', 'q3e1', 'text'):
+        "reads '98,304': wrong 0; should read '9,437,184': correct 1",
+    ('h2-p3-latex-runin', 'q3e1', 'pdf'):
+        "reads '98,304': wrong 0; should read '9,437,184': correct 1",
+    ('h2-p3-latex-runin', 'q3e3', 'pdf'):
+        "reads '4': wrong 0; should read '6.5 × 10^-4': correct 1",
+    ('h2-p3-word-nonnative', 'q3e3', 'docx'):
+        "reads '0.2876': wrong 0; should read '0.0651 %': correct 1",
+    ('h2-p3-word-nonnative', 'q3a2.p', 'text'):
+        "reads '+ e^{0.1} + e^{3.0} + e^{0.2}': wrong 0; should read '0.75': correct 1",
+    ('h2-p3-word-nonnative', 'q3e3', 'text'):
+        "reads '0.2876': wrong 0; should read '0.0651 %': correct 1",
+    ('h2-p3-word-nonnative', 'q3e3', 'pdf'):
+        "reads '0.2876': wrong 0; should read '0.0651 %': correct 1",
+    ('h2-p3-word-rowtable', 'q3a2.p', 'docx'):
+        "reads '26.7791': shotgun 0; should read '0.7500': correct 1",
+    ('h2-p3-word-rowtable', 'q3a2.loss', 'docx'):
+        "reads '0.1249': shotgun 0; should read '0.1249': convention log10 0.5",
+    ('h2-p3-word-rowtable', 'q3a2.p', 'text'):
+        "reads nothing: no notebook was handed in; h2-p3-word-rowtable.md: no heading matching ['Q3 (a)']; should read '0.7500': correct 1",
+    ('h2-p3-word-rowtable', 'q3a2.loss', 'text'):
+        "reads nothing: no notebook was handed in; h2-p3-word-rowtable.md: no heading matching ['Q3 (a)']; should read '0.1249': convention log10 0.5",
+    ('h2-p3-word-rowtable', 'q3c', 'text'):
+        "reads nothing: no notebook was handed in; h2-p3-word-rowtable.md: no heading matching ['Q3 (c)']; should read '25.77 GB': correct 1",
+    ('h2-p3-word-rowtable', 'q3d', 'text'):
+        "reads nothing: no notebook was handed in; h2-p3-word-rowtable.md: no heading matching ['Q3 (d)']; should read '14.50 billion': correct 1",
+    ('h2-p3-word-rowtable', 'q3e1', 'text'):
+        "reads nothing: no notebook was handed in; h2-p3-word-rowtable.md: no heading matching ['Q3 (e)']; should read '9.44 million': correct 1",
+    ('h2-p3-word-rowtable', 'q3e2', 'text'):
+        "reads nothing: no notebook was handed in; h2-p3-word-rowtable.md: no heading matching ['Q3 (e)']; should read '75.50 MB': correct 1",
+    ('h2-p3-word-rowtable', 'q3e3', 'text'):
+        "reads nothing: no notebook was handed in; h2-p3-word-rowtable.md: no heading matching ['Q3 (e)']; should read '1536 times': convention factor 1",
+    ('h2-p3-docx-hedged', 'q3c', 'docx'):
+        "reads '24 GB': convention gib_vs_gb 0.5; should read '25.77 GB or 24 GB': shotgun 0",
+    ('h2-p3-docx-hedged', 'q3c', 'text'):
+        "reads '24 GB': convention gib_vs_gb 0.5; should read '25.77 GB or 24 GB': shotgun 0",
+    ('h2-p3-md-python', 'q3a2.p', 'text'):
+        "reads '0.415 bits': wrong 0; should read '0.7500': correct 1",
+    ('h2-p3-md-python', 'q3a2.loss', 'text'):
+        "reads '0.2': wrong 0; should read '0.415': wrong 0",
+    ('h2-p3-md-python', 'q3c', 'text'):
+        "reads 'h * S 2 * 2': shotgun 0; should read '25.77 GB': correct 1",
+    ('h2-p3-md-python', 'q3d', 'text'):
+        "reads nothing: no notebook was handed in; h2-p3-md-python.md: no heading matching ['Q3 (d)']; should read '14.50 billion': correct 1",
+    ('h2-p3-md-python', 'q3e1', 'text'):
+        "reads nothing: no notebook was handed in; h2-p3-md-python.md: no heading matching ['Q3 (e)']; should read '9,437,184': correct 1",
+    ('h2-p3-md-python', 'q3e2', 'text'):
+        "reads nothing: no notebook was handed in; h2-p3-md-python.md: no heading matching ['Q3 (e)']; should read '75.50 MB': correct 1",
+    ('h2-p3-md-python', 'q3e3', 'text'):
+        "reads nothing: no notebook was handed in; h2-p3-md-python.md: no heading matching ['Q3 (e)']; should read '1536 times': convention factor 1",
+    ('h2-p3-md-python', 'q3a2.p', 'pdf'):
+        "reads '0.415 bits': wrong 0; should read '0.7500': correct 1",
+    ('h2-p3-md-python', 'q3a2.loss', 'pdf'):
+        "reads nothing: no notebook was handed in; h2-p3-md-python.pdf: no number in the section; should read '0.415': wrong 0",
+    ('h2-p3-md-python', 'q3c', 'pdf'):
+        "reads 'h * S 2 * 2': shotgun 0; should read '25.77 GB': correct 1",
+    ('h2-p3-md-python', 'q3d', 'pdf'):
+        "reads nothing: no notebook was handed in; h2-p3-md-python.pdf: no heading matching ['Q3 (d)']; should read '14.50 billion': correct 1",
+    ('h2-p3-md-python', 'q3e1', 'pdf'):
+        "reads nothing: no notebook was handed in; h2-p3-md-python.pdf: no heading matching ['Q3 (e)']; should read '9,437,184': correct 1",
+    ('h2-p3-md-python', 'q3e2', 'pdf'):
+        "reads nothing: no notebook was handed in; h2-p3-md-python.pdf: no heading matching ['Q3 (e)']; should read '75.50 MB': correct 1",
+    ('h2-p3-md-python', 'q3e3', 'pdf'):
+        "reads nothing: no notebook was handed in; h2-p3-md-python.pdf: no heading matching ['Q3 (e)']; should read '1536 times': convention factor 1",
+    ('h2-p3-md-summary', 'q3a2.p', 'text'):
+        "reads '20.09/26.78': close 0.75; should read '0.750': correct 1",
+    ('h2-p3-md-summary', 'q3e3', 'text'):
+        "reads '0.065 %': shotgun 0; should read '0.065 %': correct 1",
+    ('h2-p3-txt-email', 'q3c', 'text'):
+        "reads '12,884,901,888': wrong 0; should read '25.77 GB': correct 1",
+    ('h2-p3-txt-email', 'q3d', 'text'):
+        "reads '14.5 billion': correct 1; should read '14,495,514,624': convention no_biases 0.75",
+    ('h2-p3-txt-outline', 'q3a2.p', 'text'):
+        "reads nothing: no notebook was handed in; h2-p3-txt-outline.txt: no heading matching ['Q3 (a)']; should read '0.7500': correct 1",
+    ('h2-p3-txt-outline', 'q3a2.loss', 'text'):
+        "reads nothing: no notebook was handed in; h2-p3-txt-outline.txt: no heading matching ['Q3 (a)']; should read '0.2876': correct 1",
+    ('h2-p3-txt-outline', 'q3c', 'text'):
+        "reads nothing: no notebook was handed in; h2-p3-txt-outline.txt: no heading matching ['Q3 (c)']; should read '0.54 GB': convention per_head 0.25",
+    ('h2-p3-txt-outline', 'q3d', 'text'):
+        "reads nothing: no notebook was handed in; h2-p3-txt-outline.txt: no heading matching ['Q3 (d)']; should read '14.5 billion': correct 1",
+    ('h2-p3-txt-outline', 'q3e1', 'text'):
+        "reads nothing: no notebook was handed in; h2-p3-txt-outline.txt: no heading matching ['Q3 (e)']; should read '9,437,184': correct 1",
+    ('h2-p3-txt-outline', 'q3e2', 'text'):
+        "reads nothing: no notebook was handed in; h2-p3-txt-outline.txt: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
+    ('h2-p3-txt-outline', 'q3e3', 'text'):
+        "reads nothing: no notebook was handed in; h2-p3-txt-outline.txt: no heading matching ['Q3 (e)']; should read '0.065 %': correct 1",
+    ('h2-labA-md-formula', 'claim', 'text'):
+        'reads better: pretrained; should read better: equal',
+    ('h2-labA-md-formula', 'q3.lm', 'pdf'):
+        "reads '+ n_token': wrong 0; should read '21,018,401': correct 1",
+    ('h2-labA-md-formula', 'q3.cls', 'pdf'):
+        "reads '+ n_classes ( n_hid + 1 )': wrong 0; should read 'n_token*n_hid + n_layers*(6*n_hid^2 + 10*n_hid) + n_classes*(n_hid + 1)': correct 1",
+    ('h2-labA-txt-dots', 'q3.lm', 'text'):
+        "reads '21.018': wrong 0; should read '21,018,401': correct 1",
+    ('h2-labA-txt-dots', 'q3.cls', 'text'):
+        "reads '10.969': wrong 0; should read '10,969,602': close 0.5",
+    ('h2-labB-word-sentences', 'seeds', 'docx'):
+        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 17/18 confirmed",
+    ('h2-labB-word-sentences', 'seeds', 'text'):
+        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 17/18 confirmed",
+    ('h2-labB-word-sentences', 'seeds', 'pdf'):
+        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 17/18 confirmed",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.
@@ -226,8 +345,8 @@ def known_miss(o: Outcome) -> str | None:
 def test_the_corpus_has_thirty_reports_in_five_styles_with_every_format():
     entries = manifest()
     assert len(entries) >= 30 and len({e["id"] for e in entries}) == len(entries)
-    styles = {e["id"].split("-")[1] for e in entries}
-    assert styles == {"latex", "word", "docx", "md", "txt"}
+    styles = {style_of(e["id"]) for e in entries}
+    assert styles == set(STYLES)
     for entry in entries:
         got = {p.suffix for p in files(entry["id"])}
         assert got, f"{entry['id']}: no generated file in reports/ (run make_corpus.py)"
