@@ -62,7 +62,9 @@ def hf_cache(tmp_path_factory) -> Path:
 ALONE = {"hostile-shared-limits", "hostile-memory-bomb", "hostile-fork-bomb"}
 """Samples whose tests name the limit they trip (memory, processes): graded with nothing
 beside them, so a second notebook's load (or a kernel warming) cannot make them trip the
-cell timeout first."""
+cell timeout first; and cold, as `grader grade` grades by default, so the limits are
+proven on the path every batch takes unless `--warm` is asked for (the warm kernels get
+theirs from the same `kernel_box`)."""
 
 
 def _start_worker(hf_cache: Path, overlap: bool) -> None:
@@ -81,9 +83,13 @@ def _start_worker(hf_cache: Path, overlap: bool) -> None:
                   hf_cache=hf_cache, limits=FAST)
 
 
-def _grade_sample(notebook: Path, hf_cache: Path) -> Graded:
+def _cold_worker() -> None:
+    os.environ["GRADER_TEST_SECRET"] = SECRET
+
+
+def _grade_sample(notebook: Path, hf_cache: Path, warm: bool = True) -> Graded:
     """One sample graded as the session fixture grades it: in a worker process started by
-    `_start_worker`, on one of its warm kernels."""
+    `_start_worker`, on one of its warm kernels (`warm`), else on a kernel started for it."""
     from grader.batch.work import _WARM
     from grader.grade import grade_notebook
     from grader.pack import load_pack
@@ -92,15 +98,18 @@ def _grade_sample(notebook: Path, hf_cache: Path) -> Graded:
     runs: list = []
     record = grade_notebook(load_pack(PACK_DIR), notebook, seed=1234, sandbox=Sandbox.create(),
                             limits=FAST, hf_cache=hf_cache, on_run=runs.append,
-                            kernels=_WARM[0])
+                            kernels=_WARM[0] if warm else None)
     return Graded(record, runs[0])
 
 
-def _workers(jobs: int, hf_cache: Path, *, overlap: bool):
+def _workers(jobs: int, hf_cache: Path, *, overlap: bool = True, warm: bool = True):
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+    spawn = multiprocessing.get_context("spawn")
+    if not warm:
+        return ProcessPoolExecutor(max_workers=jobs, mp_context=spawn, initializer=_cold_worker)
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=spawn,
                                initializer=_start_worker, initargs=(hf_cache, overlap))
 
 
@@ -115,9 +124,8 @@ def graded(pack, hf_cache) -> dict[str, Graded]:
     run is mostly a child process's work, so the two cores of a CI machine grade the ~30
     samples in little more than half the time. Each sample's own limits (its cgroup,
     rlimits and budgets) bound it alone, so a hostile sample beside an honest one changes
-    neither's record. The limit samples (`ALONE`) come after, one at a time in one worker
-    whose next kernel warms only once a run has ended (`WarmPool(overlap=False)`), so
-    nothing else runs beside them.
+    neither's record. The limit samples (`ALONE`) come after, one at a time and cold
+    (the default path of `grader grade`), so nothing else runs beside them.
 
     Warm, so that the tests reading these records (the README's scores, the hostile
     samples' limits and flags) hold on warm kernels, and the tests that grade some of the
@@ -130,8 +138,8 @@ def graded(pack, hf_cache) -> dict[str, Graded]:
     with _workers(2, hf_cache, overlap=True) as pool:
         done = pool.map(_grade_sample, together, [hf_cache] * len(together))
         results = dict(zip([nb.stem for nb in together], done, strict=True))
-    with _workers(1, hf_cache, overlap=False) as pool:
-        for nb in notebooks:  # then the limit samples, one at a time
+    with _workers(1, hf_cache, warm=False) as pool:
+        for nb in notebooks:  # then the limit samples, one at a time, cold
             if nb.stem in ALONE:
-                results[nb.stem] = pool.submit(_grade_sample, nb, hf_cache).result()
+                results[nb.stem] = pool.submit(_grade_sample, nb, hf_cache, False).result()
     return results
