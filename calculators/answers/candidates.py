@@ -88,6 +88,10 @@ _CLEAN = [
                 r"|textsf|texttt|hbox)\s*\{\s*([^{}]*)\}"), r" \1"),
     (re.compile(r"(?<=\d)\\[,;: ](?=\d{3})"), ","),
     (re.compile(r"(?<=\d)\{,\}(?=\d)"), ","),
+    # dots as thousands separators (German, Italian habits): two groups or more are
+    # unambiguous ("21.018.401"); one ("21.018") stays a decimal
+    (re.compile(r"(?<![\w.,])\d{1,3}(?:\.\d{3}){2,}(?![\d.]?\d)"),
+     lambda m: m.group(0).replace(".", ",")),
     # a LaTeX control space or tie between a number and its unit: 25.77\ GB, 25.77~GB
     (re.compile(r"(?<!\\)\\(?= )"), ""),
     (re.compile(r"(?<=[\d}$])\s*~\s*(?=[A-Za-z%\\])"), " "),

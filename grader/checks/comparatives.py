@@ -22,9 +22,12 @@ named as the thing compared with ("unlike the scratch one", "compared with", "th
 with none before, the first one named after it that is not the object of "than",
 "behind", "to", "by" ("better results come from the pre-trained model").
 
-Where the clauses of a sentence disagree, the one after "but"/"yet"/"however" decides and
-an "although"/"while"/"whereas" clause gives way: "the scratch model improves faster, but
-the pre-trained one stays ahead" says the pre-trained model does better.
+Where the clauses of a sentence disagree, the last one after "but"/"yet"/"however" or of a
+conclusion ("so ...", "therefore ...") decides, and an "although"/"while"/"whereas" clause
+gives way: "the scratch model improves faster, but the pre-trained one stays ahead" says the
+pre-trained model does better. In such a clause "the gap closes", "comparable", "about the
+same" alone say neither does ("A starts higher but the gap closes, so they end up
+comparable").
 """
 
 from __future__ import annotations
@@ -64,6 +67,8 @@ _EQUAL_STRONG = re.compile(
     r"|neither\s+(?:\w+\s+){0,3}(?:better|worse|outperforms?|wins)|on\s+par|neck\s+and\s+neck"
     r"|indistinguishable|(?:perform|do|does|did)\s+(?:about\s+|roughly\s+)?(?:equally|the\s+same)"
     r"|a\s+tie|tied|(?:negligible|marginal|insignificant|minimal)\s+(?:difference|gap)"
+    r"|(?:gap|difference)\s+(?:\w+\s+)?(?:closes|closed|disappears|disappeared|vanishes|vanished)"
+    r"|clos(?:es|ed|ing)\s+the\s+gap"
     r"|(?:difference|gap)\s+(?:[\w'’-]+\s+){0,6}?(?:is|was|are|were|stays?|remains?)\s+(?:\w+\s+)?"
     r"(?:negligible|marginal|insignificant|minimal|tiny|within\s+noise))\b", re.I)
 _EQUAL_WEAK = re.compile(r"\b(?:same|similar|equal(?:ly)?|comparable|identical|as\s+well\s+as)\b",
@@ -72,9 +77,17 @@ _BOTH = re.compile(r"\b(?:both|the\s+two|either|neither)\b", re.I)
 _OBJECT_BEFORE = re.compile(
     r"(?:\bunlike|\bcompared\s+(?:with|to)|\bversus|\bvs\.?|\bthan|\bbehind|\bby|\bover|\bto"
     r"|\bagainst|\band|&)\s+(?:the\s+|a\s+|an\s+|one\s+)?(?:\w+\s+){0,2}$", re.I)
-_CLAUSE = re.compile(r"[;:]\s|,\s+(?=(?:but|while|whereas|although|though|yet|however)\b)"
+_CLAUSE = re.compile(r"[;:]\s|,\s+(?=(?:but|while|whereas|although|though|yet|however|so|therefore"
+                     r"|thus|hence|overall)\b)"
                      r"|\s(?=but\b)|\n", re.I)
 _MAIN = re.compile(r"\W*(?:but|yet|however)\b")
+_CONCLUSION = re.compile(r"\W*(?:so|therefore|thus|hence|overall|in\s+the\s+end|in\s+conclusion"
+                         r"|all\s+in\s+all|in\s+short)\b")
+_EQUAL_CONCLUDED = re.compile(
+    r"\b(?:(?:about|roughly|basically|essentially|pretty\s+much|more\s+or\s+less|much)\s+the\s+same"
+    r"|(?:end|ends|ended|finish|finishes|finished|are|were|look|looks|seem|seems|is|was"
+    r"|become|becomes|became)\s+(?:up\s+)?(?:\w+\s+)?(?:comparable|similar|equal|level|even"
+    r"|the\s+same)|comparable|equally\s+good)\b", re.I)
 _SUBORDINATE = re.compile(r"\W*(?:while|whereas|although|though|even\s+though)\b")
 _SUBORDINATE_OPENING = re.compile(r"\W*(?:while|whereas|although|though|even\s+though)\b")
 
@@ -114,8 +127,9 @@ def _subject(clause: str, seen: list[tuple[int, str]], start: int, end: int,
 
 
 def _clauses(low: str) -> list[tuple[int, str, int]]:
-    """(offset, clause, weight) of each clause: one after "but"/"yet"/"however" weighs 2
-    (the point the sentence makes), a subordinate one ("although ...", "while ...") 0."""
+    """(offset, clause, weight) of each clause: one after "but"/"yet"/"however" or a
+    conclusion ("so ...", "therefore ...", "overall ...") weighs 2 (the point the sentence
+    makes), a subordinate one ("although ...", "while ...") 0."""
     cuts = [0]
     opening = _SUBORDINATE_OPENING.match(low)
     if opening:
@@ -127,7 +141,7 @@ def _clauses(low: str) -> list[tuple[int, str, int]]:
     out = []
     for k, at in enumerate(cuts):
         piece = low[at:cuts[k + 1] if k + 1 < len(cuts) else len(low)]
-        weight = 2 if _MAIN.match(piece) else 0 if (
+        weight = 2 if _MAIN.match(piece) or _CONCLUSION.match(piece) else 0 if (
             _SUBORDINATE.match(piece) or (opening and k == 0 and len(cuts) > 1)) else 1
         out.append((at, piece, weight))
     return out
@@ -145,6 +159,8 @@ def compare(sentence: str, names: list[str], mentions: Mentions) -> tuple[str, s
     for at, piece, weight in _clauses(low):
         cue = _cue(piece)
         strong = _EQUAL_STRONG.search(piece)
+        if strong is None and weight >= 2 and cue is None:
+            strong = _EQUAL_CONCLUDED.search(piece)  # "..., so they end up comparable"
         if strong and (cue is None or strong.start() <= cue[0]):
             decided.append((weight, ("", "")))
             continue
@@ -169,7 +185,10 @@ def compare(sentence: str, names: list[str], mentions: Mentions) -> tuple[str, s
         decided.append((weight, (subject, other) if direction > 0 else (other, subject)))
     if decided:
         best = max(weight for weight, _ in decided)
-        return next(found for weight, found in decided if weight == best)
+        top = [found for weight, found in decided if weight == best]
+        # of several main clauses, the last: "..., but the gap closes, so they are the same";
+        # of plain ones, the first (a later one often names its model loosely)
+        return top[-1] if best == 2 else top[0]
     named = {name for _pos, name in seen_all}
     if not directional and _EQUAL_WEAK.search(low) and (len(named) == 2 or _BOTH.search(low)):
         return "", ""

@@ -1,0 +1,88 @@
+"""Neighbours of the second held-out batch's misses, in the ways students write them.
+
+Each family is tested with several spellings, not only the one a corpus report used:
+thousands separators of other locales, a conclusion after "but"/"so" that calls two models
+the same, a value written after its fraction, several values offered with "or".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from calculators.answers import QuestionSpec, extract_answers
+from grader.checks.claims import find_claim
+
+
+def final(text: str, symbols=None) -> tuple[str | None, str | None]:
+    got = extract_answers("## Q3 (c)\n" + text, [QuestionSpec("c", ("Q3 (c)",), symbols=symbols)])
+    return got["c"].answer, got["c"].why
+
+
+def read(text: str):
+    got = extract_answers("## Q3 (c)\n" + text, [QuestionSpec("c", ("Q3 (c)",))])["c"]
+    return got
+
+
+LAB_A = {"pretrained": ["pretrained", "pre-trained"],
+         "scratch": ["scratch", "randomly initiali", "random init", "not pre-trained",
+                     "without pre-training"]}
+LAB_A_FALLBACK = {"pretrained": ["fine-tuned", "fine tuned", "finetuned"]}
+
+
+# ----------------------------------------------------------------------------------------
+# digit groups of other locales
+
+
+@pytest.mark.parametrize(("written", "number"), [
+    ("total = 10.000.200 + 968.000 + 10.050.201 = 21.018.401", 21018401),
+    ("total = 21 018 401", 21018401),
+    ("total = 21'018'401", 21018401),
+    ("total = 21’018’401 parameters", 21018401),
+    ("Together: 1.234.567.890 weights", 1234567890),
+    ("total = 21,018,401.", 21018401),
+])
+def test_thousands_separators_of_other_locales(written, number):
+    got = read(written)
+    assert got.parsed is not None and got.parsed.ok, got
+    assert got.parsed.value == number, got
+
+
+@pytest.mark.parametrize(("written", "number"), [
+    ("the ratio is 21.018", "21.018"),
+    ("version 1.2.3 gives p = 0.750", "0.750"),
+    ("1.000.000.5 is no number; the answer is 2.5", "2.5"),
+])
+def test_one_dot_group_stays_a_decimal(written, number):
+    assert final(written)[0] == number
+
+
+# ----------------------------------------------------------------------------------------
+# a conclusion after "but" / "so" that calls the two models the same
+
+
+@pytest.mark.parametrize("text", [
+    "The pre-trained model starts higher but the gap closes by epoch 6,\nso on this small "
+    "dataset I see no real difference between the two models.",
+    "The pre-trained model starts higher, but the gap closes after a few epochs.",
+    "The pretrained model is better at first, but the scratch model closes the gap by epoch 8.",
+    "The scratch model is lower early on, so overall they are comparable.",
+    "The pre-trained one leads in epoch 1, but in the end both are about the same.",
+    "The pretrained model is ahead at first; therefore the two end up roughly the same.",
+    "Pre-trained starts higher, but the scratch model ends up similar.",
+])
+def test_a_conclusion_of_no_difference_outweighs_an_early_lead(text):
+    claim = find_claim(text, LAB_A, LAB_A_FALLBACK)
+    assert claim is not None and claim[:2] == ("", ""), claim
+
+
+@pytest.mark.parametrize(("text", "better"), [
+    ("The gap closes by epoch 6, but the pre-trained model stays ahead.", "pretrained"),
+    ("Both start at a comparable accuracy, but the scratch model ends higher.", "scratch"),
+    ("The curves are similar at first, so the pre-trained model is better only at the end.",
+     "pretrained"),
+    ("The scratch model learns faster at first, so the pre-trained model is worse early on, "
+     "but it ends higher.", "pretrained"),
+])
+def test_a_directional_conclusion_still_ranks(text, better):
+    claim = find_claim(text, LAB_A, LAB_A_FALLBACK)
+    assert claim is not None and claim[0] == better, claim
