@@ -156,16 +156,10 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "reads nothing: no notebook was handed in; h2-p3-txt-outline.txt: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
     ('h2-p3-txt-outline', 'q3e3', 'text'):
         "reads nothing: no notebook was handed in; h2-p3-txt-outline.txt: no heading matching ['Q3 (e)']; should read '0.065 %': correct 1",
-    ('h2-labA-md-formula', 'claim', 'text'):
-        'reads better: pretrained; should read better: equal',
     ('h2-labA-md-formula', 'q3.lm', 'pdf'):
         "reads '+ n_token': wrong 0; should read '21,018,401': correct 1",
     ('h2-labA-md-formula', 'q3.cls', 'pdf'):
         "reads '+ n_classes ( n_hid + 1 )': wrong 0; should read 'n_token*n_hid + n_layers*(6*n_hid^2 + 10*n_hid) + n_classes*(n_hid + 1)': correct 1",
-    ('h2-labA-txt-dots', 'q3.lm', 'text'):
-        "reads '21.018': wrong 0; should read '21,018,401': correct 1",
-    ('h2-labA-txt-dots', 'q3.cls', 'text'):
-        "reads '10.969': wrong 0; should read '10,969,602': close 0.5",
     ('h2-labB-word-sentences', 'seeds', 'docx'):
         "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 17/18 confirmed",
     ('h2-labB-word-sentences', 'seeds', 'text'):
