@@ -16,6 +16,7 @@ from calculators.answers.reading.normalise import raised
 
 _LETTER = re.compile(r"[^\W\d_]")
 _DIGIT = re.compile(r"\d")
+_WORD_START = re.compile(r"^[^\W_]")
 _JOINER = re.compile(r"^\s*[,.'’\u2009\u202f]\s*$")
 
 
@@ -71,6 +72,9 @@ def render(runs: list[Run], emphasis: bool = True) -> str:
         while j < len(pieces) and pieces[j][0] == style:
             j += 1
         text = "".join(t for _, t in pieces[i:j])
+        if i and pieces[i - 1][0] in ("^", "_") and style not in ("^", "_") \
+                and _WORD_START.match(text):
+            out.append(" ")  # n_token n_hid: a glyph after a script is the next factor
         if style in ("^", "_"):
             out.append(raised(text, style))
         elif style and text.strip():

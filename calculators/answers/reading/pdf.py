@@ -728,6 +728,15 @@ def _row(group: list[_Line]) -> _Row:
                 seen.add(root)
                 root = hosts[root]  # type: ignore[assignment]
             parts[k] = parts[root]
+    # scripts stacked on one glyph are written subscript first, as TeX's n_{hid}^2 and
+    # every answer parser read them (n^2_hid would raise n to a power "2_hid")
+    for k in range(len(spans) - 1):
+        a, b = spans[k], spans[k + 1]
+        if (verts[k], verts[k + 1]) == ("sup", "sub") and hosts[k] is not None \
+                and hosts[k] == hosts[k + 1] and abs(a.x0 - b.x0) < 0.3 * size:
+            spans[k], spans[k + 1] = b, a
+            verts[k], verts[k + 1] = "sub", "sup"
+            parts[k], parts[k + 1] = parts[k + 1], parts[k]
     cells: list[list[Run]] = [[]]
     extents: list[list[float]] = [[]]  # each cell's inked x0, x1
 

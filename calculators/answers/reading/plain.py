@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from calculators.answers.reading.document import Document
+from calculators.answers.reading.html import markdown_html
+from calculators.answers.reading.mathblocks import display_math
 from calculators.answers.reading.normalise import normalise
 
 REPLACED_NOTE = "some characters are not valid UTF-8 and were replaced"
@@ -21,4 +23,6 @@ def read_plain(p: Path) -> Document:
         text = text[1:]  # a byte-order mark from Windows editors
     notes = (REPLACED_NOTE,) if "\ufffd" in text else ()
     fmt = "markdown" if p.suffix.lower() in (".md", ".markdown") else "text"
+    if fmt == "markdown":
+        text = display_math(markdown_html(text))  # HTML, formulas over lines; lines kept
     return Document(normalise(text), str(p), fmt, "text", notes=notes)

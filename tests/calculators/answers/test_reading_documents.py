@@ -165,7 +165,7 @@ def test_overleaf_default_article():
         "N = 12 × 768^2 = 7,077,888 (1)",
         "With the embeddings added, as the default article class indents every paragraph after "
         "the first, the final count is **85,054,464** parameters for the base model. "
-        "The in-projection alone holds 3n^2_hid + 3n_hid weights, and "
+        "The in-projection alone holds 3n_hid^2 + 3n_hid weights, and "
         "p(mat) = 20.0855/26.7791 = 0.7500",
         "## Q1 (b)",
         "Another indented paragraph: the cache holds 2 × 12 × 768 values per token, so a "
