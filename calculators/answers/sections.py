@@ -35,7 +35,7 @@ END = ("end", "", None, None)
 
 _WORD = (r"(?P<word>question|problem|exercise|part|task|qns?|ques|q)\s*\.?\s*(?P<num>\d+)"
          r"(?!\d|,\d)")
-_BARE = (r"(?P<bare>\d+)(?=\s*\(\s*[a-hA-H]\s*\)|(?-i:[a-h])(?:\)|[.:](?:\s|$))"
+_BARE = (r"(?P<bare>\d+)(?=\s*\(\s*[a-hA-H]\s*\)|\s?(?-i:[a-h])\)|(?-i:[a-h])[.:](?:\s|$)"
          r"|\.\d{1,2}(?![\d.,]))")
 _PART_WORD = r"(?:sub[\s-]?)?(?:part|question)"
 """A part spelled out: "Part (c)", "part c", "Sub-part (c)", "Subquestion c"."""
@@ -87,6 +87,12 @@ _REVERSED = (
 _LABEL = re.compile(rf"(?:{_WORD}|{_BARE})(?:{_LETTER})?(?:{_ROMAN_PART})?|{_REVERSED}", re.I)
 _MORE = re.compile(r"\s*(?:&|and|,|/)\s*(?:(?P<word>question|task|part|q)\s*)?(?P<num>\d+)\b",
                    re.I)
+_PLURAL = re.compile(r"(?P<word>questions|problems|exercises|tasks|parts|qs)\s*\.?\s*(?P<num>\d+)\b"
+                     r"(?:\s*(?:[-–—]|to|through)\s*(?P<last>\d+)\b)?", re.I)
+"""A heading naming several tasks: "Tasks 3 and 4", "Questions 3–4" (the range is read only
+after a plural word: "Q3-4" is part (iv) of Q3, "Task 3-4" a sub-task)."""
+_RANGE = re.compile(r"\s*(?:[-–—]|to|through)\s*(?P<last>\d+)\b", re.I)
+_MAX_RANGE = 12
 _LETTER_ONLY = re.compile(
     rf"(?:\(\s*(?P<l11>[a-h])\s*[.\-–,]\s*(?:(?P<r9>{ROMAN})|(?P<n4>10|[1-9]))\s*\)"
     rf"|\(\s*(?P<l1>[a-h])\s*\)|(?P<l2>(?-i:[a-h]))[).](?=\s|$|\*)"
@@ -100,8 +106,21 @@ _SECTION_NUMBER = re.compile(
     r"^(?P<n>\d+)(?P<dots>(?:\.\d+)*)\.?\s+(?=(?:question|problem|exercise|part|task|q)\s*\.?\s*\d)",
     re.I,
 )
-_BARE_HEADING = re.compile(r"^(?P<n>\d+)(?P<dots>(?:\.\d+)*)\.?(?:\s|$)")
+_BARE_HEADING = re.compile(r"^(?P<n>\d{1,2})(?P<dots>(?:\.\d+)*)\.?(?:\s+(?![\d.,])|$)")
+""""3 Memory", "3.": a heading numbered by hand; not "# 25769803776 25.77" (a code comment)."""
 _END_WORDS = ("references", "bibliography", "appendix", "acknowledg")
+_CLOSING = re.compile(
+    r"(?:\d{1,2}\.?\s+)?(?:summary(?:\s+(?:of|for)\s+(?:the\s+|my\s+|all\s+)?"
+    r"(?:answers?|results?|solutions?|questions?))?|(?:final|all|my)\s+(?:answers?|results?)"
+    r"|answers?\s+summary|summary\s+table|results?\s+summary|overview\s+of\s+(?:the\s+|my\s+)?"
+    r"answers?|answers?\s+at\s+a\s+glance|tl;?dr)\s*[:.]?", re.I)
+"""A closing section that restates the answers ("Summary", "Summary of answers", "Final
+answers"): it ends the last part's section like "References" does. A plain "Results" is
+not one (a lab's task has its own "Results" subsection), nor "Conclusion" (claims)."""
+_OUTLINE = re.compile(r"(?P<n>\d{1,2})[.)]?(?:\s+(?P<title>[A-Za-z][^=\d]{0,80}?))?\s*")
+"""A plain-text outline's question line, at the left margin: "3." or "3. Transformer analysis"."""
+_FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
+_COMMENT = re.compile(r"^\s*(?:#+|//|--|%)\s*")
 _ANSWER_WORDS = re.compile(r"(?:answers?|ans\.?|solutions?|sol\.)\s*(?:(?:to|for|of)\s+)?[:.\-–]?\s*",
                            re.I)
 """'Answer to Q3 (c):', 'Ans. 3(c)', 'Solution to Question 3 (c)': the label after them."""
@@ -249,8 +268,33 @@ class Line:
     opens: bool = False  # its label took effect (it begins a new section or part)
 
 
+def _plural_at(text: str, where: list[int], raw_len: int) -> tuple[Mark, int] | None:
+    """"Tasks 3 and 4", "Questions 3–4", "Qs 1, 2 & 3": a path for each question named."""
+    m = _PLURAL.match(text)
+    if m is None:
+        return None
+    kind = _KINDS[m.group("word").lower().rstrip("s") or "q"]
+    nums = [int(m.group("num"))]
+    if m.group("last"):
+        nums.extend(range(nums[0] + 1, int(m.group("last")) + 1))
+    end = m.end()
+    while (more := _MORE.match(text, end)) is not None:
+        nums.append(int(more.group("num")))
+        end = more.end()
+        if (span := _RANGE.match(text, end)) is not None:
+            nums.extend(range(nums[-1] + 1, int(span.group("last")) + 1))
+            end = span.end()
+    if len(nums) > _MAX_RANGE:
+        return None  # "Questions 1-2000": no heading
+    column = where[end] if end < len(where) else raw_len
+    return Mark(tuple((kind, str(n), None, None) for n in nums), column), end
+
+
 def _label_at(text: str, where: list[int], raw_len: int) -> tuple[Mark, int] | None:
     """A label at the start of ``text`` (markup already stripped)."""
+    plural = _plural_at(text, where, raw_len)
+    if plural is not None:
+        return plural
     m = _LABEL.match(text)
     if m is None:
         return None
@@ -304,7 +348,7 @@ def _read_mark(raw: str, heading: bool) -> Mark | None:
     plain, where = plain[lead:], where[lead:]
     where = [w + offset for w in where]
     low = plain.lower()
-    if heading and low.startswith(_END_WORDS):
+    if heading and (low.startswith(_END_WORDS) or _CLOSING.fullmatch(plain)):
         return Mark((END,), len(raw))
     section = _SECTION_NUMBER.match(plain)
     if section:
@@ -368,8 +412,17 @@ def read_lines(text: str, lettered: set[str] | None = None,
     paths: tuple[Path, ...] = ()
     pending = list(_numbered(text))
     pending.reverse()
+    fenced = False
     while pending:
         number, raw = pending.pop()
+        if _FENCE.match(raw) or fenced:
+            fenced = fenced != bool(_FENCE.match(raw))
+            mark = _comment_mark(raw)
+            new = _apply(mark, paths, lettered) if mark is not None else None
+            if new is not None:
+                paths = new
+            out.append(Line(number, raw, False, False, mark, paths, new is not None))
+            continue
         table = raw.lstrip().startswith("|")
         if table and _TABLE_SEPARATOR.match(raw):
             out.append(Line(number, raw, False, True, None, paths))
@@ -388,6 +441,15 @@ def read_lines(text: str, lettered: set[str] | None = None,
             if bold and not heading and mark is not None and not mark.letter_only \
                     and not mark.roman_only:
                 heading = True  # "**Question 3 (c)**": a bold label line is a heading
+        if mark is None and not table and not heading:
+            mark = _outline_mark(raw, paths, lettered)
+        if mark is not None and not paths and len(lettered) == 1 and mark.letter_only \
+                and mark.paths[0][2] is not None:  # "## (c) Memory": the one lettered question
+            mark = Mark((("?", next(iter(lettered)), *mark.paths[0][2:]),), mark.content)
+        if table and mark is not None and paths and paths[0] != END \
+                and _goes_back(mark, paths[0]) and _restates(pending, mark):
+            paths = (END,)  # a table going back over the parts: a summary, not this part
+            mark = Mark((END,), mark.content)
         opens = False
         if mark is not None:
             new = _apply(mark, paths, lettered)
@@ -401,6 +463,58 @@ def read_lines(text: str, lettered: set[str] | None = None,
                 raw = raw[:split].rstrip()
         out.append(Line(number, raw, heading, table, mark, paths, opens))
     return out
+
+
+def _comment_mark(raw: str) -> Mark | None:
+    """In a code block, a comment that is a label and nothing else ("# Q3 (c)", "// (e)(ii)")
+    opens it; every other line of code (a printed "# 25769803776", "# 3.2") names nothing."""
+    comment = _COMMENT.match(raw)
+    if comment is None or _FENCE.match(raw):
+        return None
+    body = raw[comment.end():]
+    mark = _read_mark(body, heading=False)
+    if mark is None or mark.weak or body[mark.content:].strip(" :.-–*"):
+        return None
+    return Mark(mark.paths, len(raw), mark.letter_only, mark.roman_only)
+
+
+def _outline_mark(raw: str, paths: tuple[Path, ...], lettered: set[str]) -> Mark | None:
+    """A plain-text outline's "3." or "3. Transformer analysis" line at the left margin, for a
+    question the pack asks in lettered parts (its "(a)", "(ii)" lines follow, indented).
+    Not a list item inside that question ("3. Multiply by 2 bytes." ends a sentence)."""
+    m = _OUTLINE.fullmatch(raw)
+    if m is None or m.group("n") not in lettered or (paths and paths[0][1] == m.group("n")):
+        return None
+    title = m.group("title") or ""
+    if title.rstrip().endswith((".", ":", ";", ",", "?", "!")):
+        return None
+    return Mark((("?", m.group("n"), None, None),), len(raw))
+
+
+def _goes_back(mark: Mark, path: Path) -> bool:
+    """Whether a part marker names a part before ``path``'s ("(a)" in (e), "(i)" in (e)(iii))."""
+    if not (mark.letter_only or mark.roman_only):
+        return False
+    letter, roman = mark.paths[0][2:]
+    if letter is not None and path[2] is not None and letter != path[2]:
+        return letter < path[2]
+    return roman is not None and path[3] is not None and \
+        ROMAN_VALUES[roman] < ROMAN_VALUES[path[3]]
+
+
+def _restates(pending: list[tuple[int, str]], first: Mark) -> bool:
+    """Whether the table whose row ``first`` goes back over the parts names another part in
+    a later row: a table restating the answers (``pending`` is reversed: next line last)."""
+    seen = {first.paths[0][1:]}
+    for _, raw in reversed(pending):
+        if not raw.lstrip().startswith("|"):
+            return False
+        if _TABLE_SEPARATOR.match(raw) or raw.count("|") < 2:
+            continue
+        mark = _read_mark(raw.split("|")[1], heading=False)
+        if mark is not None and mark.paths[0][1:] not in seen:
+            return True
+    return False
 
 
 SOFT_BREAK = "\u2028"
