@@ -47,7 +47,8 @@ _BOLD_SPANS = re.compile(r"\*\*(.+?)\*\*|__(.+?)__|\\textbf\{([^{}]*)\}|\\mathbf
 _BOXED_SPANS = re.compile(r"\\(?:boxed|fbox)\{((?:[^{}]|\{[^{}]*\})*)\}|\[\[(.+?)\]\]")
 _ANSWER_LINE = re.compile(r"^\W*(?:final\s+)?answers?\b\W*(?:[:=]|is\b)", re.I)
 _KEYWORDS = re.compile(
-    r"\b(total|therefore|thus|hence|answer|result|gives|overall|altogether|so|i\.e\.|that is)"
+    r"\b(total|therefore|thus|hence|answer|result|gives|overall|altogether|so|i\.e\.|that is"
+    r"|which is|equals|comes to|amounts to|works out (?:to|at))"
     r"(?!\w)", re.I
 )
 _OPERATOR_AFTER = re.compile(
@@ -61,6 +62,7 @@ _APPROX_BEFORE = re.compile(
 )
 _CHAIN_AFTER = re.compile(r"(?<![<>!])(?:=|≈|\\approx)")
 _TAG = re.compile(r"(?:\\tag\{|\[)\s*$")
+_SENTENCE_END = re.compile(r"(?<!i\.e)(?<!e\.g)[.;:]\s")
 _OR_BETWEEN = re.compile(r"^[\s*$)]*(?:,\s*)?(?:\bor\b|/|\beither\b|;)[\s*$(]*$", re.I)
 
 # siunitx: \SI{25.77}{\giga\byte}, \qty[...]{...}{...}, \num{25769803776}, \si{\giga\byte}
@@ -257,6 +259,7 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
         formulas = (_formulas(text, symbols or {}, names)
                     if len(text) <= _FORMULA_LINE and index >= formula_from else [])
         matches = list(_CANDIDATE.finditer(text))[-MAX_CANDIDATES:]
+        carried: str | None = None  # the previous line's last sentence, read once if needed
         compared = comparison_spans(text, [m.span() for m in matches]
                                     + [(fs, fe) for fs, fe, _, _ in formulas])
         for fs, fe, parsed, chain_end in formulas:
@@ -293,7 +296,13 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
             operand = bool(_OPERATOR_AFTER.match(after)) or bool(
                 re.search(r"(?:[-+×/^·÷]|\\times|\\cdot)$", re.sub(r"[\s*{(]+$", "", before)))
             chain_continues = bool(_CHAIN_AFTER.search(after))
-            sentence = re.split(r"(?<!i\.e)(?<!e\.g)[.;:]\s", before)[-1]
+            pieces = _SENTENCE_END.split(before)
+            sentence = pieces[-1]
+            if len(pieces) == 1 and index > 0 and not src.table:
+                # a sentence wrapped onto this line: its start ("..., so the") is on the last
+                if carried is None:
+                    carried = _SENTENCE_END.split(_carried(sources[index - 1]) + " ")[-1]
+                sentence = carried + sentence
             keyword = _KEYWORDS.search(sentence)
             ns, ne = m.span(1)  # the number itself: its unit may sit outside the bold
             in_bold = any(bs <= ns and ne <= be for bs, be in bold)
@@ -323,6 +332,13 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
                                  parse_answer(written, symbols), tier, s, e, text))
     out.sort(key=lambda c: (c.line, c.column))
     return out
+
+
+def _carried(src: Source) -> str:
+    """The end of a line a sentence may run on from (none from a table row or heading)."""
+    if src.table or "|" in src.text or src.text.lstrip().startswith("#"):
+        return ". "
+    return clean(src.text[-_WINDOW:])
 
 
 def _answer_cell(row: str, index: int | None) -> tuple[int, int] | None:

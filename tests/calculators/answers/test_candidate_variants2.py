@@ -86,3 +86,31 @@ def test_a_conclusion_of_no_difference_outweighs_an_early_lead(text):
 def test_a_directional_conclusion_still_ranks(text, better):
     claim = find_claim(text, LAB_A, LAB_A_FALLBACK)
     assert claim is not None and claim[0] == better, claim
+
+
+# ----------------------------------------------------------------------------------------
+# a fraction (or working) followed by its value: the value is the answer
+
+
+@pytest.mark.parametrize(("text", "answer"), [
+    ("The softmax gives $e^{3}/\\sum_j e^{z_j} = 20.09/26.78$, so the\n"
+     "probability of \"mat\" is 0.750. The loss is the negative log of that", "0.750"),
+    ("p = e^3 / (e^1 + e^3 + e^0.5) = 20.09/26.78, which is 0.750", "0.750"),
+    ("the probability is 20.09/26.78, which\nis 0.750", "0.750"),
+    ("i.e. $8H^2 + 5H = 302{,}020{,}608$. For $L = 48$ layers they contribute\n"
+     "$14{,}496{,}989{,}184$ parameters, which is $14.497$ billion.", "14.497 billion"),
+    ("p = 20.09/26.78 = 0.750", "0.750"),
+    ("The ratio 20.09/26.78 equals 0.750.", "0.750"),
+    ("Adding it all up, the count comes to 9,437,184.", "9,437,184"),
+])
+def test_the_value_after_a_fraction_is_the_answer(text, answer):
+    assert final(text)[0] == answer
+
+
+@pytest.mark.parametrize("before", [
+    "Everything is summed in the total.",   # a sentence ended on the line before
+    "| total | so | gives |",                # a table row carries no sentence on
+    "## Total",                              # nor does a heading
+])
+def test_only_a_sentence_still_open_runs_on_to_the_next_line(before):
+    assert final(before + "\n48 and 96 are the layer counts")[1] == "number"
