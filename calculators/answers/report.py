@@ -32,6 +32,7 @@ from calculators.answers.sections import (
     find_section,
     lettered_numbers,
     read_lines,
+    sections_of,
     split_run_in,
     target_of,
 )
@@ -298,6 +299,16 @@ class _Reader:
             return self._labelled(found)
         return self._part(spec, found[0], found[1])
 
+    def later_ranges(self, spec: QuestionSpec, first: _Range) -> list[_Range]:
+        """Later sections entering ``spec``'s own label: a closing summary's row "| (c) | 25.77
+        GB |". Read only when the body's section holds no number: a summary restates the
+        answers, so where the body answers, the body's answer is graded."""
+        target = self.targets[spec.id]
+        if target is None:
+            return []
+        return [self._labelled(found) for found in sections_of(self.lines, target)
+                if found[0] > first.start]
+
     def _labelled(self, found: tuple[int, int]) -> _Range:
         start, end = found
         line = self.lines[start]
@@ -414,6 +425,10 @@ def extract_answers(report_text: str, questions: Sequence[QuestionSpec]) -> dict
         if isinstance(rng, str):
             results[spec.id] = Extracted(spec.id, False, reason=rng)
             continue
+        for later in reader.later_ranges(spec, rng):
+            if pick(candidates(reader.sources(rng), spec.symbols)) is not None:
+                break
+            rng = later  # the body's section holds no number: its summary row answers
         section = (rng.start + 1, rng.end)
         sources = reader.sources(rng)
         found = candidates(sources, spec.symbols)

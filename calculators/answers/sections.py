@@ -413,6 +413,7 @@ def read_lines(text: str, lettered: set[str] | None = None,
     pending = list(_numbered(text))
     pending.reverse()
     fenced = False
+    closed: Path | None = None  # the path a closing summary ended (its rows name its parts)
     while pending:
         number, raw = pending.pop()
         if _FENCE.match(raw) or fenced:
@@ -448,12 +449,17 @@ def read_lines(text: str, lettered: set[str] | None = None,
             mark = Mark((("?", next(iter(lettered)), *mark.paths[0][2:]),), mark.content)
         if table and mark is not None and paths and paths[0] != END \
                 and _goes_back(mark, paths[0]) and _restates(pending, mark):
-            paths = (END,)  # a table going back over the parts: a summary, not this part
-            mark = Mark((END,), mark.content)
+            closed, paths = paths[0], (END,)  # a table going back over the parts: a summary
+        if table and mark is not None and mark.letter_only and mark.paths[0][2] is not None \
+                and paths and paths[0] == END and closed is not None:
+            # a summary's row "(c)" names the part of the question the summary closed
+            mark = Mark(((closed[0], closed[1], *mark.paths[0][2:]),), mark.content)
         opens = False
         if mark is not None:
             new = _apply(mark, paths, lettered)
             if new is not None:
+                if new[0] == END and paths and paths[0] != END:
+                    closed = paths[0]
                 paths, opens = new, True
         if parts is not None and not table and not heading and paths and paths[0] != END:
             split = _run_in(raw, mark.content if mark is not None and opens else 0, paths[0],
@@ -722,6 +728,13 @@ def section_end(lines: Sequence[Line], start: int, target: Target) -> int:
         if line.opens and not any(target.holds(p) for p in line.paths):
             return j
     return len(lines)
+
+
+def sections_of(lines: Sequence[Line], target: Target) -> Iterator[tuple[int, int]]:
+    """Every section that enters ``target``, first to last: the body's, then a summary's row."""
+    for i, line in enumerate(lines):
+        if line.opens and any(target.holds(p, entering=True) for p in line.paths):
+            yield i, section_end(lines, i, target)
 
 
 def find_section(lines: Sequence[Line], target: Target) -> tuple[int, int] | None:

@@ -147,3 +147,11 @@ def test_a_heading_naming_several_tasks_opens_each(head):
 def test_a_range_is_read_only_after_a_plural_word():
     (line,) = read_lines("Q3-4 memory\n")
     assert line.paths == (("q", "3", None, "iv"),)
+
+
+@pytest.mark.parametrize("closing", ["## Summary", "**Final answers**", ""])
+def test_a_summary_row_answers_only_a_part_the_body_left_without_a_number(closing):
+    text = ("Q3\n(c)\nthe memory is the scores times two bytes\n\n(d)\nFFN = 14.2 billion\n\n(e)\n"
+            f"(i) {E[0]}\n(ii) {E[1]}\n(iii) {E[2]}\n\n{closing}\n\n| Part | Answer |\n|---|---|\n"
+            f"| (c) | {C} |\n| (d) | {D} |\n")
+    assert cde(text) == (C, "14.2 billion", *E)
