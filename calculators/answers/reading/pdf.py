@@ -251,11 +251,45 @@ def _page_blocks(page: object, number: int) -> tuple[list[_Block], int]:
                 sideways += sum(len(s["text"].strip()) for s in raw["spans"])
         if lines:
             blocks.append(_Block(lines, number))
+    blocks = _reading_order(blocks)
     if len(blocks) > 1:
         rules = _rules(page)
         for block in blocks:
             block.rules = rules
     return blocks, sideways
+
+
+def _reading_order(blocks: list[_Block]) -> list[_Block]:
+    """The blocks in reading order: the content stream's, except that a block drawn
+    after text set below it in its column goes before that text.
+
+    Why: Chromium draws a Markdown code block (its shaded box, then its text) after the
+    page's other text, so in stream order every code sample and its printed output fall
+    at the page's end, under the wrong part. Only a block that starts above the block
+    before it *in its column* (the two overlap across) moves: a LaTeX right column starts
+    above the left one's end but beside it, a table's cells and the pieces of display
+    mathematics sit side by side, and they keep the stream's order."""
+
+    def beside(a: tuple[float, float], b: tuple[float, float]) -> bool:
+        return min(a[1], b[1]) - max(a[0], b[0]) < 0.5 * min(a[1] - a[0], b[1] - b[0])
+
+    out: list[_Block] = []
+    extents: list[tuple[float, float, float, float]] = []  # x0, x1, top, bottom
+    for block in blocks:
+        x0 = min(ln.x0 for ln in block.lines)
+        x1 = max(ln.x1 for ln in block.lines)
+        top = min(ln.y0 for ln in block.lines)
+        bottom = max(ln.y1 for ln in block.lines)
+        at = len(out)
+        if extents and top < extents[-1][2] and not beside((x0, x1), extents[-1][:2]):
+            slack = 0.25 * min(ln.size for ln in block.lines)
+            for k, (ox0, ox1, otop, _ob) in enumerate(extents):
+                if not beside((x0, x1), (ox0, ox1)) and otop >= bottom - slack:
+                    at = k
+                    break
+        out.insert(at, block)
+        extents.insert(at, (x0, x1, top, bottom))
+    return out
 
 
 MAX_PATHS = 5000

@@ -206,3 +206,51 @@ def test_formula_over_lines_is_the_answer(tmp_path: Path) -> None:
 def test_factor_after_a_script_is_set_apart(runs: list[Run], want: str) -> None:
     assert render(runs) == want
 
+
+
+# -- PDF: reading order ---------------------------------------------------------------
+
+
+def _pdf(tmp_path: Path, items: list[tuple[float, float, str, str]]) -> Path:
+    """A one-page PDF whose text is drawn in the order given: (x, y, font, text)."""
+    pymupdf = pytest.importorskip("pymupdf")
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    for x, y, font, text in items:
+        page.insert_text((x, y), text, fontname=font, fontsize=10)
+    path = tmp_path / "order.pdf"
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_code_drawn_last_is_read_where_it_stands(tmp_path: Path) -> None:
+    # Chromium draws a Markdown code block after the page's other text
+    path = _pdf(tmp_path, [
+        (72, 100, "helv", "(c) The score memory."),
+        (72, 220, "helv", "Answer: 25.77 GB"),
+        (72, 300, "helv", "(d) The FFN parameters."),
+        (72, 420, "helv", "Answer: 14.50 billion"),
+        (72, 140, "cour", "h, S = 48, 16384"),
+        (72, 170, "cour", "# 25769803776"),
+        (72, 340, "cour", "ffn = L * 8 * H * H"),
+        (72, 370, "cour", "# 14496989184"),
+    ])
+    lines = read_document(path).text.splitlines()
+    order = [next(i for i, ln in enumerate(lines) if key in ln)
+             for key in ("(c)", "h, S", "# 25769803776", "25.77 GB", "(d)", "ffn =",
+                         "# 14496989184", "14.50 billion")]
+    assert order == sorted(order)
+
+
+def test_columns_keep_the_stream_order(tmp_path: Path) -> None:
+    # two columns: the right one starts above the left one's end, beside it
+    path = _pdf(tmp_path, [
+        (50, 100, "helv", "Left top."),
+        (50, 600, "helv", "Left bottom."),
+        (320, 100, "helv", "Right top."),
+        (320, 600, "helv", "Right bottom."),
+    ])
+    text = read_document(path).text
+    assert [text.index(k) for k in ("Left top", "Left bottom", "Right top", "Right bottom")] \
+        == sorted(text.index(k) for k in ("Left top", "Left bottom", "Right top", "Right bottom"))
