@@ -62,6 +62,7 @@ _APPROX_BEFORE = re.compile(
 )
 _CHAIN_AFTER = re.compile(r"(?<![<>!])(?:=|≈|\\approx)")
 _TAG = re.compile(r"(?:\\tag\{|\[)\s*$")
+_PARENTHESES = re.compile(r"\([^()]*\)")
 _SENTENCE_END = re.compile(r"(?<!i\.e)(?<!e\.g)[.;:]\s")
 _OR_BETWEEN = re.compile(r"^[\s*$)]*(?:,\s*)?(?:\bor\b|/|\beither\b|;)[\s*$(]*$", re.I)
 
@@ -397,23 +398,26 @@ def shotgun(found: Sequence[Candidate], chosen: Candidate) -> tuple[str, ...]:
     """Different values the student offers as the answer beside ``chosen`` (empty if none).
 
     Offered means: several boxed values, "Answer:" lines or answer cells that disagree;
-    or values joined to the chosen one by "or", "/" or ";" on its line.
+    or values joined to the chosen one by "or", "/" or ";" on its line or wrapped onto the
+    next, passing over what is in parentheses.
     """
     rivals: list[Candidate] = []
     if chosen.tier == TIER_FINAL:
         rivals += [c for c in found if c.tier == TIER_FINAL and c is not chosen
                    and c.why == chosen.why and not _same(c, chosen)]
-    same_line = [c for c in found if c.line == chosen.line]
-    same_line.sort(key=lambda c: c.column)
-    k = same_line.index(chosen)
+    # values in reading order, asides left out ("**25.77 GB** ($10^9$ bytes) or\n**24 GB**":
+    # the "(10^9 bytes)" between is no value offered); a join may wrap onto the next line
+    offered = sorted((c for c in found if c.tier > TIER_ASIDE or c is chosen),
+                     key=lambda c: (c.line, c.column))
+    k = offered.index(chosen)
     for step in (-1, 1):
         j = k
-        while 0 <= j + step < len(same_line):
-            a, b = same_line[min(j, j + step)], same_line[max(j, j + step)]
+        while 0 <= j + step < len(offered):
+            a, b = offered[min(j, j + step)], offered[max(j, j + step)]
             gap = _between(a, b)
-            if not _OR_BETWEEN.match(gap):
+            if gap is None or not _OR_BETWEEN.match(_PARENTHESES.sub(" ", gap)):
                 break
-            other = same_line[j + step]
+            other = offered[j + step]
             if not _same(other, chosen) and other not in rivals:
                 rivals.append(other)
             j += step
@@ -422,5 +426,10 @@ def shotgun(found: Sequence[Candidate], chosen: Candidate) -> tuple[str, ...]:
     return tuple(dict.fromkeys([chosen.text, *(c.text for c in rivals)]))
 
 
-def _between(a: Candidate, b: Candidate) -> str:
-    return a.line_text[a.end:b.column]
+def _between(a: Candidate, b: Candidate) -> str | None:
+    """The text between two values on one line or on two lines in a row (None if further)."""
+    if a.line == b.line:
+        return a.line_text[a.end:b.column]
+    if b.line == a.line + 1:
+        return a.line_text[a.end:] + "\n" + b.line_text[:b.column]
+    return None

@@ -114,3 +114,34 @@ def test_the_value_after_a_fraction_is_the_answer(text, answer):
 ])
 def test_only_a_sentence_still_open_runs_on_to_the_next_line(before):
     assert final(before + "\n48 and 96 are the layer counts")[1] == "number"
+
+
+# ----------------------------------------------------------------------------------------
+# several values offered with "or", "/", "either": a shotgun, even wrapped or with asides
+
+
+def offered(text: str) -> tuple[str, ...]:
+    got = extract_answers("## Q3 (c)\n" + text, [QuestionSpec("c", ("Q3 (c)",))])["c"]
+    return got.shotgun
+
+
+@pytest.mark.parametrize("text", [
+    "Depending on the definition this is **25.77 GB** ($10^9$ bytes) or\n**24 GB** "
+    "($2^{30}$ bytes).",
+    "M = 25.77 GB or\n24 GB",
+    "M = 25.77 GB\nor 24 GB",
+    "M = 25.77 GB (decimal) or 24 GB (binary)",
+    "Answer: either 25.77 GB / 24 GB",
+])
+def test_different_values_offered_together_are_a_shotgun(text):
+    assert set(offered(text)) == {"25.77 GB", "24 GB"}
+
+
+@pytest.mark.parametrize("text", [
+    "M = **25.77 GB** (or 24 GiB)",
+    "M = 25.77 GB or 24 GiB",
+    "M = 25.77 GB or\n24 GiB, the same size",
+    "M = 25.77 GB.\n\nWith 2^30 bytes to a GB it would be 24, which is not asked.",
+])
+def test_one_quantity_in_two_units_or_a_remark_is_one_answer(text):
+    assert offered(text) == ()
