@@ -82,10 +82,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "reads nothing: no notebook was handed in; h2-p3-word-rowtable.md: no heading matching ['Q3 (a)']; should read '0.7500': correct 1",
     ('h2-p3-word-rowtable', 'q3a2.loss', 'text'):
         "reads nothing: no notebook was handed in; h2-p3-word-rowtable.md: no heading matching ['Q3 (a)']; should read '0.1249': convention log10 0.5",
-    ('h2-p3-docx-hedged', 'q3c', 'docx'):
-        "reads '24 GB': convention gib_vs_gb 0.5; should read '25.77 GB or 24 GB': shotgun 0",
-    ('h2-p3-docx-hedged', 'q3c', 'text'):
-        "reads '24 GB': convention gib_vs_gb 0.5; should read '25.77 GB or 24 GB': shotgun 0",
     ('h2-p3-md-python', 'q3a2.p', 'text'):
         "reads '0.415 bits': wrong 0; should read '0.7500': correct 1",
     ('h2-p3-md-python', 'q3c', 'text'):
