@@ -414,6 +414,7 @@ def read_lines(text: str, lettered: set[str] | None = None,
     pending.reverse()
     fenced = False
     closed: Path | None = None  # the path a closing summary ended (its rows name its parts)
+    level: int | None = None  # Markdown level of the last heading that opened a section
     while pending:
         number, raw = pending.pop()
         if _FENCE.match(raw) or fenced:
@@ -442,6 +443,8 @@ def read_lines(text: str, lettered: set[str] | None = None,
             if bold and not heading and mark is not None and not mark.letter_only \
                     and not mark.roman_only:
                 heading = True  # "**Question 3 (c)**": a bold label line is a heading
+            if mark is not None and mark.paths == (END,) and _subsection(raw, level):
+                mark = None  # "### Summary" under "## Q3 (e)": that part's own summary
         if mark is None and not table and not heading:
             mark = _outline_mark(raw, paths, lettered)
         if mark is not None and not paths and len(lettered) == 1 and mark.letter_only \
@@ -461,6 +464,8 @@ def read_lines(text: str, lettered: set[str] | None = None,
                 if new[0] == END and paths and paths[0] != END:
                     closed = paths[0]
                 paths, opens = new, True
+                if (md := _MD_HEADING.match(raw)) is not None:
+                    level = len(md.group(1))
         if parts is not None and not table and not heading and paths and paths[0] != END:
             split = _run_in(raw, mark.content if mark is not None and opens else 0, paths[0],
                             parts)
@@ -469,6 +474,17 @@ def read_lines(text: str, lettered: set[str] | None = None,
                 raw = raw[:split].rstrip()
         out.append(Line(number, raw, heading, table, mark, paths, opens))
     return out
+
+
+def _subsection(raw: str, level: int | None) -> bool:
+    """Whether a closing heading ("Summary") sits below the heading that opened the section
+    it is in (a bold line is below any Markdown heading): then it sums up that part only.
+    "References" and "Appendix" end every section at any level."""
+    plain = strip_markup(raw.strip(" #*_"))[0].lower()
+    if level is None or plain.startswith(_END_WORDS):
+        return False
+    md = _MD_HEADING.match(raw)
+    return md is None or len(md.group(1)) > level
 
 
 def _comment_mark(raw: str) -> Mark | None:

@@ -155,3 +155,11 @@ def test_a_summary_row_answers_only_a_part_the_body_left_without_a_number(closin
             f"(i) {E[0]}\n(ii) {E[1]}\n(iii) {E[2]}\n\n{closing}\n\n| Part | Answer |\n|---|---|\n"
             f"| (c) | {C} |\n| (d) | {D} |\n")
     assert cde(text) == (C, "14.2 billion", *E)
+
+
+@pytest.mark.parametrize("closing,ends", [("### Summary", False), ("**Summary**", False),
+                                          ("## Summary", True), ("# Final answers", True),
+                                          ("### References", True)])
+def test_a_summary_below_the_part_heading_sums_up_that_part(closing, ends):
+    text = f"# Q3\n\n## (d)\n\nFFN per layer = 8H^2 + 5H\n\n{closing}\n\nFFN total = {D}\n"
+    assert (cde(text)[1] != D) == ends
