@@ -62,6 +62,10 @@ _APPROX_BEFORE = re.compile(
 )
 _CHAIN_AFTER = re.compile(r"(?<![<>!])(?:=|≈|\\approx)")
 _TAG = re.compile(r"(?:\\tag\{|\[)\s*$")
+# "the trainable parameters are 9,437,184." states a result; "2rH = 98,304 parameters"
+# before it in the same paragraph is working
+_IS_BEFORE = re.compile(r"\b(?:is|are|was|were|becomes?|come\s+to)\s*(?:\*|\{|\s)*$", re.I)
+_SENTENCE_CLOSES = re.compile(r"^[\s*}]*(?:[A-Za-z]+[\s*}]*){0,3}(?:[.!](?:\s|$)|$)")
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _SENTENCE_END = re.compile(r"(?<!i\.e)(?<!e\.g)[.;:]\s")
 _OR_BETWEEN = re.compile(r"^[\s*$)]*(?:,\s*)?(?:\bor\b|/|\beither\b|;)[\s*$(]*$", re.I)
@@ -325,6 +329,9 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
                 tier, why = TIER_CONCLUSIVE, "after ≈"
             elif keyword and not operand and not chain_continues:
                 tier, why = TIER_CONCLUSIVE, f"after '{keyword.group(1).lower()}'"
+            elif (_IS_BEFORE.search(before) and _SENTENCE_CLOSES.match(after)
+                  and not operand):
+                tier, why = TIER_CONCLUSIVE, "ends a sentence"  # "... by LoRA are 9,437,184."
             if tier == TIER_NUMBER and len(re.findall(r"(?<!\^)\(", before)) > before.count(")"):
                 tier, why = TIER_ASIDE, "in parentheses"  # "(75.5 MB against 115.98 GB)"
             elif not in_box and inside(compared, ns, ne):

@@ -145,3 +145,28 @@ def test_different_values_offered_together_are_a_shotgun(text):
 ])
 def test_one_quantity_in_two_units_or_a_remark_is_one_answer(text):
     assert offered(text) == ()
+
+
+# ----------------------------------------------------------------------------------------
+# an intermediate count in working does not beat the result a sentence states
+
+
+@pytest.mark.parametrize(("text", "answer"), [
+    ("$2rH = 98{,}304$ parameters. Over 2 matrices and 48\n"
+     "layers the trainable parameters introduced by LoRA are $9{,}437{,}184$.", "9,437,184"),
+    ("Per matrix 2rH = 98,304. The LoRA parameters over all layers are 9,437,184 in total.",
+     "9,437,184"),
+    ("Per matrix 2rH = 98,304. With 96 matrices the count is 9,437,184.", "9,437,184"),
+    ("Per matrix 2rH = 98,304; so the number of trainable parameters is **9,437,184**",
+     "9,437,184"),
+])
+def test_the_result_a_sentence_states_beats_its_working(text, answer):
+    assert final(text)[0] == answer
+
+
+@pytest.mark.parametrize(("text", "answer"), [
+    ("The rank is 64 and the memory is M = 25.77 GB", "25.77 GB"),
+    ("M = 25.77 GB. The hidden size is 6144 * 4 in the FFN", "25.77 GB"),
+])
+def test_a_number_inside_working_or_data_does_not_end_a_sentence(text, answer):
+    assert final(text)[0] == answer
