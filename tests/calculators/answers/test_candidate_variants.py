@@ -82,7 +82,7 @@ def test_a_power_of_ten_or_a_scale_word_in_tex_keeps_the_magnitude(written):
 
 
 @pytest.mark.parametrize(("written", "read", "why"), [
-    ("For 48 heads the memory is \\(25.77\\ \\text{GB}\\).", "25.77 GB", "number"),
+    ("For 48 heads the memory is \\(25.77\\ \\text{GB}\\).", "25.77 GB", "ends a sentence"),
     ("For 48 heads: \\[ M = 25.77\\ \\text{GB} \\]", "25.77 GB", "after ="),
     ("\\(c\\) For 48 heads the scores need 25.77 GB (see \\[4\\])", "25.77 GB", "number"),
 ])
