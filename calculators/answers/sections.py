@@ -17,6 +17,14 @@ above it; a letter that goes backwards ("a)" after "(c)") is a list inside the a
 a new part. Run-in parts in one paragraph ("(e) (I) ... (II) ...") are put on lines of their
 own first (``split_run_in``), where the pack's parts say an inline marker is no prose
 (``Parts``).
+
+Layouts of the second held-out batch: a plain-text outline ("3." at the margin, then "(a)",
+"(ii)" indented: ``_outline_mark``); a part heading with no question number ("## (c)
+Memory") when the pack letters one question only; code blocks, whose printed numbers are no
+headings (``_comment_mark``); a closing "Summary"/"Final answers" heading, or a table going
+back over the parts (``_restates``), which ends the last part, its rows naming the parts of
+the question it closed (a summary restates: ``report`` reads a row only where the body's
+section holds no number); "Tasks 3 and 4", "Questions 3–4" (``_plural_at``), one path each.
 """
 
 from __future__ import annotations
