@@ -1004,6 +1004,13 @@ def _join_broken(paras: list[_Para]) -> list[_Para]:
                     )
                 )
                 or re.search(r"[=+×·−\-,(]$", prev.text)  # "e^0.1 =" | "1.1052, ..."
+                or (
+                    # a display formula broken before an operator (TeX's multline, a
+                    # long MathML line): "N = n_token n_hid" | "+ n_layers (...)"
+                    re.match(r"[+−×·] ?[\w(]", para.text)
+                    and re.search(r"[=≈]", prev.text)
+                    and not re.search(r"[.!?:;]\**$", prev.text)
+                )
             )
         ):
             prev.text = f"{prev.text} {para.text}"

@@ -254,3 +254,25 @@ def test_columns_keep_the_stream_order(tmp_path: Path) -> None:
     text = read_document(path).text
     assert [text.index(k) for k in ("Left top", "Left bottom", "Right top", "Right bottom")] \
         == sorted(text.index(k) for k in ("Left top", "Left bottom", "Right top", "Right bottom"))
+
+
+@pytest.mark.parametrize("op", ["+", "×"])
+def test_pdf_formula_broken_before_an_operator_is_one_line(tmp_path: Path, op: str) -> None:
+    path = _pdf(tmp_path, [
+        (72, 100, "helv", "The count of the language model:"),
+        (90, 130, "helv", "N = n_token n_hid + n_layers (6 n_hid^2 + 10 n_hid)"),
+        (120, 150, "helv", f"{op} n_hid n_token + n_token"),
+        (72, 180, "helv", "This is 21,018,401."),
+    ])
+    lines = read_document(path).text.splitlines()
+    assert f"N = n_token n_hid + n_layers (6 n_hid^2 + 10 n_hid) {op} n_hid n_token + n_token" \
+        in lines
+
+
+def test_pdf_list_after_a_formula_stays_apart(tmp_path: Path) -> None:
+    path = _pdf(tmp_path, [
+        (90, 100, "helv", "N = 12 x 768^2 = 7,077,888."),
+        (72, 130, "helv", "+ the biases are left out"),
+    ])
+    lines = read_document(path).text.splitlines()
+    assert lines[-1] == "+ the biases are left out"
