@@ -420,13 +420,15 @@ def read_lines(text: str, lettered: set[str] | None = None,
     paths: tuple[Path, ...] = ()
     pending = list(_numbered(text))
     pending.reverse()
+    fences = [n for n, raw in pending if _FENCE.match(raw)]
+    fences = set(fences[:len(fences) // 2 * 2])  # a fence never closed fences nothing
     fenced = False
     closed: Path | None = None  # the path a closing summary ended (its rows name its parts)
     level: int | None = None  # Markdown level of the last heading that opened a section
     while pending:
         number, raw = pending.pop()
-        if _FENCE.match(raw) or fenced:
-            fenced = fenced != bool(_FENCE.match(raw))
+        if number in fences or fenced:
+            fenced = fenced != (number in fences and bool(_FENCE.match(raw)))
             mark = _comment_mark(raw)
             new = _apply(mark, paths, lettered) if mark is not None else None
             if new is not None:
@@ -456,7 +458,8 @@ def read_lines(text: str, lettered: set[str] | None = None,
         if mark is None and not table and not heading:
             mark = _outline_mark(raw, paths, lettered)
         if mark is not None and not paths and len(lettered) == 1 and mark.letter_only \
-                and mark.paths[0][2] is not None:  # "## (c) Memory": the one lettered question
+                and mark.paths[0][2] is not None and not _COPYRIGHT.match(raw.strip(" #*_")):
+            # "## (c) Memory" before any label: the one question the pack letters
             mark = Mark((("?", next(iter(lettered)), *mark.paths[0][2:]),), mark.content)
         if table and mark is not None and paths and paths[0] != END \
                 and _goes_back(mark, paths[0]) and _restates(pending, mark):

@@ -163,3 +163,18 @@ def test_a_summary_row_answers_only_a_part_the_body_left_without_a_number(closin
 def test_a_summary_below_the_part_heading_sums_up_that_part(closing, ends):
     text = f"# Q3\n\n## (d)\n\nFFN per layer = 8H^2 + 5H\n\n{closing}\n\nFFN total = {D}\n"
     assert (cde(text)[1] != D) == ends
+
+
+def test_a_fence_never_closed_hides_no_heading():
+    text = f"## Q3\n\n(c)\n\n```python\nprint(48 * 16384**2 * 2)\n\nanswer: {C}\n\n(d)\n\nanswer: {D}\n"
+    assert cde(text)[:2] == (C, D)
+
+
+def test_parts_with_no_question_at_all_are_the_lettered_question():
+    text = f"Jane Doe, 3036\n\n(c) The scores take {C}.\n\n(d) The FFN has {D} parameters.\n"
+    assert cde(text)[:2] == (C, D)
+
+
+def test_a_copyright_line_before_any_label_opens_no_part():
+    lines = read_lines("(c) 2024 Jane Doe\n\n## Q3 (c)\n25.77 GB\n", {"3"})
+    assert [line.opens for line in lines] == [False, False, True, False]
