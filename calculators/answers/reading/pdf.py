@@ -64,6 +64,7 @@ _PAGE_NUMBER = re.compile(
 _PRINT_STAMP = re.compile(
     r"^(?:file|https?)://\S+$|^#{1,2}/#{1,2}/#{2,4},?\s+#{1,2}:#{2}(?:\s*[ap]m)?$", re.I
 )
+_MONO_FONT = re.compile(r"mono|courier|consol|menlo|^cmtt|^lmmono|inconsolata|fira ?code", re.I)
 _TEX_EXTENSION = re.compile(r"^cmex|mathextension", re.I)
 _TEX_OPERATORS = str.maketrans("PQRSXYZ[pqrst", "∑∏∫⋃∑∏∫⋃√√√√√")
 """TeX's math-extension font (cmex, Latin Modern's MathExtension) has no Unicode map
@@ -89,6 +90,7 @@ class _Span:
     italic: bool
     flagged_sup: bool  # MuPDF's superscript flag
     chars: int  # non-blank characters (weights of baselines and sizes)
+    mono: bool = False  # a monospaced font: code
 
 
 @dataclass
@@ -134,6 +136,7 @@ class _Para:
     rows: list[str] = field(default_factory=list)
     top: float = 0.0  # where it starts and ends on its page
     bottom: float = 0.0
+    code: bool = False  # a line of a code block: never joined to its neighbours
 
 
 def read_pdf(p: Path) -> Document:
@@ -357,6 +360,7 @@ def _line(raw: dict) -> _Line | None:
                 bool(flags & 2 or italic_font) and not math,
                 bool(flags & 1),
                 len(span["text"].strip()),
+                bool(flags & 8) or bool(_MONO_FONT.search(span["font"])),
             )
         )
     if not spans:
@@ -936,6 +940,15 @@ def _paragraphs(block: _Block) -> list[_Para]:
         # a table, or one row of one
         table_rows = ["| " + " | ".join(render(c) for c in row.cells) + " |" for row in rows]
         return [_Para("", block.page, table=True, rows=table_rows)]
+    if all(s.mono for ln in block.lines for s in ln.spans if s.text.strip()):
+        # a code block (Markdown's fenced code printed by a browser, a listing): its
+        # lines are lines, its keywords' bold no emphasis
+        out = []
+        for row in rows:
+            text = render([r for cell in _spaced(row.cells) for r in cell], emphasis=False)
+            out.append(_Para(text, block.page, None, row.size, rows=[text], top=row.y0,
+                             bottom=row.y1, code=True))
+        return out
     columns = _columns(block.lines) if len(rows) > 1 else None
     if columns is not None:
         row = "| " + " | ".join(render(c) for c in columns) + " |"
@@ -983,6 +996,8 @@ def _join_broken(paras: list[_Para]) -> list[_Para]:
             prev is not None
             and not prev.table
             and not para.table
+            and not prev.code
+            and not para.code
             and prev.text
             and para.text
             and abs((prev.size or 0) - (para.size or 0)) < 0.6

@@ -276,3 +276,26 @@ def test_pdf_list_after_a_formula_stays_apart(tmp_path: Path) -> None:
     ])
     lines = read_document(path).text.splitlines()
     assert lines[-1] == "+ the biases are left out"
+
+
+def test_code_block_lines_stay_lines(tmp_path: Path) -> None:
+    # a code block's lines (monospaced) are not a paragraph, and a bold keyword is no
+    # emphasis; prose around it is read as before
+    path = _pdf(tmp_path, [
+        (72, 100, "helv", "(c) The score memory, checked in Python:"),
+        (72, 120, "cobo", "import"),
+        (112, 120, "cour", "numpy as np"),
+        (72, 134, "cour", "h, S = 48, 16384"),
+        (72, 148, "cour", "print(h * S**2 * 2 / 1e9)"),
+        (72, 162, "cour", "# 25.769803776"),
+        (72, 190, "helv", "so the scores take 25.77 GB."),
+    ])
+    lines = read_document(path).text.splitlines()
+    assert lines == [
+        "(c) The score memory, checked in Python:",
+        "import numpy as np",
+        "h, S = 48, 16384",
+        "print(h * S**2 * 2 / 1e9)",
+        "# 25.769803776",
+        "so the scores take 25.77 GB.",
+    ]
