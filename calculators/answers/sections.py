@@ -457,6 +457,9 @@ def read_lines(text: str, lettered: set[str] | None = None,
                 mark = None  # "### Summary" under "## Q3 (e)": that part's own summary
         if mark is None and not table and not heading:
             mark = _outline_mark(raw, paths, lettered)
+            if mark is None and _CLOSING.fullmatch(strip_markup(raw.strip(" -=*_#"))[0]) \
+                    and not _subsection(raw, level):
+                mark = Mark((END,), len(raw))  # a text report's "Summary of answers:" line
         if mark is not None and not paths and len(lettered) == 1 and mark.letter_only \
                 and mark.paths[0][2] is not None and not _COPYRIGHT.match(raw.strip(" #*_")):
             # "## (c) Memory" before any label: the one question the pack letters
@@ -464,9 +467,9 @@ def read_lines(text: str, lettered: set[str] | None = None,
         if table and mark is not None and paths and paths[0] != END \
                 and _goes_back(mark, paths[0]) and _restates(pending, mark):
             closed, paths = paths[0], (END,)  # a table going back over the parts: a summary
-        if table and mark is not None and mark.letter_only and mark.paths[0][2] is not None \
+        if mark is not None and mark.letter_only and mark.paths[0][2] is not None \
                 and paths and paths[0] == END and closed is not None:
-            # a summary's row "(c)" names the part of the question the summary closed
+            # a summary's row or line "(c)" names the part of the question it closed
             mark = Mark(((closed[0], closed[1], *mark.paths[0][2:]),), mark.content)
         opens = False
         if mark is not None:

@@ -178,3 +178,16 @@ def test_parts_with_no_question_at_all_are_the_lettered_question():
 def test_a_copyright_line_before_any_label_opens_no_part():
     lines = read_lines("(c) 2024 Jane Doe\n\n## Q3 (c)\n25.77 GB\n", {"3"})
     assert [line.opens for line in lines] == [False, False, True, False]
+
+
+@pytest.mark.parametrize("closing", ["Summary of answers:", "FINAL ANSWERS", "Summary",
+                                     "Final answers:", "=== Summary ==="])
+def test_a_text_reports_closing_line_ends_the_last_part(closing):
+    text = ("Q3\n" + body() + f"\n{closing}\n(a) p = 0.75, loss = 0.2876\n(c) 25.77 GB\n"
+            "(d) 14.5 billion\n")
+    assert cde(text) == (C, D, *E)
+
+
+def test_a_closing_word_inside_a_sentence_ends_nothing():
+    text = f"Q3 (d)\nIn summary: the FFN has\n{D}\n"
+    assert cde(text)[1] == D
