@@ -52,8 +52,11 @@ _KEYWORDS = re.compile(
     r"(?!\w)", re.I
 )
 _OPERATOR_AFTER = re.compile(
-    r"^\s*[*}]*\s*(?:[-+×*/^·÷²³⁴⁵⁶⁷⁸⁹]|\\times|\\cdot|\\div|\(|\\frac)"
+    r"^\s*[*}]*\s*(?:[-+×*/^·÷²³⁴⁵⁶⁷⁸⁹]|\\times|\\cdot|\\div|\\frac)"
 )
+# "(" after a value multiplies it ("48 (16384^2)"), unless the value has a unit or a
+# remark opens the parenthesis ("25.77GB (just for one layer)", "0.75 (i.e. 75 %)")
+_PAREN_AFTER = re.compile(r"^\s*[*}]*\s*\((?!\s*(?:[A-Za-z]{2,}|[A-Za-z]\.))")
 _EQ_BEFORE = re.compile(r"(?<![=<>!])=\s*(?:\*|\\textbf\{|\\mathbf\{|\\boxed\{|\{|\s)*$")
 _APPROX_BEFORE = re.compile(
     r"(?:≈|\\approx|~|\\sim|\b(?:about|approximately|approx\.?|roughly|around|nearly))"
@@ -299,6 +302,7 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
             if unit_next:
                 written = f"{written} {unit_next.group(1)}"
             operand = bool(_OPERATOR_AFTER.match(after)) or bool(
+                _PAREN_AFTER.match(after) and not re.search(r"[A-Za-z%]$", written)) or bool(
                 re.search(r"(?:[-+×/^·÷]|\\times|\\cdot)$", re.sub(r"[\s*{(]+$", "", before)))
             chain_continues = bool(_CHAIN_AFTER.search(after))
             pieces = _SENTENCE_END.split(before)

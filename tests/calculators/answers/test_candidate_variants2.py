@@ -8,6 +8,7 @@ the same, a value written after its fraction, several values offered with "or".
 from __future__ import annotations
 
 import pytest
+from sympy import Rational
 
 from calculators.answers import QuestionSpec, extract_answers
 from grader.checks.claims import find_claim
@@ -170,3 +171,27 @@ def test_the_result_a_sentence_states_beats_its_working(text, answer):
 ])
 def test_a_number_inside_working_or_data_does_not_end_a_sentence(text, answer):
     assert final(text)[0] == answer
+
+
+# ----------------------------------------------------------------------------------------
+# units glued to the number, and a remark in parentheses after it
+
+
+@pytest.mark.parametrize(("text", "answer", "number"), [
+    ("memory = 25.77GB (just for one layer's QK^T!)", "25.77GB", None),
+    ("M = 75.5MB (with Adam's two states)", "75.5MB", None),
+    ("loss = 0.2876 (natural log)", "0.2876", "0.2876"),
+    ("p = 0.750 (i.e. three quarters)", "0.750", "0.750"),
+    ("the total is 14.5B (billion) parameters", "14.5B", "14500000000"),
+    ("ratio = 0.065% (of the full memory)", "0.065%", "0.00065"),
+])
+def test_a_value_followed_by_a_remark_in_parentheses_is_conclusive(text, answer, number):
+    got = read(text)
+    assert got.answer == answer and got.why.startswith("after "), got
+    if number is not None:
+        assert Rational(got.parsed.value) == Rational(number), got.parsed
+
+
+def test_a_parenthesis_of_working_after_a_bare_number_still_multiplies():
+    assert final("N = 48 (16384^2) = 12,884,901,888")[0] == "12,884,901,888"
+    assert final("N = 48 (16384^2)")[1] != "after ="
