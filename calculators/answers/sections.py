@@ -125,6 +125,7 @@ _CLOSING = re.compile(
 """A closing section that restates the answers ("Summary", "Summary of answers", "Final
 answers"): it ends the last part's section like "References" does. A plain "Results" is
 not one (a lab's task has its own "Results" subsection), nor "Conclusion" (claims)."""
+_CLOSING_HINT = re.compile(r"summary|answers|results|glance|tl;?dr", re.I)
 _OUTLINE = re.compile(r"(?P<n>\d{1,2})[.)]?(?:\s+(?P<title>[A-Za-z][^=\d]{0,80}?))?\s*")
 """A plain-text outline's question line, at the left margin: "3." or "3. Transformer analysis"."""
 _FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
@@ -457,7 +458,8 @@ def read_lines(text: str, lettered: set[str] | None = None,
                 mark = None  # "### Summary" under "## Q3 (e)": that part's own summary
         if mark is None and not table and not heading:
             mark = _outline_mark(raw, paths, lettered)
-            if mark is None and _CLOSING.fullmatch(strip_markup(raw.strip(" -=*_#"))[0]) \
+            if mark is None and len(raw) < 60 and _CLOSING_HINT.search(raw) \
+                    and _CLOSING.fullmatch(strip_markup(raw.strip(" -=*_#"))[0]) \
                     and not _subsection(raw, level):
                 mark = Mark((END,), len(raw))  # a text report's "Summary of answers:" line
         if mark is not None and not paths and len(lettered) == 1 and mark.letter_only \
