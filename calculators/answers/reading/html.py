@@ -113,14 +113,16 @@ def markdown_html(text: str) -> str:
             out.append(_inline_lines(_tables("".join(chunk))))
             chunk.clear()
 
-    for line in text.splitlines(keepends=True):
+    lines = text.splitlines(keepends=True)
+    closes = _closing_fences(lines)
+    for i, line in enumerate(lines):
         opened = _FENCE.match(line)
         if fence:
             out.append(line)
-            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+            if i in closes:
                 fence = ""
             continue
-        if opened:
+        if opened and i in closes.values():
             flush()
             fence = opened.group(1)
             out.append(line)
@@ -128,6 +130,24 @@ def markdown_html(text: str) -> str:
         chunk.append(line)
     flush()
     return "".join(out)
+
+
+def _closing_fences(lines: list[str]) -> dict[int, int]:
+    """{closing line: opening line} of each fence that closes; a fence never closed
+    fences nothing (a forgotten closing ``` must not hide the rest of the report)."""
+    pairs: dict[int, int] = {}
+    start, fence = -1, ""
+    for i, line in enumerate(lines):
+        opened = _FENCE.match(line)
+        if not opened:
+            continue
+        mark = opened.group(1)
+        if not fence:
+            start, fence = i, mark
+        elif mark[0] == fence[0] and len(mark) >= len(fence):
+            pairs[i] = start
+            fence = ""
+    return pairs
 
 
 def _inline_lines(text: str) -> str:

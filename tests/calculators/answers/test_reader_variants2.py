@@ -112,6 +112,13 @@ def test_html_in_a_fenced_code_block_stays() -> None:
     assert markdown_html(text) == "```html\n<b>x</b>\n<table><tr><td>1</td></tr></table>\n```\n**y**"
 
 
+def test_a_fence_never_closed_fences_nothing() -> None:
+    text = "```python\nprint(1)\n<b>25.77 GB</b>\n```\nx\n```\n<b>0.54 GB</b>"
+    assert markdown_html(text) == (
+        "```python\nprint(1)\n<b>25.77 GB</b>\n```\nx\n```\n**0.54 GB**"
+    )
+
+
 def test_html_table_answers_found_in_markdown_report(tmp_path: Path) -> None:
     path = tmp_path / "report.md"
     path.write_text(PANDOC_TABLE, encoding="utf-8")
