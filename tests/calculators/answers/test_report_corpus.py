@@ -88,6 +88,70 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "reads 'h * S 2 * 2': shotgun 0; should read '25.77 GB': correct 1",
     ('h2-p3-txt-email', 'q3d', 'text'):
         "reads '14.5 billion': correct 1; should read '14,495,514,624': convention no_biases 0.75",
+    # held out 3: 10 reports written at 19:20 by another helper who never read the readers,
+    # added at 19:50 after the second round of fixes and before any tuning on them (batch
+    # 'held-out-3'). Families: raw LaTeX (\section*{Question 3}, \item[(a)]) in a text
+    # report and terse '* a' / '- ii:' bullets open no section; a proportion asked for
+    # ('1/1536 of', a fraction labelled %) loses to the sizes it divides; a Jupyter
+    # output's raw float beats the Answer line; 'improves faster ... both end around
+    # 0,77' read as the scratch model winning; per-seed steps in '1.2k'; a transposed
+    # per-seed table (seeds as columns) loses the model names
+    ('h3-p3-latex-overleaf', 'q3a2.p', 'text'):
+        "reads nothing: no notebook was handed in; h3-p3-latex-overleaf.md: no heading matching ['Q3 (a)']; should read '0.750': correct 1",
+    ('h3-p3-latex-overleaf', 'q3a2.loss', 'text'):
+        "reads nothing: no notebook was handed in; h3-p3-latex-overleaf.md: no heading matching ['Q3 (a)']; should read '0.288': correct 1",
+    ('h3-p3-latex-overleaf', 'q3c', 'text'):
+        "reads nothing: no notebook was handed in; h3-p3-latex-overleaf.md: no heading matching ['Q3 (c)']; should read '25.8 GB': correct 1",
+    ('h3-p3-latex-overleaf', 'q3d', 'text'):
+        "reads nothing: no notebook was handed in; h3-p3-latex-overleaf.md: no heading matching ['Q3 (d)']; should read '1.45 × 10^10': correct 1",
+    ('h3-p3-latex-overleaf', 'q3e1', 'text'):
+        "reads nothing: no notebook was handed in; h3-p3-latex-overleaf.md: no heading matching ['Q3 (e)']; should read '9.44 × 10^6': correct 1",
+    ('h3-p3-latex-overleaf', 'q3e2', 'text'):
+        "reads nothing: no notebook was handed in; h3-p3-latex-overleaf.md: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
+    ('h3-p3-latex-overleaf', 'q3e3', 'text'):
+        "reads nothing: no notebook was handed in; h3-p3-latex-overleaf.md: no heading matching ['Q3 (e)']; should read '6.51 × 10^-4 %': wrong 0",
+    ('h3-p3-latex-overleaf', 'q3e3', 'pdf'):
+        "reads '116 GB': wrong 0; should read '6.51 × 10^-4 %': wrong 0",
+    ('h3-p3-md-jupyter', 'q3a2.p', 'text'):
+        "reads '0.7500450527051624': close 0.75; should read '0.7500': correct 1",
+    ('h3-p3-md-jupyter', 'q3a2.p', 'pdf'):
+        "reads '0.7500450527051624': close 0.75; should read '0.7500': correct 1",
+    ('h3-p3-md-jupyter', 'q3e3', 'pdf'):
+        "reads '116 GB': wrong 0; should read '0.065 %': correct 1",
+    ('h3-p3-txt-bullets', 'q3a2.p', 'text'):
+        "reads nothing: no notebook was handed in; h3-p3-txt-bullets.txt: no heading matching ['Q3 (a)']; should read '0.75': correct 1",
+    ('h3-p3-txt-bullets', 'q3a2.loss', 'text'):
+        "reads nothing: no notebook was handed in; h3-p3-txt-bullets.txt: no heading matching ['Q3 (a)']; should read '0.288': correct 1",
+    ('h3-p3-txt-bullets', 'q3c', 'text'):
+        "reads nothing: no notebook was handed in; h3-p3-txt-bullets.txt: no heading matching ['Q3 (c)']; should read '25.7 GB': close 0.75",
+    ('h3-p3-txt-bullets', 'q3d', 'text'):
+        "reads nothing: no notebook was handed in; h3-p3-txt-bullets.txt: no heading matching ['Q3 (d)']; should read '14.49 billion': close 0.75",
+    ('h3-p3-txt-bullets', 'q3e1', 'text'):
+        "reads nothing: no notebook was handed in; h3-p3-txt-bullets.txt: no heading matching ['Q3 (e)']; should read '9,437,184': correct 1",
+    ('h3-p3-txt-bullets', 'q3e2', 'text'):
+        "reads nothing: no notebook was handed in; h3-p3-txt-bullets.txt: no heading matching ['Q3 (e)']; should read '75.49 MB': close 0.75",
+    ('h3-p3-txt-bullets', 'q3e3', 'text'):
+        "reads nothing: no notebook was handed in; h3-p3-txt-bullets.txt: no heading matching ['Q3 (e)']; should read '0.065 %': correct 1",
+    ('h3-p3-word-qtables', 'q3e3', 'docx'):
+        "reads '115.98 GB': shotgun 0; should read '1/1536': correct 1",
+    ('h3-p3-word-qtables', 'q3e3', 'text'):
+        "reads '115.98 GB': shotgun 0; should read '1/1536': correct 1",
+    ('h3-p3-word-qtables', 'q3e3', 'pdf'):
+        "reads '115.98 GB': shotgun 0; should read '1/1536': correct 1",
+    ('h3-labA-latex-align', 'q3.lm', 'pdf'):
+        "reads '10965402': wrong 0; should read '21,015,201': convention no_layernorm 0.75",
+    ('h3-labA-word-french', 'claim', 'docx'):
+        'reads better: scratch; should read better: equal',
+    ('h3-labA-word-french', 'claim', 'text'):
+        'reads better: scratch; should read better: equal',
+    ('h3-labA-word-french', 'claim', 'pdf'):
+        'reads better: scratch; should read better: equal',
+    ('h3-labB-md-ksteps', 'seeds', 'pdf'):
+        "reads 4 of 5 rows read are the report's, 0.846 confirmed; should read 6 rows, 17/18 confirmed",
+    ('h3-labB-docx-transposed', 'seeds', 'docx'):
+        "reads 0 of 6 rows read are the report's, 1 confirmed; should read 6 rows, 18/18 confirmed",
+    ('h3-labB-docx-transposed', 'seeds', 'text'):
+        "reads 0 of 6 rows read are the report's, 1 confirmed; should read 6 rows, 18/18 confirmed",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.
