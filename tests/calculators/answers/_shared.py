@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from calculators.answers import QuestionSpec
+
 
 def repo_root() -> Path:
     here = Path(__file__).resolve()
@@ -24,3 +26,20 @@ SHARED_SAMPLE_REPORTS = (repo_root() / ".." / "shared" / "sample-reports").resol
 
 def sample_report(name: str) -> str:
     return (SAMPLE_REPORTS / name).read_text(encoding="utf-8")
+
+
+# Part 3's questions as a pack names their sections, and right answers to write into
+# variants of a report (the section-reading tests share them).
+PART3 = [
+    QuestionSpec("q3a1", ("Q3 (a)",), part="(I)"),
+    QuestionSpec("p", ("Q3 (a)",), part="(II)", labels=("p(mat)", "probability")),
+    QuestionSpec("loss", ("Q3 (a)",), part="(II)", labels=("loss", "-ln", "cross-entropy")),
+    QuestionSpec("q3b", ("Q3 (b)",)),
+    QuestionSpec("q3c", ("Q3 (c)",)),
+    QuestionSpec("q3d", ("Q3 (d)",)),
+    QuestionSpec("e1", ("Q3 (e)",), part="(I)"),
+    QuestionSpec("e2", ("Q3 (e)",), part="(II)"),
+    QuestionSpec("e3", ("Q3 (e)",), part="(III)"),
+]
+C, D = "25.77 GB", "14.5 billion"
+E = ("9,437,184", "75.5 MB", "0.065 %")

@@ -11,23 +11,11 @@ from __future__ import annotations
 
 import pytest
 
-from calculators.answers import QuestionSpec, extract_answers
+from calculators.answers import extract_answers
 from calculators.answers.report import section_text
 from calculators.answers.sections import read_lines
+from tests.calculators.answers._shared import PART3, C, D, E
 
-PART3 = [
-    QuestionSpec("q3a1", ("Q3 (a)",), part="(I)"),
-    QuestionSpec("p", ("Q3 (a)",), part="(II)", labels=("p(mat)", "probability")),
-    QuestionSpec("loss", ("Q3 (a)",), part="(II)", labels=("loss", "-ln", "cross-entropy")),
-    QuestionSpec("q3b", ("Q3 (b)",)),
-    QuestionSpec("q3c", ("Q3 (c)",)),
-    QuestionSpec("q3d", ("Q3 (d)",)),
-    QuestionSpec("e1", ("Q3 (e)",), part="(I)"),
-    QuestionSpec("e2", ("Q3 (e)",), part="(II)"),
-    QuestionSpec("e3", ("Q3 (e)",), part="(III)"),
-]
-C, D = "25.77 GB", "14.5 billion"
-E = ("9,437,184", "75.5 MB", "0.065 %")
 BODY = (f"{{c}}\n  Memory = 48 x 16384^2 x 2 bytes = {C}\n\n{{d}}\n  FFN total = {D}\n\n{{e}}\n"
         f"  {{i}} trainable = {E[0]}\n  {{ii}} Adam states = {E[1]}\n  {{iii}} ratio = {E[2]}\n")
 
