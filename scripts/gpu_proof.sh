@@ -23,6 +23,7 @@
 # from `grader models seed --tiny`, quick mode, no --gpus.
 #
 # Device use (the lead's `run` tool): carry [".whl"], command `bash scripts/gpu_proof.sh`.
+# .whl/ is not in git: scripts/gpu_wheels.txt lists what it held and how it was fetched.
 set -u
 export PYTHONUNBUFFERED=1
 umask 022  # the sandboxed kernel runs as another uid: what is installed here must be readable
