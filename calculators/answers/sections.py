@@ -103,13 +103,13 @@ _RANGE = re.compile(r"\s*(?:[-–—]|to|through)\s*(?P<last>\d+)\b", re.I)
 _MAX_RANGE = 12
 _LETTER_ONLY = re.compile(
     rf"(?:\(\s*(?P<l11>[a-h])\s*[.\-–,]\s*(?:(?P<r9>{ROMAN})|(?P<n4>10|[1-9]))\s*\)"
-    rf"|\(\s*(?P<l1>[a-h])\s*\)|(?P<l2>(?-i:[a-h]))[).](?=\s|$|\*)"
+    rf"|\(\s*(?P<l1>[a-h])\s*\)|(?P<l2>(?-i:[a-h]))[).](?=\s|$|\*|\])"
     rf"|(?P<l3>(?-i:[a-h]))\s*[-–.]\s*(?=(?-i:{ROMAN})\b|(?:10|[1-9])(?![\d.,]))"
     rf"|{_PART_WORD}\s*(?:\(\s*(?P<l5>[a-h])\s*\)|(?P<l6>[a-h])(?=[).:]|\s*$|\s+[-–—]\s)[).:]?))"
     rf"(?:{_ROMAN_PART}|(?P<r5>(?-i:{ROMAN}))(?![a-z0-9])|(?P<n3>10|[1-9])(?![\d.,]))?",
     re.I,
 )
-_ROMAN_ONLY = re.compile(rf"(?:\(\s*(?P<r1>{ROMAN})\s*\)|(?P<r2>{ROMAN})[).](?=\s|$|\*))", re.I)
+_ROMAN_ONLY = re.compile(rf"(?:\(\s*(?P<r1>{ROMAN})\s*\)|(?P<r2>{ROMAN})[).](?=\s|$|\*|\]))", re.I)
 _SECTION_NUMBER = re.compile(
     r"^(?P<n>\d+)(?P<dots>(?:\.\d+)*)\.?\s+(?=(?:question|problem|exercise|part|task|q)\s*\.?\s*\d)",
     re.I,
@@ -140,6 +140,11 @@ _MARKUP = re.compile(r"\\(?=[()\[\].*_#|-])|\*\*|__|(?<![\w])[*_](?=\S)|(?<=\S)[
 _MD_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 _BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)([^*_]{0,60}[A-Za-z][^*_]{0,60})(?:\*\*|__)\s*[:.]?\s*$")
 _PREFIX = re.compile(r"^(?:\s|>|[-•*+–·▪◦]\s+)*")
+_LATEX_OPEN = re.compile(r"^\s*\\(?:item\s*\[?|(?:(?:sub){0,2}section|chapter|paragraph)\*?\s*\{)")
+"""Raw LaTeX pasted into a text report: "\\section*{Question 3}", "\\item[(a)]" start a label."""
+_LATEX_HEADING = re.compile(r"^\s*\\(?:(?:sub){0,2}section|chapter|paragraph)\*?\s*\{")
+_BULLET_MARK = re.compile(rf"(?-i:(?P<l1>[a-h]))\s*[:.]?\s*$|(?P<r1>(?-i:{ROMAN})):(?=\s|$)")
+"""A terse bullet's bare part ("* a" alone, "- ii: softmax ...") under a question."""
 _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 
 Path = tuple[str, str, str | None, str | None]
@@ -348,7 +353,12 @@ def _read_mark(raw: str, heading: bool) -> Mark | None:
     if md:
         offset = md.start(2)
         body = md.group(2)
+    latex = _LATEX_OPEN.match(body)
+    if latex:
+        offset += latex.end()
+        body = body[latex.end():]
     prefix = _PREFIX.match(body)
+    bullet = bool(prefix and prefix.group().strip(" >"))
     if prefix:
         offset += prefix.end()
         body = body[prefix.end():]
@@ -382,7 +392,13 @@ def _read_mark(raw: str, heading: bool) -> Mark | None:
             return Mark((("?", bare.group("n"), None, None),), len(raw))
         if bare:
             return None  # "1.2 Details": a subsection, neutral
-    return _marker_at(plain, where, len(raw))
+    found_marker = _marker_at(plain, where, len(raw))
+    if found_marker is None and bullet and (m := _BULLET_MARK.match(plain)) is not None:
+        column = where[m.end()] if m.end() < len(where) else len(raw)
+        letter, roman = m.group("l1"), m.group("r1")
+        return Mark((("?", "", letter, roman),), column, letter_only=letter is not None,
+                    roman_only=letter is None)
+    return found_marker
 
 
 _NUMBERED_PART = re.compile(
@@ -441,7 +457,8 @@ def read_lines(text: str, lettered: set[str] | None = None,
             out.append(Line(number, raw, False, True, None, paths))
             continue
         bold = bool(_BOLD_LINE.match(raw))
-        heading = bool(_MD_HEADING.match(raw)) or (bold and not re.search(r"\d", raw))
+        heading = bool(_MD_HEADING.match(raw) or _LATEX_HEADING.match(raw)) \
+            or (bold and not re.search(r"\d", raw))
         if table:
             first_cell = raw.split("|")[1] if raw.count("|") >= 2 else raw
             start = raw.index("|") + 1
