@@ -79,15 +79,27 @@ _OBJECT_BEFORE = re.compile(
     r"|\bagainst|\band|&)\s+(?:the\s+|a\s+|an\s+|one\s+)?(?:\w+\s+){0,2}$", re.I)
 _CLAUSE = re.compile(r"[;:]\s|,\s+(?=(?:but|while|whereas|although|though|yet|however|so|therefore"
                      r"|thus|hence|overall)\b)"
-                     r"|\s(?=but\b)|\n", re.I)
+                     r"|\s(?=but\b)|\n"
+                     r"|,?\s(?=(?:and\s+)?(?:at|in|by)\s+the\s+end\b(?!\s+of\s+(?:epoch|step)\s*\d))",
+                     re.I)
 _MAIN = re.compile(r"\W*(?:but|yet|however)\b")
-_CONCLUSION = re.compile(r"\W*(?:so|therefore|thus|hence|overall|in\s+the\s+end|in\s+conclusion"
+_CONCLUSION = re.compile(r"\W*(?:and\s+)?(?:at\s+the\s+end|by\s+the\s+end)\b|\W*(?:so|therefore|thus|hence|overall|in\s+the\s+end|in\s+conclusion"
                          r"|all\s+in\s+all|in\s+short)\b")
 _EQUAL_CONCLUDED = re.compile(
     r"\b(?:(?:about|roughly|basically|essentially|pretty\s+much|more\s+or\s+less|much)\s+the\s+same"
     r"|(?:end|ends|ended|finish|finishes|finished|are|were|look|looks|seem|seems|is|was"
     r"|become|becomes|became)\s+(?:up\s+)?(?:\w+\s+)?(?:comparable|similar|equal|level|even"
     r"|the\s+same)|comparable|equally\s+good)\b", re.I)
+_EQUAL_END = re.compile(
+    r"\b(?:both|the\s+two|they)\s+(?:models?\s+)?(?:\w+\s+)?(?:converge[sd]?\b|(?:are|were|end|ends|ended"
+    r"|finish|finishes|finished|reach|reaches|reached|land|lands|landed|settle|settles|settled"
+    r"|sit|sits|plateau|plateaus|plateaued)\s+(?:up\s+)?(?:(?:at|on|to|with|near|around|about"
+    r"|roughly|approximately|approx\.?|close\s+to)\s+)*[~≈]?\s*\d(?!.*\brespectively\b))",
+    re.I)
+"""The end state named for both at once: "at the end both are around 0,77", "they both finish
+near 0.77", "both converge". In a concluding clause it says neither wins, and as the later
+main clause it outweighs a rate ("the scratch model improves faster and at the end both are
+around 0,77": equal), since the question is where the models end, not how fast they move."""
 _SUBORDINATE = re.compile(r"\W*(?:while|whereas|although|though|even\s+though)\b")
 _SUBORDINATE_OPENING = re.compile(r"\W*(?:while|whereas|although|though|even\s+though)\b")
 
@@ -160,7 +172,7 @@ def compare(sentence: str, names: list[str], mentions: Mentions) -> tuple[str, s
         cue = _cue(piece)
         strong = _EQUAL_STRONG.search(piece)
         if strong is None and weight >= 2 and cue is None:
-            strong = _EQUAL_CONCLUDED.search(piece)  # "..., so they end up comparable"
+            strong = _EQUAL_CONCLUDED.search(piece) or _EQUAL_END.search(piece)
         if strong and (cue is None or strong.start() <= cue[0]):
             decided.append((weight, ("", "")))
             continue

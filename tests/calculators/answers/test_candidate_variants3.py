@@ -1,0 +1,58 @@
+"""Held-out-3 families of the candidate and prose readers, each written several ways.
+
+Why a third file: the variants of each family a fix claims to handle are pinned here, next
+to (not mixed into) the earlier rounds', so a later change that breaks one says which round's
+family it undid.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.checks.claims import find_claim
+
+LAB_A = {"pretrained": ["pretrained", "pre-trained"],
+         "scratch": ["scratch", "randomly initiali", "random init", "not pre-trained",
+                     "without pre-training"]}
+LAB_A_FALLBACK = {"pretrained": ["fine-tuned", "fine tuned", "finetuned"]}
+
+# ----------------------------------------------------------------------------------------
+# the end state decides over a rate: "... improves faster and at the end both are around X"
+
+
+@pytest.mark.parametrize("text", [
+    "The pre-trained model starts higher (0,71 after the first epoch against 0,62 for the "
+    "model trained from scratch), but the scratch model improves faster and at the end both "
+    "are around 0,77.",
+    "The pretrained model starts higher, but the scratch model learns faster, and by the end "
+    "they both reach about 0.77.",
+    "Pre-trained is ahead early but scratch improves faster; at the end both sit at ~0.77.",
+    "The scratch model improves faster, and in the end the two models converge.",
+    "The pre-trained model leads at first but the scratch one catches up faster, and at the "
+    "end both finish near 0.77.",
+])
+def test_an_equal_end_state_outweighs_a_faster_rate(text):
+    claim = find_claim(text, LAB_A, LAB_A_FALLBACK)
+    assert claim is not None and claim[:2] == ("", ""), claim
+
+
+@pytest.mark.parametrize(("text", "better"), [
+    ("The scratch model improves faster, but at the end the pre-trained model is higher.",
+     "pretrained"),
+    ("The pre-trained model starts higher, but at the end the scratch model is better.",
+     "scratch"),
+    ("Both start around 0.6, and at the end the pre-trained model is ahead.", "pretrained"),
+    ("The pretrained model is higher at the end of training.", "pretrained"),
+    ("At the end both improve, but the pre-trained model stays ahead of the scratch one.",
+     "pretrained"),
+])
+def test_a_directional_end_state_still_ranks(text, better):
+    claim = find_claim(text, LAB_A, LAB_A_FALLBACK)
+    assert claim is not None and claim[0] == better, claim
+
+
+def test_both_at_the_end_with_their_own_numbers_is_not_called_equal():
+    text = ("The scratch model improves faster, and at the end they reach 0.70 and 0.80 "
+            "respectively, so the pre-trained model is better.")
+    claim = find_claim(text, LAB_A, LAB_A_FALLBACK)
+    assert claim is not None and claim[0] == "pretrained", claim
