@@ -64,6 +64,9 @@ _APPROX_BEFORE = re.compile(
     re.I,
 )
 _CHAIN_AFTER = re.compile(r"(?<![<>!])(?:=|≈|\\approx)")
+# on an "Answer:" line that lists several ("p(mat) ≈ 0.7500, cross-entropy loss ≈ 0.2876"),
+# the "≈" after the next label is that item's, not a chain the first value runs on into
+_NEXT_ITEM = re.compile(r"(?<!\d)[,;]\s*(?=[^\d\s=≈])|\s(?:and|while|with)\s", re.I)
 _TAG = re.compile(r"(?:\\tag\{|\[)\s*$")
 # "the trainable parameters are 9,437,184." states a result; "2rH = 98,304 parameters"
 # before it in the same paragraph is working
@@ -304,7 +307,8 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
             operand = bool(_OPERATOR_AFTER.match(after)) or bool(
                 _PAREN_AFTER.match(after) and not re.search(r"[A-Za-z%]$", written)) or bool(
                 re.search(r"(?:[-+×/^·÷]|\\times|\\cdot)$", re.sub(r"[\s*{(]+$", "", before)))
-            chain_continues = bool(_CHAIN_AFTER.search(after))
+            chain_continues = bool(_CHAIN_AFTER.search(
+                _NEXT_ITEM.split(after, 1)[0] if answer_line else after))
             pieces = _SENTENCE_END.split(before)
             sentence = pieces[-1]
             if len(pieces) == 1 and index > 0 and not src.table:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from calculators.answers import QuestionSpec, extract_answers
 from grader.checks.claims import find_claim
 
 LAB_A = {"pretrained": ["pretrained", "pre-trained"],
@@ -56,3 +57,31 @@ def test_both_at_the_end_with_their_own_numbers_is_not_called_equal():
             "respectively, so the pre-trained model is better.")
     claim = find_claim(text, LAB_A, LAB_A_FALLBACK)
     assert claim is not None and claim[0] == "pretrained", claim
+
+
+# ----------------------------------------------------------------------------------------
+# an "Answer:" line listing two labelled values beats a printed raw float above it
+
+P_AND_LOSS = [QuestionSpec("p", ("Q3 (a)",), part="(II)", labels=("p(mat)", "probability")),
+              QuestionSpec("loss", ("Q3 (a)",), part="(II)", labels=("loss", "cross-entropy"))]
+OUTPUT = ("## Q3 (a)\n**(II)** Probability and loss:\n\n    p(mat) = 0.7500450527051624\n"
+          "    CE loss = 0.2876218309393373\n\n")
+
+
+@pytest.mark.parametrize("line", [
+    "**Answer:** p(mat) ≈ 0.7500, cross-entropy loss ≈ 0.2876.",
+    "Answer: p(mat) = 0.7500; loss = 0.2876",
+    "Final answer: probability ≈ 0.75 and cross-entropy ≈ 0.2876",
+    "Answer: p(mat) ≈ 0.7500, and the loss ≈ 0.2876.",
+])
+def test_an_answer_line_of_two_labelled_values_beats_the_raw_output(line):
+    got = extract_answers(OUTPUT + line + "\n", P_AND_LOSS)
+    assert got["p"].why == "answer line", (got["p"].answer, got["p"].why)
+    assert got["p"].answer in ("0.7500", "0.75")
+    assert got["loss"].answer == "0.2876" and got["loss"].why == "answer line"
+
+
+def test_a_chain_on_an_answer_line_still_ends_at_its_last_value():
+    got = extract_answers("## Q3 (c)\nAnswer: 48 × 16384² × 2 = 25,769,803,776 bytes ≈ 25.77 GB\n",
+                          [QuestionSpec("c", ("Q3 (c)",))])["c"]
+    assert got.answer == "25.77 GB" and got.why == "answer line"
