@@ -98,10 +98,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # per-seed table (seeds as columns) loses the model names
     ('h3-p3-latex-overleaf', 'q3e3', 'pdf'):
         "reads '116 GB': wrong 0; should read '6.51 × 10^-4 %': wrong 0",
-    ('h3-p3-md-jupyter', 'q3a2.p', 'text'):
-        "reads '0.7500450527051624': close 0.75; should read '0.7500': correct 1",
-    ('h3-p3-md-jupyter', 'q3a2.p', 'pdf'):
-        "reads '0.7500450527051624': close 0.75; should read '0.7500': correct 1",
     ('h3-p3-md-jupyter', 'q3e3', 'pdf'):
         "reads '116 GB': wrong 0; should read '0.065 %': correct 1",
     ('h3-p3-txt-bullets', 'q3a2.p', 'text'):
@@ -118,8 +114,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "reads '115.98 GB': shotgun 0; should read '1/1536': correct 1",
     ('h3-p3-word-qtables', 'q3e3', 'pdf'):
         "reads '115.98 GB': shotgun 0; should read '1/1536': correct 1",
-    ('h3-labA-latex-align', 'q3.lm', 'pdf'):
-        "reads '10965402': wrong 0; should read '21,015,201': convention no_layernorm 0.75",
     ('h3-labB-md-ksteps', 'seeds', 'pdf'):
         "reads 4 of 5 rows read are the report's, 0.846 confirmed; should read 6 rows, 17/18 confirmed",
     ('h3-labB-docx-transposed', 'seeds', 'docx'):
