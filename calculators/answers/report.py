@@ -29,6 +29,7 @@ from calculators.answers.reading import (  # noqa: F401  (re-exported: existing 
     read_report,
 )
 from calculators.answers.sections import (
+    SOFT_BREAK,
     find_section,
     lettered_numbers,
     read_lines,
@@ -112,6 +113,27 @@ _LEADING_NUMBER = re.compile(r"^(\d+)((?:\.\d+)*)\b")
 _LEADING_MARKERS = re.compile(r"^(?:[-•*+]\s+|\d+(?:\.\d+)*[.)]?\s+)+")
 """Bullets and numbered-list markers; never ``(I)``, which may be the part searched for."""
 _END_WORDS = ("references", "bibliography", "appendix", "acknowledg")
+_RUN_IN_BOLD = re.compile(r"^(?!\s{0,3}#)(.*?[^\s*#][ \t]*(?:\*\*)?)[ \t]+(\*\*([^*\n]{1,80})\*\*)[ \t]*$",
+                          re.M)
+"""A bold run at the end of a line ("= **21015201** **3.2 Classification task**"): a PDF's
+text may run a subheading onto the line before it."""
+
+
+def split_run_in_headings(text: str, phrases: Sequence[str]) -> str:
+    """Put a bold subheading the text ran onto the line before on a line of its own, by a
+    ``SOFT_BREAK`` (line numbers stay the student's), where it starts with a heading or part
+    the pack asks ("**3.2 Classification task**"): left there, the part it opens would start
+    a line late and the part before it would run into it. Only such phrases: a bold value at
+    a line's end ("= **25.77 GB**") is an answer, not a heading."""
+    wanted = [n for p in phrases if len(n := _norm(p)) > 4]  # a phrase, no "(I)" marker
+
+    def split(m: re.Match[str]) -> str:
+        head = _LEADING_MARKERS.sub("", _norm(m.group(3)))
+        if any(_find_phrase(head, w) == 0 for w in wanted):
+            return m.group(1) + SOFT_BREAK + m.group(2)
+        return m.group(0)
+
+    return _RUN_IN_BOLD.sub(split, text)
 
 
 def _norm(text: str) -> str:
@@ -273,7 +295,9 @@ class _Reader:
         self.targets = {q.id: target_of(q.headings, q.part) for q in questions}
         self.parents = {q.id: target_of(q.headings, None) for q in questions}
         lettered = lettered_numbers([*self.targets.values(), *self.parents.values()])
-        text = split_run_in(text, [*self.targets.values(), *self.parents.values()])
+        phrases = [q.part for q in questions if q.part]  # a part heading, never "# **Q3**"
+        text = split_run_in(split_run_in_headings(text, phrases),
+                            [*self.targets.values(), *self.parents.values()])
         self.lines = read_lines(text, lettered)
         self.plain = _lines(text)
         self.all_phrases = [p for q in questions for p in q.headings]

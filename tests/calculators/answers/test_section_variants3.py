@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from calculators.answers import extract_answers
+from calculators.answers import QuestionSpec, extract_answers
+from calculators.answers.report import split_run_in_headings
 from calculators.answers.sections import read_lines
 from tests.calculators.answers._shared import PART3, C, D, E
 
@@ -69,3 +70,24 @@ def test_a_bullet_holding_a_bare_part_opens_it(letter, roman):
 def test_a_bullet_starting_with_a_word_or_no_bullet_opens_nothing(line):
     lines = read_lines(f"Q3 (b)\nsome text\n{line}\n", {"3"})
     assert not lines[2].opens
+
+
+# -- 3. a PDF's bold subheading run onto the line before ---------------------------------------
+
+LAB = [QuestionSpec("lm", ("Question 3",), part="Language modeling task"),
+       QuestionSpec("cls", ("Question 3",), part="Classification task")]
+
+
+@pytest.mark.parametrize("head", ["**3.2 Classification task**", "**Classification task**",
+                                  "**3.2. Classification Task**", "**3.2 Classification task:**"])
+def test_a_sibling_part_heading_run_onto_the_line_before_ends_the_part(head):
+    text = ("## Question 3\n**3.1 Language modeling task**\nN_LM = 10000200 + 964800 + 10050201\n"
+            f"= **21015201** {head}\nN_cls = 10000200 + 964800 + 402 = **10965402**\n")
+    got = extract_answers(text, LAB)
+    assert (got["lm"].answer, got["cls"].answer) == ("21015201", "10965402")
+
+
+def test_a_bold_value_at_a_line_end_stays_on_its_line():
+    text = "## Question 3\n**Language modeling task**\nN = 10000200 + 10050201 = **21.02 Million**\n"
+    assert split_run_in_headings(text, ["Question 3", "Language modeling task"]) == text
+    assert extract_answers(text, LAB[:1])["lm"].answer == "21.02"
