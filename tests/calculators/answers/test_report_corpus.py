@@ -114,8 +114,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "reads '115.98 GB': shotgun 0; should read '1/1536': correct 1",
     ('h3-p3-word-qtables', 'q3e3', 'pdf'):
         "reads '115.98 GB': shotgun 0; should read '1/1536': correct 1",
-    ('h3-labA-latex-align', 'q3.lm', 'pdf'):
-        "reads '10965402': wrong 0; should read '21,015,201': convention no_layernorm 0.75",
     ('h3-labB-md-ksteps', 'seeds', 'pdf'):
         "reads 4 of 5 rows read are the report's, 0.846 confirmed; should read 6 rows, 17/18 confirmed",
     ('h3-labB-docx-transposed', 'seeds', 'docx'):
