@@ -66,7 +66,8 @@ _APPROX_BEFORE = re.compile(
 _CHAIN_AFTER = re.compile(r"(?<![<>!])(?:=|≈|\\approx)")
 # on an "Answer:" line that lists several ("p(mat) ≈ 0.7500, cross-entropy loss ≈ 0.2876"),
 # the "≈" after the next label is that item's, not a chain the first value runs on into
-_NEXT_ITEM = re.compile(r"(?<!\d)[,;]\s*(?=[^\d\s=≈])|\s(?:and|while|with)\s", re.I)
+# or in a parenthesis after it ("**0.065 %** of the FFN's states (≈ 116 GB)")
+_NEXT_ITEM = re.compile(r"(?<!\d)[,;]\s*(?=[^\d\s=≈])|\s(?:and|while|with)\s|\s\(", re.I)
 _TAG = re.compile(r"(?:\\tag\{|\[)\s*$")
 # "the trainable parameters are 9,437,184." states a result; "2rH = 98,304 parameters"
 # before it in the same paragraph is working
@@ -286,6 +287,8 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
             shown = " ".join(text[fs:fe].replace("**", " ").split())
             out.append(Candidate(shown, src.number, why, tier > TIER_NUMBER, parsed, tier,
                                  fs, fe, text))
+        line_asides: list[int] = []  # answer-line values inside "( ... )"
+        line_answers = 0  # and outside
         for m in matches:
             s, e = m.span()
             if any(fs <= s and e <= fe for fs, fe, _, _ in formulas):
@@ -340,12 +343,24 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
             elif (_IS_BEFORE.search(before) and _SENTENCE_CLOSES.match(after)
                   and not operand):
                 tier, why = TIER_CONCLUSIVE, "ends a sentence"  # "... by LoRA are 9,437,184."
-            if tier == TIER_NUMBER and len(re.findall(r"(?<!\^)\(", before)) > before.count(")"):
+            in_parens = len(re.findall(r"(?<!\^)\(", before)) > before.count(")")
+            if tier == TIER_NUMBER and in_parens:
                 tier, why = TIER_ASIDE, "in parentheses"  # "(75.5 MB against 115.98 GB)"
             elif not in_box and inside(compared, ns, ne):
                 tier, why = TIER_ASIDE, "in a comparison"  # "25.77 GB, i.e. 3 times the 8 GB"
+            if why == "answer line" and in_parens:
+                line_asides.append(len(out))  # an aside of the answer line, if it has one outside
+            elif answer_line and why in ("answer line", "bold"):
+                line_answers += 1
             out.append(Candidate(written, src.number, why, tier > TIER_NUMBER,
                                  parse_answer(written, symbols), tier, s, e, text))
+        if line_answers:
+            # "Answer: **0.065 %** of the FFN's states (≈ 116 GB)": the size in parentheses is
+            # what the answer is a share of, not a second answer
+            for k in line_asides:
+                c = out[k]
+                out[k] = Candidate(c.text, c.line, "in parentheses", False, c.parsed, TIER_ASIDE,
+                                   c.column, c.end, c.line_text)
     out.sort(key=lambda c: (c.line, c.column))
     return out
 

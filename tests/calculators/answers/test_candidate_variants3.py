@@ -85,3 +85,29 @@ def test_a_chain_on_an_answer_line_still_ends_at_its_last_value():
     got = extract_answers("## Q3 (c)\nAnswer: 48 × 16384² × 2 = 25,769,803,776 bytes ≈ 25.77 GB\n",
                           [QuestionSpec("c", ("Q3 (c)",))])["c"]
     assert got.answer == "25.77 GB" and got.why == "answer line"
+
+
+# ----------------------------------------------------------------------------------------
+# on an answer line, the size a share is taken of, in parentheses, is no second answer
+
+E3 = [QuestionSpec("e3", ("Q3 (e)",), part="(III)")]
+
+
+@pytest.mark.parametrize(("line", "want"), [
+    ("**Answer:** the LoRA states are only about **0.065 %** of the FFN states (≈ 116 GB), so "
+     "LoRA is negligible.", "0.065 %"),
+    ("Answer: 0.065 % of the FFN optimizer memory (75.5 MB against 115.98 GB)", "0.065 %"),
+    ("Answer: about 0.00065 of the FFN's memory (which is ~116 GB)", "0.00065"),
+    ("Final answer: 25.77 GB (25,769,803,776 bytes)", "25.77 GB"),
+])
+def test_a_value_in_parentheses_on_an_answer_line_gives_way(line, want):
+    got = extract_answers("## Q3 (e)\n**(III)**\n\nadam = 115975913472 bytes\n\n" + line + "\n",
+                          E3)["e3"]
+    assert got.answer == want, (got.answer, got.why)
+    assert not got.shotgun
+
+
+def test_a_value_only_in_parentheses_on_an_answer_line_is_still_the_answer():
+    got = extract_answers("## Q3 (e)\n**(III)**\n\nworking: 115975913472 bytes\n\n"
+                          "Answer: LoRA needs far less (0.065 %)\n", E3)["e3"]
+    assert got.answer == "0.065 %", (got.answer, got.why)
