@@ -21,7 +21,7 @@ import pytest
 
 from grader.run.limits import Limits
 from grader.run.sandbox import Sandbox, _pids_of_uid
-from tests.conftest import FAST, PACK_DIR, ROOT, SAMPLES, needs_bwrap
+from tests.conftest import ALONE, FAST, PACK_DIR, ROOT, SAMPLES, needs_bwrap
 
 LIMITS = Limits(cell_timeout=60, notebook_timeout=120, memory_bytes=4 << 30, processes=64)
 
@@ -130,6 +130,34 @@ def test_hostile_samples_score_warm_as_cold(graded, hf_cache, sample):
                                                                "datasets"]
     assert cold.score == _expected_scores()[sample]
     assert _essence(warm) == _essence(cold)
+
+
+LIMIT_OF = {"hostile-fork-bomb": "processes", "hostile-memory-bomb": "memory_bytes",
+            "hostile-shared-limits": "scratch_bytes"}
+
+
+@pytest.mark.parametrize("sample", sorted(ALONE))
+def test_limit_samples_trip_their_limits_warm_as_cold(graded, hf_cache, sample):
+    """The samples that trip the process and memory limits: the session graded them cold
+    (tests/conftest.py), here each runs on a warm kernel with nothing warming beside it
+    (`overlap=False`, as such a sample needs): the same limits trip, the same score."""
+    from grader.grade import grade_notebook
+    from grader.pack import load_pack
+    from grader.run.pool import WarmPool
+
+    with WarmPool(1, overlap=False) as warm:
+        record = grade_notebook(load_pack(PACK_DIR), SAMPLES / f"{sample}.ipynb", seed=1234,
+                                sandbox=Sandbox.create(), limits=FAST, hf_cache=hf_cache,
+                                kernels=warm, on_run=(runs := []).append)
+    assert runs[0].telemetry["warm"]["modules"] == ["torch", "transformers", "datasets"]
+    assert record.score == _expected_scores()[sample]
+    warm, cold = _essence(record), _essence(graded[sample].record)
+    # the limit each sample is built to trip trips warm too; on a loaded machine a bomb
+    # held at its limit may also run into the cell timeout, warm or cold, so the other
+    # limits are not compared
+    assert LIMIT_OF[sample] in warm["limits"], warm["limits"]
+    assert {k: v for k, v in warm.items() if k != "limits"} == \
+        {k: v for k, v in cold.items() if k != "limits"}
 
 
 OWNER = textwrap.dedent("""
