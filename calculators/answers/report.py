@@ -133,7 +133,28 @@ def split_run_in_headings(text: str, phrases: Sequence[str]) -> str:
             return m.group(1) + SOFT_BREAK + m.group(2)
         return m.group(0)
 
-    return _RUN_IN_BOLD.sub(split, text)
+    if "**" not in text:
+        return text
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        # The pattern backtracks quadratically over a long whitespace run (150,000 spaces:
+        # 79 s), so it only sees a line whose end could be a bold run's, with a gap of at
+        # most `_TAIL_CHARS`, and only from the last word before that gap on.
+        tail = line.rstrip(" \t")
+        if not tail.endswith("**") or tail.count("**") < 2 or _HEADING_START.match(line):
+            continue
+        opening = tail.rfind("**", 0, len(tail) - 2)
+        before = tail[:opening].rstrip(" \t")
+        if not before or len(tail) - len(before) > _TAIL_CHARS:
+            continue
+        cut = max(before.rfind(" "), before.rfind("\t")) + 1
+        lines[i] = line[:cut] + _RUN_IN_BOLD.sub(split, line[cut:])
+    return "\n".join(lines)
+
+
+_HEADING_START = re.compile(r"\s{0,3}#")
+_TAIL_CHARS = 200
+"""The most a bold run at a line's end (80 characters) and the gap before it may span."""
 
 
 def _norm(text: str) -> str:
