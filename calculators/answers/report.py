@@ -113,10 +113,10 @@ _LEADING_NUMBER = re.compile(r"^(\d+)((?:\.\d+)*)\b")
 _LEADING_MARKERS = re.compile(r"^(?:[-•*+]\s+|\d+(?:\.\d+)*[.)]?\s+)+")
 """Bullets and numbered-list markers; never ``(I)``, which may be the part searched for."""
 _END_WORDS = ("references", "bibliography", "appendix", "acknowledg")
-_RUN_IN_BOLD = re.compile(r"^(?!\s{0,3}#)(.*?[^\s*#][ \t]*(?:\*\*)?)[ \t]+(\*\*([^*\n]{1,80})\*\*)[ \t]*$",
-                          re.M)
+_RUN_IN_BOLD = re.compile(r"^(.*?[^\s*#][ \t]*(?:\*\*)?)[ \t]+(\*\*([^*\n]{1,80})\*\*)[ \t]*$")
 """A bold run at the end of a line ("= **21015201** **3.2 Classification task**"): a PDF's
-text may run a subheading onto the line before it."""
+text may run a subheading onto the line before it. Matched on one line's tail
+(`split_run_in_headings`), never on a Markdown heading (`_HEADING_START`)."""
 
 
 def split_run_in_headings(text: str, phrases: Sequence[str]) -> str:
