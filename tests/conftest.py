@@ -28,6 +28,35 @@ FAST = Limits(cell_timeout=5, probe_timeout=30, notebook_timeout=180, output_byt
 """Part 2's cells load models and fine-tune (tiny models: about 15 s each here)."""
 
 
+HEAVY = ("kernel", "sandbox", "ray", "browser", "server", "wheel")
+"""What a test may need that the fast tier leaves out (pyproject's markers say each)."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--tier", choices=("fast", "full", "heavy"), default="fast",
+        help="fast (default): tests that need none of kernel, sandbox, ray, browser, server, "
+             "wheel, plus those marked smoke; full: every test; heavy: what fast leaves out")
+
+
+def _heavy(item: pytest.Item) -> bool:
+    return any(item.get_closest_marker(m) for m in HEAVY) and not item.get_closest_marker("smoke")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Keep the tests of the chosen tier; the others are deselected (not skipped), so the
+    summary counts only what ran."""
+    tier = config.getoption("--tier")
+    if tier == "full":
+        return
+    keep, drop = [], []
+    for item in items:
+        (drop if _heavy(item) == (tier == "fast") else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
 def needs_bwrap() -> None:
     from grader.run.sandbox import bwrap_works
 
