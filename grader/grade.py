@@ -233,12 +233,15 @@ def score_run(pack: Pack, notebook: Path | None, run: RunResult, *, mode: str, s
              "limits_hit": run.limits_hit, "cell_errors": errors,
              "seed": ctx.seed if mode == "grade" and executed else None,
              "cells_executed": sum(1 for c in run.cells if c.status != "skipped"),
+             **({"hangs": run.telemetry["hangs"]} if run.telemetry.get("hangs") else {}),
              **kernel_evidence(pack, run, executed)},
         # no kernel ran (saved outputs, a report alone): there is no telemetry to compare
         flags={"tamper": diff_telemetry(run.telemetry, pack_benign(pack))
                          if executed and run.cells else [],
                "printed_mismatch": ctx.flags.get("printed_mismatch", []),
-               "finetune": ctx.flags.get("finetune", [])},
+               "finetune": ctx.flags.get("finetune", []),
+               "grader": list(run.telemetry.get("grader_failures", []))
+                         if executed and run.cells else []},
         environment={**environment(), **env_record(pack)})
 
 

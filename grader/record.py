@@ -138,6 +138,12 @@ class Run(Part):
                                   description="the stored run under OUT/.runs/ (batches)")
     retries: int | None = Field(None, exclude_if=_absent,
                                 description="automatic retries after a grader failure")
+    hangs: list[dict[str, Any]] | None = Field(
+        None, exclude_if=_absent,
+        description="grader cells that waited past their limit, with what the kernel was "
+                    "doing (cell, limit_seconds, outcome, os_threads, baseline_python_threads, "
+                    "last_message, last_refusal, last_stop): found from the record, not by "
+                    "attaching a profiler")
     shims: list[dict[str, Any]] | None = Field(
         None, exclude_if=_absent,
         description="what the grader bridged for a notebook written for Colab, Kaggle or a "
@@ -154,6 +160,11 @@ class Flags(Part):
         default_factory=list, description="a printed value its own code does not compute")
     finetune: list[dict[str, Any]] = Field(
         default_factory=list, description="test_split_fit or reported_accuracy, per question")
+    grader: list[str] = Field(
+        default_factory=list,
+        description="what the grader could not check on this run through no fault of the "
+                    "notebook's (its baseline refused before the student's first cell, the "
+                    "kernel's own threads unknown): a TA should look")
 
 
 class Environment(Part):
@@ -224,6 +235,10 @@ def needs_a_ta(record: dict[str, Any], manual: bool = True) -> list[str]:
     flags, run = record.get("flags") or {}, record.get("run") or {}
     if flags.get("tamper"):
         why.append("tamper flags")
+    if flags.get("grader"):
+        why.append("the grader's own checks failed")
+    if run.get("hangs"):
+        why.append("grader cells hung")
     if flags.get("printed_mismatch"):
         why.append("printed values disagree")
     if flags.get("finetune"):

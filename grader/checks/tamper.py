@@ -72,6 +72,10 @@ def benign_changes(telemetry: dict[str, Any], benign: tuple[str, ...] | list[str
 
 def _changes(telemetry: dict[str, Any]) -> list[str]:
     before, after = telemetry.get("baseline"), telemetry.get("after")
+    if not before and telemetry.get("grader_failures"):
+        # refused or lost before the student's first cell: nothing to compare with, and not
+        # the notebook's doing (the record's `flags.grader` says why, for a TA)
+        return []
     if not before or not after:
         return ["the grader's telemetry did not come back (cell execution was interfered with)"]
     flags = []

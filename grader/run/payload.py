@@ -431,6 +431,18 @@ def _names(value: object, where: str, limit: int = 1_000) -> list[str | None]:
     return value
 
 
+def check_threads(data: object, nonce: str) -> list[int]:
+    """The kernel's own thread idents as the baseline lists them (`kernel_threads()`),
+    written before the student's first cell, with the nonce they were asked with."""
+    found = _dict(data, "kernel threads", ("nonce", "threads"))
+    if found.get("nonce") != nonce:
+        raise BadPayload("kernel threads: not the list asked for (a stale or copied file)")
+    idents = _names(found.get("threads"), "kernel threads", limit=1_000)
+    if not idents or not all(isinstance(t, str) and t.isdigit() for t in idents):
+        raise _fail("kernel threads", "not a list of thread idents")
+    return [int(t) for t in idents if t is not None]
+
+
 def check_snapshot(data: object, nonce: str) -> dict[str, Any]:
     """A telemetry snapshot as the harness writes it (`snapshot()`), with the nonce this
     snapshot was asked with: a copy of an earlier snapshot is refused."""

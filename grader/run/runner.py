@@ -59,6 +59,7 @@ from nbformat import NotebookNode
 
 from grader.run import cgroup
 from grader.run import payload as checked
+from grader.run.diagnose import describe_hang
 from grader.run.kernel_side import HARNESS_SOURCE
 from grader.run.limits import Limits, describe
 from grader.run.payload import BadPayload
@@ -155,6 +156,8 @@ class _GuardedClient(NotebookClient):
         self.limit: float | None = None
         self.reply: dict[str, Any] | None = None
         self.idle = False
+        self.last_message: dict[str, Any] | None = None
+        """The kernel's last message to this client (type, state, when): a hang's evidence."""
         self._interrupt_id: str | None = None
         self._flood_timer: asyncio.TimerHandle | None = None
 
@@ -164,6 +167,10 @@ class _GuardedClient(NotebookClient):
     async def _cell_executed(self, cell: NotebookNode, cell_index: int,
                              execute_reply: dict[str, Any]) -> None:
         self.reply = execute_reply
+        if execute_reply:
+            self.last_message = {"type": "execute_reply",
+                                 "state": execute_reply.get("content", {}).get("status", ""),
+                                 "at": time.monotonic()}
         self._cancel_flood_timer()
         if self._interrupt_id is not None:
             msg_id, self._interrupt_id = self._interrupt_id, None
@@ -173,6 +180,8 @@ class _GuardedClient(NotebookClient):
     def process_message(self, msg: dict[str, Any], cell: NotebookNode,
                         cell_index: int) -> NotebookNode | None:
         msg_type, content = msg["msg_type"], msg.get("content", {})
+        self.last_message = {"type": msg_type, "state": content.get("execution_state", ""),
+                             "at": time.monotonic()}
         if msg_type == "status" and content.get("execution_state") == "idle":
             self.idle = True
         elif msg_type in OUTPUT_MESSAGES:
@@ -305,8 +314,15 @@ class _Run:
         self.limits_hit: list[dict[str, Any]] = []
         self.fatal: set[int] = set()
         self.restarts = 0
-        self.threads: list[int] = []
-        """The kernel's own Python threads (idents at the baseline): any other is stopped."""
+        self.threads: list[int] | None = None
+        """The kernel's own Python threads (idents listed before the student's first cell):
+        any other is stopped. None when they could not be read: then no thread is stopped
+        (stopping the kernel's own would leave it deaf) and the record goes to a TA."""
+        self.grader_failures: list[str] = []
+        """What the grader could not check on this run through no fault of the notebook's
+        (a baseline refused before the student's first cell): the record needs a TA."""
+        self.hangs: list[dict[str, Any]] = []
+        """Grader cells that waited past their limit, with what the kernel was doing."""
         self.sweep = self.box.kind == "bwrap"
         """Whether the harness may kill the other processes it sees (in the sandbox's pid
         namespace they are the notebook's; without one they would be the machine's)."""
@@ -452,7 +468,7 @@ class _Run:
         ping = nbformat.v4.new_code_cell("pass")
         return self.side.run_cell(ping, 0, PING_TIMEOUT, store_history=False) in ("ok", "error")
 
-    def _grader_cell(self, call: str, timeout: float) -> str:
+    def _grader_cell(self, call: str, timeout: float, label: str = "") -> str:
         """Run the harness and one call of it in a fresh namespace. The cell checks that
         `exec` and `compile` are the interpreter's own (a replaced `exec` would run any code
         in the harness's place) from objects no notebook can forge, and is an `if`
@@ -466,7 +482,25 @@ class _Run:
             "{'__name__': 'grader_harness'})\n"
             "else:\n"
             f"    raise RuntimeError({REFUSED!r} + 'the notebook replaced exec or compile')\n")
-        return self._side_cell(nbformat.v4.new_code_cell(cell), timeout)
+        outcome = self._side_cell(nbformat.v4.new_code_cell(cell), timeout)
+        if outcome in ("timeout", "stuck"):
+            self._diagnose(label or call.split("(", 1)[0], timeout, outcome)
+        return outcome
+
+    def _diagnose(self, label: str, timeout: float, outcome: str) -> None:
+        """A grader cell waited past its limit: keep what the kernel was doing."""
+        assert self.side is not None
+        pid = self.box.kernel_pid()
+        if pid is None and self.client is not None and self.client.km is not None:
+            provisioner = getattr(self.client.km, "provisioner", None)
+            process = getattr(provisioner, "process", None)
+            pid = getattr(process, "pid", None)  # no pid namespace: the kernel is km's child
+        last_stop = (self.telemetry.get("after") or {}).get("stopped") or \
+            self.telemetry.get("stopped")
+        self.hangs.append(describe_hang(
+            cell=label, limit=timeout, outcome=outcome, pid=pid, kernel_threads=self.threads,
+            last_message=self.side.last_message, refused=self.bad_telemetry,
+            last_stop=last_stop))
 
     def _side_cell(self, cell: NotebookNode, timeout: float) -> str:
         """Run a cell that is not the student's, in the side client's own notebook (nbclient
@@ -490,10 +524,27 @@ class _Run:
         nonce = secrets.token_hex(8)
         extra = "" if name == "baseline" else f", {self.threads!r}, {self.sweep!r}"
         self._grader_cell(f"snapshot({self.paths.telemetry_mount!r}, {name!r}, {nonce!r}"
-                          f"{extra})", PING_TIMEOUT + STOP_SECONDS)
+                          f"{extra})", PING_TIMEOUT + STOP_SECONDS, f"snapshot {name}")
+        refused = len(self.bad_telemetry)
         snap = self._telemetry(f"{name}.json", lambda d: checked.check_snapshot(d, nonce))
         if name == "baseline":
-            self.threads = [int(t) for t in (snap or {}).get("threads", []) if t.isdigit()]
+            why = self.bad_telemetry[refused:]
+            if snap is None:
+                self.grader_failures.append(
+                    "the grader's baseline snapshot, taken before the student's first cell, "
+                    + (f"was refused ({why[0]})" if why else "did not come back")
+                    + ": what the notebook changed in the kernel could not be checked")
+            # Read apart from the snapshot: a baseline refused for a check of its own must
+            # not leave the kernel's own threads unknown (and so stopped later).
+            refused = len(self.bad_telemetry)
+            self.threads = self._telemetry("threads.json",
+                                           lambda d: checked.check_threads(d, nonce))
+            if self.threads is None:
+                why = self.bad_telemetry[refused:]
+                self.grader_failures.append(
+                    "the kernel's own threads could not be listed before the student's first "
+                    "cell" + (f" ({why[0]})" if why else "") + ", so no thread the notebook "
+                    "started was stopped before the probes")
         return snap
 
     def _telemetry(self, name: str, check: Any) -> Any:
@@ -531,6 +582,7 @@ class _Run:
                         request.check_id, "died", f"Not run: {self.kernel_gone}.")
                 else:
                     probes[request.check_id] = self._probe(request)
+            self._keep_failures()  # the probes' hangs too
         finally:
             self._stop()
         return RunResult(
@@ -588,7 +640,7 @@ class _Run:
         self._grader_cell(
             f"after({self.paths.telemetry_mount!r}, {nonce!r}, {self.threads!r}, "
             f"{self.sweep!r}, json.loads({json.dumps(hooks)!r}), {removed_nonce!r})",
-            PING_TIMEOUT + STOP_SECONDS)
+            PING_TIMEOUT + STOP_SECONDS, "after the student's cells")
         after = self._telemetry("after.json", lambda d: checked.check_snapshot(d, nonce))
         removed = self._telemetry("neutralised.json",
                                   lambda d: checked.check_removed(d, removed_nonce))
@@ -604,8 +656,19 @@ class _Run:
         self.telemetry = {"baseline": self.baseline, "after": after, "removed": removed}
         if killed or any(stopped.get(k) for k in ("stopped", "dormant", "running")):
             self.telemetry["stopped"] = stopped
+        self._keep_failures()
+        if after is None and self.hangs and self.hangs[-1]["outcome"] == "stuck":
+            # the kernel no longer answers: a fresh one (the notebook replayed) for the probes
+            self._after_probe_death()
+
+    def _keep_failures(self) -> None:
+        """What went wrong on the grader's side, in the telemetry the record is made from."""
         if self.bad_telemetry:
             self.telemetry["refused"] = self.bad_telemetry
+        if self.grader_failures:
+            self.telemetry["grader_failures"] = self.grader_failures
+        if self.hangs:
+            self.telemetry["hangs"] = self.hangs
 
     def _probe(self, request: ProbeRequest) -> ProbePayload:
         out = self.paths.io / "out"
@@ -619,7 +682,8 @@ class _Run:
                 ", ".join(self.running_threads)[:200]))
         call = (f"probe({self.paths.io_mount!r}, {request.check_id!r}, {request.target!r}, "
                 f"{request.source!r}, {self.threads!r}, {self.sweep!r})")
-        outcome = self._grader_cell(call, self.limits.probe_timeout + STOP_SECONDS)
+        outcome = self._grader_cell(call, self.limits.probe_timeout + STOP_SECONDS,
+                                    f"probe {request.check_id}")
         inputs.unlink(missing_ok=True)  # later probes' code cannot read this one's inputs
         refused = self._refused()
         # Nothing of the notebook may run once the harness has written: a process still

@@ -72,6 +72,12 @@ def _c_function(obj, name, module):
         owner.__dict__.get("__name__") == module
 
 
+def _c_io_function(obj, name):
+    """True when `obj` is the C function `name` of the interpreter's io module: `open` is
+    `io.open`, whose module calls itself `io` up to Python 3.11 and `_io` from 3.12 on."""
+    return _c_function(obj, name, "io") or _c_function(obj, name, "_io")
+
+
 def _c_type(obj, name):
     """True when `obj` is the built-in (static, C) type named `name`."""
     return _TYPE(obj) is _TYPE and not _TYPE_FLAGS.__get__(obj) & _HEAPTYPE and \
@@ -101,7 +107,7 @@ def _integrity():
     replaced = []
     for name in sorted((_names_used(_HARNESS_CODE, set()) & set(table)) - _NOT_CALLED):
         obj = table[name]
-        if not (_c_function(obj, name, "builtins") or _c_function(obj, name, "io")
+        if not (_c_function(obj, name, "builtins") or _c_io_function(obj, name)
                 or _c_type(obj, name)):
             replaced.append(f"builtins.{name}")
     for module, c_name, names in _C_DEPENDENCIES:
@@ -265,12 +271,19 @@ def _stop_threads(allowed):
     """Stop the Python threads not in `allowed` (idents at the baseline): tqdm's monitor
     politely, others by raising SystemExit in them, for up to STOP_WINDOW seconds.
 
+    `allowed` None means the grader does not know the kernel's own threads (it could not
+    read them before the student's first cell): then no thread is touched at all, since
+    stopping the kernel's IOPub or shell thread would leave a kernel that never answers
+    again; the grader flags the record for a TA instead.
+
     Returns (stopped, dormant, running) names. A thread blocked in C the whole window (a
     queue's `get`, a long `wait`) cannot see the exception yet: it stays blocked with it
     pending and is *dormant*; one that ran Python code in the window and is still alive
     (it caught SystemExit, or was started in the window) is *running*, and the grader will
     not use the probes' results.
     """
+    if allowed is None:
+        return [], [], []
     import ctypes
     import threading
 
@@ -313,7 +326,7 @@ def _quiesce(allowed, sweep):
     """Kill the notebook's other processes (`sweep`: in the sandbox's pid namespace only)
     and stop its threads; a summary for the payload."""
     killed = _kill_other_processes() if sweep else 0
-    stopped, dormant, running = _stop_threads(set(allowed))
+    stopped, dormant, running = _stop_threads(None if allowed is None else set(allowed))
     return {"killed": killed, "stopped": stopped, "dormant": dormant, "running": running}
 
 
@@ -334,15 +347,27 @@ def _guard():
         pass  # already guarded
 
 
+def kernel_threads(io, nonce):
+    """The kernel's own Python threads (idents), written before anything else of the
+    baseline, in a file of their own: the grader needs them to stop only the notebook's
+    threads later, whatever becomes of the rest of the baseline (a snapshot refused for
+    a check too strict for this interpreter must not leave it with nothing allowed)."""
+    _write_json(f"{io}/out/threads.json",
+                {"nonce": nonce, "threads": [str(t) for t in sys._current_frames()]})
+
+
 def snapshot(io, name, nonce, allowed=None, sweep=False):
     """Record what a notebook could have patched: hooks, tracers, builtins, torch, the shell.
 
     `nonce` is new for every snapshot and written into it: a copy of an earlier one is
-    refused. The baseline (`allowed` None) installs the audit guard and lists the kernel's
-    own threads; a later snapshot first stops what the notebook left running
-    (`_quiesce`) and says what it stopped."""
+    refused. The baseline (`name` "baseline", before the student's first cell) lists the
+    kernel's own threads first (`kernel_threads`), then installs the audit guard; a later
+    snapshot first stops what the notebook left running (`_quiesce`: threads not in
+    `allowed`, none at all when `allowed` is None) and says what it stopped."""
     stopped = None
-    if allowed is None:
+    baseline = name == "baseline"
+    if baseline:
+        kernel_threads(io, nonce)
         _guard()
     else:
         stopped = _quiesce(allowed, sweep)
@@ -376,7 +401,7 @@ def snapshot(io, name, nonce, allowed=None, sweep=False):
         "ids": ids,
         "wraps": wraps,
         "torch_loaded": torch is not None,
-        "threads": [str(t) for t in sys._current_frames()] if allowed is None else [],
+        "threads": [str(t) for t in sys._current_frames()] if baseline else [],
         "integrity": _integrity(),
     }
     if stopped is not None:
