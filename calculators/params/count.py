@@ -26,7 +26,7 @@ from calculators.params.conventions import keeps, label
 from calculators.params.conventions import parse as parse_convention
 from calculators.params.families import FAMILIES, Family
 
-HEADS = ("base", "masked-lm", "causal-lm", "seq-cls", "seq2seq-lm", "encoder")
+HEADS = ("base", "masked-lm", "causal-lm", "seq-cls", "seq2seq-lm", "encoder", "pretraining")
 
 
 @dataclass(frozen=True, repr=False)
@@ -229,7 +229,8 @@ def count_parameters(
     ``{"model_type": "torch_transformer_encoder", "ntoken", "d_model", "nhead",
     "dim_feedforward", "nlayers"}``. ``head``: ``base`` (as ``AutoModel`` builds
     it), ``masked-lm``, ``causal-lm``, ``seq-cls`` (``num_labels`` classes;
-    default the config's, else 2), and for T5 ``seq2seq-lm`` and ``encoder``.
+    default the config's, else 2), for T5 ``seq2seq-lm`` and ``encoder``, and for
+    BERT ``pretraining`` (``BertForPreTraining``: masked-LM and next-sentence heads).
     ``convention``: see `conventions()`; combine with ``+``.
     """
     data, name = load_config(config)

@@ -120,6 +120,15 @@ def build_bert(flags: Flags, n: Dims, head: str) -> list[Param]:
     body = [p.with_prefix("bert.") for p in encoder(n)]
     if head in ("masked-lm", "causal-lm"):
         return [*body, *lm_head(n, "bert", flags["tied"], "bert.embeddings.word_embeddings.weight")]
+    if head == "pretraining":
+        # BertForPreTraining: the pooler stays (next-sentence prediction reads the pooled
+        # [CLS]), the masked-LM head, then a 2-way next-sentence classifier
+        return [
+            *body,
+            *(p.with_prefix("bert.") for p in pooler(n)),
+            *lm_head(n, "bert", flags["tied"], "bert.embeddings.word_embeddings.weight"),
+            *linear("cls.seq_relationship", n.d_model, 2, "head/next_sentence"),
+        ]
     # seq-cls: the pooled [CLS] vector feeds one linear layer
     return [
         *body,
@@ -153,6 +162,7 @@ BERT = Family(
         "masked-lm": "BertForMaskedLM",
         "causal-lm": "BertLMHeadModel",
         "seq-cls": "BertForSequenceClassification",
+        "pretraining": "BertForPreTraining",
     },
     read=_reader(vocab=30522, positions=512),
     build=build_bert,
