@@ -55,8 +55,11 @@ def _flags(record: GradeRecord) -> str:
     return "; ".join(needs_a_ta(record.to_dict(), manual=False))
 
 
-def _table(records: list[GradeRecord], title: str) -> Table:
-    """Scores per question when they fit; else what each submission lost and what waits."""
+def _table(records: list[GradeRecord], title: str, keys: list[str] | None = None) -> Table:
+    """Scores per question when they fit; else what each submission lost and what waits.
+
+    `keys` label the rows (the record names, which intake makes the students' keys): a
+    student who handed in only a report or a stray file is a student, not `report.md`."""
     table = Table(title=title)
     table.add_column("submission", overflow="fold")
     ids = [q.id for q in records[0].questions] if records else []
@@ -68,7 +71,7 @@ def _table(records: list[GradeRecord], title: str) -> Table:
         table.add_column("lost points on", overflow="fold")
         table.add_column("for a TA / not graded", overflow="fold")
     table.add_column("flags", overflow="fold")
-    for record in records:
+    for n, record in enumerate(records):
         if wide:
             cells = []
             for q in record.questions:
@@ -81,7 +84,8 @@ def _table(records: list[GradeRecord], title: str) -> Table:
             cells = [f"[red]{' '.join(lost)}[/]" if lost else "[green]none[/]",
                      f"[cyan]{' '.join(waiting)}[/]"]
         score = f"{record.score:g}/{record.max_score:g}"
-        table.add_row(record.submission["name"], *(cells if wide else ()), score,
+        label = keys[n] if keys is not None else record.submission["name"]
+        table.add_row(label, *(cells if wide else ()), score,
                       *(() if wide else cells), _flags(record))
     return table
 
@@ -248,7 +252,8 @@ def grade(
         typer.echo(json.dumps(list(records.values()), indent=2))
     else:
         Console().print(_table([GradeRecord.from_dict(r) for r in records.values()],
-                               f"{pack.id}: {len(records)} graded, records in {out}"))
+                               f"{pack.id}: {len(records)} graded, records in {out}",
+                               keys=list(records)))
         for key, info in failed.items():
             console.print(f"[red]failed:[/] {key}: {info['error']} "
                           f"(after {info['retries']} retry)")
@@ -258,8 +263,12 @@ def grade(
 
 def _grade_saved(pack: Pack, items, out: Path, seed: int | None, quick: bool, cache: Path,
                  console: Console) -> dict[str, dict]:
-    """--no-execute: nothing runs, so no pool; each record from the saved outputs."""
-    from grader.batch.driver import write_manifest
+    """--no-execute: nothing runs, so no pool; each record from the saved outputs.
+
+    The same items as an executed batch, the same records but for running: what the
+    intake decided (a tie, nothing handed in) is the record's problem, and its notes
+    (which notebook was graded, late work) are in `submission.reports`."""
+    from grader.batch.driver import with_intake, write_manifest
     from grader.batch.work import notebook_problem, unreadable_record
     from grader.grade import grade_notebook
 
@@ -267,14 +276,16 @@ def _grade_saved(pack: Pack, items, out: Path, seed: int | None, quick: bool, ca
                    jobs=1)
     records = {}
     for i, item in enumerate(items, 1):
-        problem = notebook_problem(item.notebook) if item.notebook else None
-        if problem is not None:  # the student's file: a record that says so
-            record = unreadable_record(pack, item.notebook, problem, quick=quick)
+        problem = item.problem or (notebook_problem(item.notebook) if item.notebook else None)
+        if problem:  # the student's file: a record that says so
+            record = unreadable_record(pack, item.notebook, problem, quick=quick, name=item.key)
         else:
             record = grade_notebook(pack, item.notebook, mode="grade", seed=seed, quick=quick,
                                     execute=False, hf_cache=cache, reports=list(item.reports))
-        write_atomic(out / f"{item.key}.json", record.to_json())
-        records[item.key] = record.to_dict()
+        data = record.to_dict()
+        with_intake(data, item.intake)
+        write_atomic(out / f"{item.key}.json", json.dumps(data, indent=2))
+        records[item.key] = data
         console.print(f"[{i}/{len(items)}] {item.key}: {record.score:g}/{record.max_score:g} "
                       "(saved outputs)")
     return records

@@ -107,8 +107,15 @@ def slug(text: str) -> str:
     return re.sub(r"[\W_]+", "-", text).strip("-").lower() or "student"
 
 
-def _group(files: list[Path], root: Path) -> tuple[str, dict[tuple[str, str], list[Path]]]:
-    """Files by (name, LMS id) under the first layout that explains them."""
+def _group(files: list[Path], root: Path, empty: tuple[Path, ...] = ()
+           ) -> tuple[str, dict[tuple[str, str], list[Path]]]:
+    """Files by (name, LMS id) under the first layout that explains them.
+
+    `empty`: folders at the top of the download that hold no file. A student's folder
+    with nothing in it (Moodle writes one for a student who emptied their upload; a TA's
+    folder of student folders has one for who handed in nothing) is that student, with no
+    files: every student the download names gets a record ("nothing handed in"), a
+    report and a gradebook row, never silence (issue 27 item 6)."""
     moodle: dict[tuple[str, str], list[Path]] = {}
     canvas: dict[tuple[str, str], list[Path]] = {}
     for f in files:
@@ -117,6 +124,9 @@ def _group(files: list[Path], root: Path) -> tuple[str, dict[tuple[str, str], li
             moodle.setdefault((m["name"], m["id"]), []).append(f)
         if m := CANVAS.match(f.name):
             canvas.setdefault((m["name"], m["uid"]), []).append(f)
+    for folder in empty:
+        if (split := _moodle_split((folder.name,))) is not None and not split[1]:
+            moodle.setdefault((split[0]["name"], split[0]["id"]), [])
     if moodle and sum(map(len, moodle.values())) >= len(files) / 2:
         return "moodle", moodle
     if canvas and sum(map(len, canvas.values())) >= len(files) / 2:
@@ -132,6 +142,9 @@ def _group(files: list[Path], root: Path) -> tuple[str, dict[tuple[str, str], li
         owned = [f for f in files if sub in f.parents]
         if owned:
             plain[(sub.name, "")] = owned
+    if any(f.parent != root for f in files):  # student folders: an empty one is a student
+        for folder in empty:
+            plain.setdefault((folder.name, ""), [])
     return "", plain
 
 
@@ -215,8 +228,12 @@ def _pick_notebook(lms: str, files: list[Path], wanted: str | None,
 
 
 def intake(source: Path, dest: Path, *, notebook_name: str | None = None,
-           limits: ZipLimits | None = None) -> list[Submission]:
-    """Take in `source` (folder or zip) and lay it out under `dest`; see the module doc."""
+           limits: ZipLimits | None = None, exclude: tuple[Path, ...] = ()) -> list[Submission]:
+    """Take in `source` (folder or zip) and lay it out under `dest`; see the module doc.
+
+    `exclude`: folders inside a source folder that are not submissions (the batch's own
+    `--out` when a TA writes it into the class folder, `class/grades`): without it the
+    grader's records and intake were taken in as a student's upload."""
     source = Path(source)
     if not source.exists():
         raise IntakeError("source", f"{source} does not exist")
@@ -235,14 +252,22 @@ def intake(source: Path, dest: Path, *, notebook_name: str | None = None,
                 raise IntakeError("source", f"{source.name}: {exc}") from None
         else:
             raise IntakeError("source", f"{source} is neither a folder nor a .zip")
+        # only a folder inside the source is left out (a source inside --out is whole)
+        skipped = [e.resolve() for e in exclude if _inside(e.resolve(), root.resolve())]
         files = sorted(f for f in root.rglob("*") if f.is_file() and not f.is_symlink()
                        and not any(p.startswith(".") or p == "__MACOSX"
-                                   for p in f.relative_to(root).parts))
+                                   for p in f.relative_to(root).parts)
+                       and not _under(f, skipped))
         # a refused member still tells whose it was: it joins its student's files as a
         # path that does not exist, and `_lay_out` names it in their record
         bad = {root / _stand_in(name): why for name, why in refused}
         root = _unwrap(root, [*files, *bad])
-        lms, groups = _group(sorted([*files, *bad]), root)
+        holding = {f.relative_to(root).parts[0] for f in [*files, *bad]
+                   if len(f.relative_to(root).parts) > 1}
+        empty = tuple(sorted(d for d in root.iterdir() if d.is_dir() and not d.is_symlink()
+                             and d.name not in holding and not d.name.startswith(".")
+                             and d.name != "__MACOSX" and not _under(d, skipped)))
+        lms, groups = _group(sorted([*files, *bad]), root, empty)
         if not groups:
             raise IntakeError("source", f"no submissions found in {source}")
         owned_all = {f for owned in groups.values() for f in owned}
@@ -256,12 +281,29 @@ def intake(source: Path, dest: Path, *, notebook_name: str | None = None,
         subs = [_lay_out(lms, name, lms_id, owned, dest, notebook_name, root, bad, inside,
                          unpacked[(name, lms_id)])
                 for (name, lms_id), owned in sorted(groups.items())]
-    (dest / ROSTER).write_text(json.dumps([s.to_dict() for s in subs], indent=2,
-                                          ensure_ascii=False), encoding="utf-8")
+    (dest / ROSTER).write_text(json.dumps([_relative_rows(s.to_dict(), dest) for s in subs],
+                                          indent=2, ensure_ascii=False), encoding="utf-8")
     if strays:
         (dest / NOT_TAKEN).write_text(json.dumps(strays, indent=2, ensure_ascii=False),
                                       encoding="utf-8")
     return subs
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    """Whether `path` lies strictly inside `folder` (both resolved)."""
+    return folder in path.parents
+
+
+def _under(path: Path, folders: list[Path]) -> bool:
+    """Whether `path` lies in one of `folders` (resolved)."""
+    if not folders:
+        return False
+    resolved = path.resolve()
+    return any(resolved == f or f in resolved.parents for f in folders)
+
+
+NOTHING_HANDED_IN = "nothing was handed in (the student's upload is empty)"
+"""The problem of a roster entry with no file at all: its record says it."""
 
 
 OWN_ZIP = ZipLimits(max_files=2000, max_total_bytes=1 << 30, max_member_bytes=512 << 20)
@@ -386,6 +428,8 @@ def _lay_out(lms: str, name: str, lms_id: str, owned: list[Path], dest: Path,
     if nb is None and refused and not problem:
         problem = ("nothing could be graded: the upload's files were refused (" +
                    "; ".join(refused) + ")")
+    if not owned and not refused:
+        problem = NOTHING_HANDED_IN
     reports, other = [], []
     for f in owned:
         if f == nb:
@@ -462,17 +506,47 @@ def roster_files(path: Path, kind: str) -> dict[str, list[Path]]:
             for r in json.loads(path.read_text(encoding="utf-8"))}
 
 
+def _relative_rows(row: dict[str, object], dest: Path) -> dict[str, object]:
+    """A roster row whose file paths are relative to the roster's own folder.
+
+    The one rule for where a roster's files are: relative to `roster.json`, whatever
+    `--out` was (relative, absolute, named like the submissions folder) and wherever the
+    intake was built (`grader grade` builds it in `.<stem>.new/` and renames it). Paths
+    written as the intake saw them (`grades/intake/.with-md.new/files/...`) pointed into
+    the staging folder, gone after the rename, or, read relative to the roster, nowhere
+    (issue 27: a whole class with reports failed on a relative `--out`)."""
+    def rel(value: object) -> object:
+        if not isinstance(value, str) or not value:
+            return value
+        path = Path(value)
+        try:
+            return path.resolve().relative_to(dest.resolve()).as_posix()
+        except ValueError:  # not under dest: kept as given (nothing intake writes)
+            return value
+    out = dict(row)
+    out["notebook"] = rel(row.get("notebook"))
+    for kind in ("reports", "other"):
+        out[kind] = [rel(v) for v in row.get(kind) or []]  # type: ignore[union-attr]
+    return out
+
+
 def _located(path: Path, folder: Path) -> Path:
-    """A roster's file path where it is now: a relative one under the roster's folder, an
-    absolute one written while the intake was built beside it (`.<stem>.new`) rebased."""
-    if not path.is_absolute():
-        return folder / path
-    if path.exists():
-        return path
-    for i, part in enumerate(path.parts):
-        if part in (folder.name, f".{folder.name}.new"):
-            return folder.joinpath(*path.parts[i + 1:])
-    return path
+    """A roster's file path where it is now: a relative one under the roster's folder.
+
+    Rosters written before the rule of `_relative_rows` hold paths as the intake saw them
+    (relative to the working folder, or absolute), often inside the staging folder
+    `.<stem>.new/`: those are rebased onto the roster's folder from the last part that
+    names it (the staging name first: `out/labA/intake/.labA.new/files/x` has `labA`
+    twice, and only the staging folder is the intake)."""
+    candidate = path if path.is_absolute() else folder / path
+    if candidate.exists() or not path.parts:
+        return candidate
+    parts = path.parts
+    for names in ((f".{folder.name}.new",), (folder.name,)):
+        hits = [i for i, part in enumerate(parts) if part in names]
+        if hits:
+            return folder.joinpath(*parts[hits[-1] + 1:])
+    return candidate
 
 
 def batch_rosters(folder: Path) -> list[Path]:

@@ -31,16 +31,29 @@ def collect(sources: Sequence[str], out: Path, notebook_name: str | None = None,
     in again because it changed).
     """
     items: list[Item | Path] = []
+    taken_in: dict[Path, str] = {}
+
+    def lms(path: Path) -> list[Item]:
+        dest = intake_folder(path, out).resolve()
+        if taken_in.get(dest) == str(path.resolve()):
+            return []  # given twice (a glob and its match): taken in once
+        if dest in taken_in:
+            raise SourceError(f"{path} and {taken_in[dest]} would both be taken in under "
+                              f"{out}/intake/{path.stem}: rename one, or grade them into "
+                              "separate --out folders")
+        taken_in[dest] = str(path.resolve())
+        return _from_lms(path, out, notebook_name, notes)
+
     for source in sources:
         path = Path(source)
         if path.suffix.lower() == ".zip" and path.is_file():
-            items.extend(_from_lms(path, out, notebook_name, notes))
+            items.extend(lms(path))
         elif path.is_dir() and any(path.glob("*.ipynb")) and not _zips(path):
             items.extend(_item(p) for p in sorted(path.glob("*.ipynb")))
         elif path.is_dir():
             # one subfolder per student (a notebook, a report, or both), or students'
             # own zips beside notebooks: the intake lays them out
-            items.extend(_from_lms(path, out, notebook_name, notes))
+            items.extend(lms(path))
         elif path.is_file():
             items.append(_item(path) if path.suffix.lower() == ".ipynb" else path)
         else:
@@ -50,6 +63,22 @@ def collect(sources: Sequence[str], out: Path, notebook_name: str | None = None,
             items.extend(_item(Path(m)) if m.lower().endswith(".ipynb") else Path(m)
                          for m in matches if Path(m).is_file())
     return _unique(items)
+
+
+def intake_folder(source: Path, out: Path) -> Path:
+    """Where a download is taken in: `OUT/intake/<stem>/`, whatever `--out` and the source
+    are called and wherever they lie (relative or absolute, named alike, one inside the
+    other). The roster written there names its files relative to itself, so the folder
+    can be built beside it and renamed (`grader.intake.lms._relative_rows`).
+
+    Refused: a source that is itself inside `OUT/intake/` (a batch's own intake given
+    back as submissions), which taking in again would replace while reading it."""
+    dest = out / "intake" / source.stem
+    here, own = source.resolve(), (out / "intake").resolve()
+    if here == own or own in here.parents:
+        raise SourceError(f"{source}: this is the grader's own intake under {out}/intake, not "
+                          "a download; give the LMS zip or the class folder it came from")
+    return dest
 
 
 def _zips(folder: Path) -> bool:
@@ -97,15 +126,20 @@ SOURCE_STAMP = "source.json"
 """In OUT/intake/<stem>/: which download was taken in (its path and content digest)."""
 
 
-def source_digest(path: Path) -> str:
-    """sha256 of a zip's bytes, or of a folder's file names and contents."""
+def source_digest(path: Path, exclude: tuple[Path, ...] = ()) -> str:
+    """sha256 of a zip's bytes, or of a folder's file names and contents (less the
+    folders in `exclude`: the batch's own `--out` inside the class folder changes at
+    every run and is no part of the download)."""
     digest = hashlib.sha256()
     if path.is_file():
         with path.open("rb") as fh:
             while chunk := fh.read(1 << 20):
                 digest.update(chunk)
         return digest.hexdigest()
-    for f in sorted(p for p in path.rglob("*") if p.is_file() and not p.is_symlink()):
+    here = path.resolve()
+    skipped = [e.resolve() for e in exclude if here in e.resolve().parents]
+    for f in sorted(p for p in path.rglob("*") if p.is_file() and not p.is_symlink()
+                    and not any(s == p.resolve() or s in p.resolve().parents for s in skipped)):
         digest.update(str(f.relative_to(path)).encode("utf-8", "surrogateescape") + b"\0")
         digest.update(hashlib.sha256(f.read_bytes()).digest())
     return digest.hexdigest()
@@ -131,8 +165,8 @@ def _from_lms(path: Path, out: Path, notebook_name: str | None,
     """
     from grader.intake.lms import ROSTER, IntakeError, intake, load_roster
 
-    dest = out / "intake" / path.stem
-    digest = source_digest(path)
+    dest = intake_folder(path, out)
+    digest = source_digest(path, exclude=(out,))
     stamp = _stamp(dest)
     try:
         if stamp.get("sha256") == digest and (dest / ROSTER).is_file():
@@ -140,7 +174,7 @@ def _from_lms(path: Path, out: Path, notebook_name: str | None,
         before = load_roster(dest) if (dest / ROSTER).is_file() else {}
         fresh = dest.with_name(f".{dest.name}.new")
         shutil.rmtree(fresh, ignore_errors=True)
-        intake(path, fresh, notebook_name=notebook_name)
+        intake(path, fresh, notebook_name=notebook_name, exclude=(out,))
         (fresh / SOURCE_STAMP).write_text(json.dumps(
             {"source": str(path.resolve()), "sha256": digest,
              "taken_in_at": datetime.now(UTC).isoformat(timespec="seconds")}, indent=2),
@@ -186,7 +220,13 @@ def _not_taken(dest: Path) -> list[dict[str, str]]:
 
 
 def _items_from_roster(dest: Path) -> list[Item]:
-    from grader.intake.lms import load_roster, roster_files, roster_intake, roster_reports
+    from grader.intake.lms import (
+        NOTHING_HANDED_IN,
+        load_roster,
+        roster_files,
+        roster_intake,
+        roster_reports,
+    )
 
     roster, reports = load_roster(dest), roster_reports(dest)
     notebooks = {key: dest / f"{key}.ipynb" for key in roster}
@@ -204,4 +244,6 @@ def _items_from_roster(dest: Path) -> list[Item]:
         elif other.get(key):
             # neither a notebook nor a report (a zip, a .py): the record says so
             items.append(Item(key, other[key][0], intake=intake))
+        else:  # every roster entry yields one record: here, one that says nothing came
+            items.append(Item(key, None, problem=NOTHING_HANDED_IN, intake=intake))
     return items
