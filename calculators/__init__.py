@@ -22,7 +22,8 @@ from calculators.memory import (
     optimizer_state_memory,
     training_memory,
 )
-from calculators.params import ParameterCount, conventions, count_parameters, registry_names
+from calculators.params import ParameterCount, count_parameters, registry_names
+from calculators.scale import conventions, largest_layer, weight_memory
 from calculators.units import GB, KB, MB, TB, GiB, KiB, MiB, Quantity, TiB
 
 __all__ = [
@@ -54,6 +55,7 @@ __all__ = [
     "forward_flops_per_token",
     "gpu_hours",
     "kv_cache_memory",
+    "largest_layer",
     "lora_matrices",
     "lora_parameters",
     "optimizer_state_memory",
@@ -61,4 +63,5 @@ __all__ = [
     "softmax",
     "training_flops",
     "training_memory",
+    "weight_memory",
 ]

@@ -27,6 +27,9 @@ class Result(_render.Shown):
     symbols: dict[str, Any]
     breakdown: dict[str, Any] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    # the memory convention a figure was computed under (`calc.conventions("memory")`);
+    # None where there is only one way to count
+    convention: str | None = None
 
     @property
     def total(self) -> Any:
@@ -74,6 +77,8 @@ class Result(_render.Shown):
         if isinstance(self.value, int) and self._show(self.value) != units.show(self.value):
             lines.append(f"  exactly {units.show(self.value)} {self.unit}")
         lines.extend(f"  {n}" for n in self.notes)
+        if self.convention is not None:
+            lines.append(f"  convention: {self.convention} ({_convention_text(self.convention)})")
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
@@ -88,6 +93,7 @@ class Result(_render.Shown):
             "formula": str(self.formula),
             "latex": self.latex(),
             "notes": list(self.notes),
+            **({"convention": self.convention} if self.convention is not None else {}),
             "explanation": self.explain(),
         }
 
@@ -142,3 +148,9 @@ class Memory(Result):
         }
         out["in_units_float"] = {u: float(units.to_unit(self.value, u)) for u in out["in_units"]}
         return out
+
+
+def _convention_text(name: str) -> str:
+    from calculators.scale import MEMORY_CONVENTIONS
+
+    return MEMORY_CONVENTIONS.get(name, "")

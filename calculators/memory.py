@@ -170,37 +170,52 @@ def training_memory(
     precision: str = "mixed",
     optimizer: str = "adam",
     master_weights: bool = True,
+    *,
+    zero_stage: int = 0,
+    data_parallel: int = 1,
+    tensor_parallel: int = 1,
+    offload_optimizer: str | bool | None = None,
+    offload_params: str | bool | None = None,
+    largest_layer_params: Any = None,
+    activations: Memory | None = None,
+    head: str | None = None,
+    convention: str = "standard",
 ) -> Memory:
-    """Weights + gradients + optimizer states (activations excluded).
+    """Per-device memory of training: weights + gradients + optimizer states (+ activations).
 
     ``precision="mixed"``: fp16/bf16 weights and gradients (2 + 2 bytes), an fp32
     master copy (4) and fp32 Adam states (4 + 4): the 16 bytes per parameter rule.
     ``precision="fp32"``: 4 + 4 bytes plus the states (also 16 for Adam, no master copy).
     ``n_params`` as `optimizer_state_memory`: ``training_memory("Llama-2-7b")`` counts the
-    model first.
+    model first (``head`` picks another class than the config's ``architectures``).
+
+    Distributed (the ZeRO paper's model): ``zero_stage`` 1 shards the master weights and
+    optimizer states over ``data_parallel`` GPUs, 2 the gradients too, 3 the weights too,
+    and ZeRO-3 gathers the largest module whole (4 bytes per parameter of it: from the
+    model, or ``largest_layer_params``); ``tensor_parallel`` splits every tensor;
+    ``offload_optimizer="cpu"`` (or ``"nvme"``) moves master weights, optimizer states and
+    gradients off the GPU, ``offload_params`` (ZeRO-3) the weights. ``activations``: an
+    `activation_memory` result, added as it is (give it the same tensor/sequence parallel
+    degrees). ``convention``: the memory convention (`conventions("memory")`): ``standard``,
+    ``fp32_grads``, ``cookbook``, ``deepspeed_estimator``, ``accelerate``; the result's
+    ``convention`` says which one its figure follows.
     """
-    n, source = resolve_n_params(n_params)
-    if precision not in ("mixed", "fp32"):
-        raise ConfigError(f"must be 'mixed' or 'fp32', got {precision!r}", field="precision")
-    opt = optimizer_state_memory(n, optimizer)
-    if precision == "mixed":
-        parts = {"weights (16-bit)": 2 * n, "gradients (16-bit)": 2 * n}
-        if master_weights:
-            parts["fp32 master weights"] = 4 * n
-    else:
-        parts = {"weights (fp32)": 4 * n, "gradients (fp32)": 4 * n}
-    parts["optimizer states"] = opt.bytes
-    per_param = sympy.Rational(sum(parts.values()), n)
-    value = sum(parts.values())
-    return Memory(
-        kind="training_memory",
-        value=_exact(value),
-        unit="bytes",
-        formula=symbol("n_params") * symbol("bytes_per_param"),
-        symbols={"n_params": n, "bytes_per_param": per_param},
-        breakdown={k: _exact(v) for k, v in parts.items()},
-        notes=(f"{units_text(per_param)} bytes per parameter; activations not included",
-               *([source] if source else [])),
+    from calculators.scale import training_states
+
+    return training_states(
+        n_params,
+        precision,
+        optimizer,
+        master_weights,
+        zero_stage=zero_stage,
+        data_parallel=data_parallel,
+        tensor_parallel=tensor_parallel,
+        offload_optimizer=offload_optimizer,
+        offload_params=offload_params,
+        largest_layer_params=largest_layer_params,
+        head=head,
+        convention=convention,
+        activations=activations,
     )
 
 

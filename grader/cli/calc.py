@@ -63,15 +63,17 @@ def params(
 
 @calc_app.command("conventions")
 def conventions_cmd(as_json: JsonOpt = False) -> None:
-    """List the counting conventions `params` accepts."""
+    """List the counting conventions `params` accepts, then the memory conventions."""
     conv = calc.conventions()
     if as_json:
         import json
 
         typer.echo(json.dumps(conv, indent=2))
         return
-    for name, text in conv.items():
-        typer.echo(f"{name:24} {text}")
+    for kind, title in (("params", "counting (params)"), ("memory", "memory")):
+        typer.echo(f"{title}:")
+        for name, text in calc.conventions(kind).items():
+            typer.echo(f"  {name:24} {text}")
 
 
 @calc_app.command("models")
@@ -202,14 +204,127 @@ def memory_training(
     params: ParamsOpt,
     precision: Annotated[str, typer.Option(help="mixed (16-bit + fp32 master) or fp32.")] = "mixed",
     optimizer: Annotated[str, typer.Option(help="Optimizer (see `memory optimizer`).")] = "adam",
+    zero: Annotated[int, typer.Option(
+        "--zero", help="ZeRO stage: 0 none, 1 optimizer states, 2 + gradients, 3 + weights.")] = 0,
+    data_parallel: Annotated[int, typer.Option(
+        "--data-parallel", "--gpus", help="Data-parallel GPUs the ZeRO stage shards over.")] = 1,
+    tensor_parallel: Annotated[int, typer.Option(help="Tensor-parallel size t.")] = 1,
+    offload_optimizer: Annotated[str, typer.Option(
+        help="none | cpu | nvme: master weights, optimizer states and gradients off the GPU.")
+    ] = "none",
+    offload_params: Annotated[str, typer.Option(
+        help="none | cpu | nvme: the weights off the GPU (ZeRO-3, with --offload-optimizer).")
+    ] = "none",
+    largest_layer_params: Annotated[str | None, typer.Option(
+        help="Parameters of the largest module (ZeRO-3 with a bare --params count).")] = None,
+    head: Annotated[str | None, typer.Option(
+        help="Model class to count (default: the config's architectures; accelerate: base).")
+    ] = None,
+    convention: Annotated[str, typer.Option(
+        help="standard, fp32_grads, cookbook, deepspeed_estimator or accelerate "
+        "(see `grader calc conventions`).")] = "standard",
+    seq_len: Annotated[int | None, typer.Option(
+        help="Also count activations (Korthikanti et al.) for this sequence length.")] = None,
+    batch_size: Annotated[int, typer.Option(help="Micro-batch per GPU (with --seq-len).")] = 1,
+    recompute: Annotated[str, typer.Option(help="none | selective | full (with --seq-len)")
+    ] = "none",
+    sequence_parallel: Annotated[bool, typer.Option(
+        help="Sequence parallelism on (with --seq-len).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Weights + gradients + optimizer states (the 16 bytes/parameter rule for Adam).
+    """Per-GPU training memory: weights, gradients, optimizer states, with ZeRO and offload.
 
-    Examples: grader calc memory training --params 7e9 | grader calc memory training
-    --params Llama-2-7b
+    Examples:
+
+      grader calc memory training --params 7e9
+
+      grader calc memory training --params Llama-2-7b --zero 2 --gpus 8
+
+      grader calc memory training --params Llama-2-7b --zero 3 --gpus 8 --offload-optimizer cpu
+
+      grader calc memory training --params Llama-2-7b --zero 2 --convention deepspeed_estimator
+
+      grader calc memory training --params Llama-2-7b --seq-len 4096 --recompute selective
     """
-    show(calc.training_memory(params, precision, optimizer), as_json)
+    activations = None
+    if seq_len is not None:
+        activations = _activations_of(params, seq_len, batch_size, recompute, tensor_parallel,
+                                      sequence_parallel)
+    show(
+        calc.training_memory(
+            params,
+            precision,
+            optimizer,
+            zero_stage=zero,
+            data_parallel=data_parallel,
+            tensor_parallel=tensor_parallel,
+            offload_optimizer=offload_optimizer,
+            offload_params=offload_params,
+            largest_layer_params=largest_layer_params,
+            activations=activations,
+            head=head,
+            convention=convention,
+        ),
+        as_json,
+    )
+
+
+def _activations_of(model: str, seq_len: int, batch_size: int, recompute: str, t: int,
+                    sp: bool):
+    """Activation memory of a registry model's shape (its hidden size, heads and layers)."""
+    from calculators.scale import is_model, model_shape
+
+    if not is_model(model):
+        raise calc.ConfigError("activations need a model's shape: give a registry model",
+                               field="seq_len")
+    d_model, n_heads, n_layers = model_shape(model)
+    return calc.activation_memory(seq_len, batch_size, d_model, n_heads, n_layers, recompute,
+                                  t, sp)
+
+
+@memory_app.command("weights")
+def memory_weights(
+    model: Annotated[str, typer.Argument(help="Registry model, config.json path or a count.")],
+    dtype: Annotated[str, typer.Option(help="fp32, fp16, bf16, fp8, int8, int4 (nf4).")] = "fp16",
+    group_size: Annotated[int | None, typer.Option(
+        help="int8/int4: weights per group, each with a scale and a zero point.")] = None,
+    scale_bytes: Annotated[float, typer.Option(help="Bytes of one group scale.")] = 2,
+    zero_point_bytes: Annotated[float, typer.Option(
+        help="Bytes of one group zero point (0.5: packed 4-bit; 0: symmetric).")] = 0.5,
+    head: Annotated[str | None, typer.Option(help="Model class to count.")] = None,
+    convention: Annotated[str, typer.Option(help="standard or accelerate.")] = "standard",
+    as_json: JsonOpt = False,
+) -> None:
+    """Weight memory for inference, quantized or not.
+
+    Examples:
+
+      grader calc memory weights Llama-2-7b --dtype int4 --group-size 128
+
+      grader calc memory weights Llama-2-7b --dtype int8 --convention accelerate
+    """
+    zp = 0 if zero_point_bytes == 0 else _num(zero_point_bytes)
+    show(
+        calc.weight_memory(model, dtype, group_size=group_size, scale_bytes=_num(scale_bytes),
+                           zero_point_bytes=zp, head=head, convention=convention),
+        as_json,
+    )
+
+
+@memory_app.command("largest-layer")
+def memory_largest_layer(
+    model: Annotated[str, typer.Argument(help="Registry model or config.json path.")],
+    dtype: Annotated[str, typer.Option(help="accelerate: fp32, fp16, int8, int4.")] = "fp32",
+    head: Annotated[str | None, typer.Option(help="Model class to count.")] = None,
+    convention: Annotated[str, typer.Option(
+        help="standard / deepspeed_estimator (ZeRO-3's gather) or accelerate.")] = "standard",
+    as_json: JsonOpt = False,
+) -> None:
+    """The largest module: what ZeRO-3 gathers whole, or accelerate's "Largest Layer".
+
+    Example: grader calc memory largest-layer Llama-2-7b --convention accelerate
+    """
+    show(calc.largest_layer(model, dtype, head=head, convention=convention), as_json)
 
 
 @memory_app.command("activation")

@@ -34,6 +34,7 @@ def test_calculators_all():
             "forward_flops_per_token",
             "gpu_hours",
             "kv_cache_memory",
+            "largest_layer",
             "lora_matrices",
             "lora_parameters",
             "optimizer_state_memory",
@@ -41,6 +42,7 @@ def test_calculators_all():
             "softmax",
             "training_flops",
             "training_memory",
+            "weight_memory",
         ]
     )
     for name in calculators.__all__:
@@ -62,6 +64,8 @@ def test_calculators_do_not_import_the_grader_or_torch():
 
     code = (
         "import sys, calculators as c; c.count_parameters('gpt2'); "
+        "c.training_memory('Llama-2-7b', zero_stage=3, data_parallel=8); "
+        "c.weight_memory('gpt2', 'int4', group_size=128); "
         "print(sorted(m for m in ('torch', 'transformers', 'grader') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

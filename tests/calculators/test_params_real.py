@@ -9,7 +9,7 @@ from calculators.params import registry
 from calculators.params.families import FAMILIES
 from tests.calculators.realmodels import build, calc_names, occurrences, real_count
 
-SINGLE = [c for c in calc.conventions() if c != "exact"]
+SINGLE = [c for c in calc.conventions("params") if c != "exact"]
 COMBOS = [
     "no_bias+no_layernorm",
     "no_bias+untied",
