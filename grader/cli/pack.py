@@ -14,7 +14,21 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from grader.pack import export_public, load_pack
+from grader.cli.options import PacksDirOpt
+from grader.pack import Pack, PackError, export_public, resolve_pack
+
+
+def _pack(assignment: str, packs_dir: Path | None) -> Pack:
+    """A pack folder, or an id looked up along the pack search path every command uses
+    (`--packs-dir`, `$GRADER_PACKS`, `./reference`, the installed examples), with a
+    "did you mean" for a near id. The error is one line, exit 2 (issue 27 item 4:
+    `grader pack validate stat8021-a3` refused an id other commands take)."""
+    try:
+        return resolve_pack(assignment, packs_dir)
+    except PackError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+
 
 pack_app = typer.Typer(help="Check an assignment pack, or export its public part.",
                        no_args_is_help=True)
@@ -22,7 +36,9 @@ pack_app = typer.Typer(help="Check an assignment pack, or export its public part
 
 @pack_app.command("validate")
 def validate(
-    pack_dir: Annotated[Path, typer.Argument(help="The pack folder, e.g. reference/stat8021-a3.")],
+    pack_dir: Annotated[str, typer.Argument(
+        metavar="PACK", help="A pack id (stat8021-a3) or folder (reference/stat8021-a3).")],
+    packs_dir: PacksDirOpt = None,
     quick: Annotated[bool, typer.Option(
         help="Skip grading the solution and template notebooks.")] = False,
     sandbox: Annotated[str, typer.Option(help="auto, bwrap or none.")] = "auto",
@@ -30,12 +46,12 @@ def validate(
 ) -> None:
     """Check a pack: rubric, probes, reference, demo data, solution = full marks, template = 0.
 
-    Example: grader pack validate reference/stat8021-a3
+    Example: grader pack validate stat8021-a3 (or a folder: reference/stat8021-a3)
     """
     from grader.run.sandbox import Sandbox
     from grader.validate import validate_pack
 
-    pack = load_pack(pack_dir)
+    pack = _pack(pack_dir, packs_dir)
     console = Console(stderr=True)
     box = None if quick else Sandbox.create(sandbox)
     with console.status("validating") as status:
@@ -56,14 +72,16 @@ def validate(
 
 @pack_app.command("export-public")
 def export(
-    pack_dir: Annotated[Path, typer.Argument(help="The full pack folder.")],
+    pack_dir: Annotated[str, typer.Argument(
+        metavar="PACK", help="The full pack: an id (stat8021-a3) or its folder.")],
     dest: Annotated[Path, typer.Argument(help="An empty or new folder for the public part.")],
+    packs_dir: PacksDirOpt = None,
 ) -> None:
     """Write what students may have: rubric text, template, probes, public demo data.
 
-    Example: grader pack export-public reference/stat8021-a3 dist/stat8021-a3-public
+    Example: grader pack export-public stat8021-a3 dist/stat8021-a3-public
     """
-    pack = load_pack(pack_dir)
+    pack = _pack(pack_dir, packs_dir)
     written = export_public(pack, dest)
     for path in written:
         typer.echo(str(path))

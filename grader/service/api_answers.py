@@ -108,6 +108,22 @@ class SelfCheckable(BaseModel):
     attempts_per_day: int | None
 
 
+class AtGrading(BaseModel):
+    """A question marked self-checkable whose key this server does not hold."""
+
+    assignment: str
+    question: str
+    title: str
+    points: float
+
+
+class QuestionList(BaseModel):
+    questions: list[SelfCheckable] = Field(description="Questions checked here.")
+    checked_at_grading: list[AtGrading] = Field(
+        description="Questions marked self-checkable whose pack this server holds only the "
+        "public part of: their answers are checked at grading, not here.")
+
+
 @dataclass(frozen=True)
 class Policy:
     """How a question is self-checked: ``verdict`` or ``feedback``; attempts a day (None: any)."""
@@ -162,7 +178,7 @@ class Answerable:
                 "mode": self.policy.mode, "attempts_per_day": self.policy.attempts_per_day}
 
 
-def self_checkable(packs: dict[str, Pack]) -> list[Answerable]:
+def _marked(packs: dict[str, Pack]) -> list[Answerable]:
     """Questions whose answer checks set a ``self_check`` policy other than off."""
     out = []
     for pack in packs.values():
@@ -175,6 +191,30 @@ def self_checkable(packs: dict[str, Pack]) -> list[Answerable]:
     return out
 
 
+def _has_key(item: Answerable) -> bool:
+    """Whether this server can compute the question's keys: a full pack holds each part's
+    `expected`; the public part a course exports for students holds none."""
+    return all("expected" in c.settings for c in item.parts)
+
+
+def self_checkable(packs: dict[str, Pack]) -> list[Answerable]:
+    """Questions students may check here: marked ``self_check`` and with keys this server
+    can compute (the full pack, kept on the course's server; no reply carries a key)."""
+    return [item for item in _marked(packs) if _has_key(item)]
+
+
+def checked_at_grading(packs: dict[str, Pack]) -> list[Answerable]:
+    """Questions marked ``self_check`` whose keys this server does not hold: it serves only
+    the public part of their pack, so their answers are checked when the work is graded.
+    The page and ``GET /v1/answers/questions`` say so, and a check of one is a 404 that
+    says so, never a 500 (issue 27 item 3)."""
+    return [item for item in _marked(packs) if not _has_key(item)]
+
+
+AT_GRADING = ("{question}'s answers are checked at grading: this server holds only the "
+              "public part of {assignment} (no answer key), so it does not check them")
+
+
 def find_answerable(packs: dict[str, Pack], assignment: str, question: str) -> Answerable:
     """The answerable question, or a 404 naming the assignment or the question."""
     if assignment not in packs:
@@ -183,6 +223,10 @@ def find_answerable(packs: dict[str, Pack], assignment: str, question: str) -> A
     for item in self_checkable(packs):
         if item.pack.id == assignment and item.question.id == question:
             return item
+    for item in checked_at_grading(packs):
+        if item.pack.id == assignment and item.question.id == question:
+            raise ApiError(404, "not_found", AT_GRADING.format(
+                question=question, assignment=assignment), field="question")
     known = [a.question.id for a in self_checkable(packs) if a.pack.id == assignment]
     raise ApiError(404, "not_found", f"{question!r} is not a self-checkable question of "
                    f"{assignment}; self-checkable: {', '.join(known) or 'none yet'}",
@@ -306,10 +350,15 @@ def client_of(request: Request) -> str:
 router = APIRouter(prefix="/v1/answers", tags=["answers"])
 
 
-@router.get("/questions", summary="Pack questions whose answers students may check here")
-def questions(request: Request) -> dict[str, list[SelfCheckable]]:
-    items = self_checkable(request.app.state.packs)
-    return {"questions": [SelfCheckable(**a.public()) for a in items]}
+@router.get("/questions", summary="Pack questions whose answers students may check here",
+            response_model=QuestionList)
+def questions(request: Request) -> QuestionList:
+    packs = request.app.state.packs
+    return QuestionList(
+        questions=[SelfCheckable(**a.public()) for a in self_checkable(packs)],
+        checked_at_grading=[AtGrading(assignment=a.pack.id, question=a.question.id,
+                                      title=a.question.title, points=a.question.points)
+                            for a in checked_at_grading(packs)])
 
 
 @router.post("/check", summary="Check the answers to a self-checkable pack question",

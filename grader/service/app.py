@@ -19,7 +19,7 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from grader import __version__
-from grader.pack import PACK_FILE, Pack, PackError, load_pack
+from grader.pack import PACK_FILE, Pack, PackError, load_pack, pack_search_path
 from grader.service import api_answers, api_calc, api_selfcheck, errors, pages
 from grader.service.compute import Computer
 from grader.service.errors import ERROR_RESPONSES, ErrorBody
@@ -31,22 +31,35 @@ log = logging.getLogger("grader.service")
 UPLOAD_PATHS = ("/v1/selfcheck", "/selfcheck")
 
 
-def load_packs(packs_dir: Path) -> dict[str, Pack]:
-    """Every loadable pack under ``packs_dir`` by id; a broken one is logged and skipped."""
+def load_packs(packs_dir: Path | None = None) -> dict[str, Pack]:
+    """Every loadable pack along the pack search path, by id; first found wins.
+
+    The same path every `grader` command looks pack ids up on
+    (`grader.pack.pack_search_path`): ``packs_dir`` (``--packs-dir``,
+    ``GRADER_SERVICE_PACKS_DIR``) first, then ``$GRADER_PACKS``, ``./reference`` and the
+    examples installed with the grader. So a wheel installed on a course server serves
+    its example packs from any folder, and a course's exported public pack of the same
+    id, given in ``--packs-dir``, is served instead of the full example (issue 27 item
+    4: the service once looked only in the checkout's ``reference/``). A broken pack is
+    logged and skipped."""
     packs: dict[str, Pack] = {}
-    for folder in sorted(p for p in packs_dir.glob("*") if (p / PACK_FILE).is_file()):
-        try:
-            pack = load_pack(folder)
-        except PackError as exc:
-            log.warning("skipping the pack in %s: %s", folder, exc)
-            continue
-        packs[pack.id] = pack
+    for _, base in pack_search_path(packs_dir):
+        for folder in sorted(p for p in base.glob("*") if (p / PACK_FILE).is_file()):
+            try:
+                pack = load_pack(folder)
+            except PackError as exc:
+                log.warning("skipping the pack in %s: %s", folder, exc)
+                continue
+            packs.setdefault(pack.id, pack)
     return packs
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None,
+               packs: dict[str, Pack] | None = None) -> FastAPI:
+    """The app; `packs` when the caller has loaded them already (`grader serve` lists
+    them before it starts), else `load_packs(settings.packs_dir)`."""
     settings = settings or Settings.from_env()
-    packs = load_packs(settings.packs_dir)
+    packs = load_packs(settings.packs_dir) if packs is None else packs
     computer = Computer(settings.compute_workers, settings.compute_timeout_s,
                         settings.cache_entries)
     selfcheck = SelfCheckQueue(packs, workers=settings.selfcheck_workers,

@@ -22,7 +22,7 @@ import calculators as calc
 from calculators.params import registry
 from calculators.params.count import HEADS
 from grader.service import work
-from grader.service.api_answers import find_answerable, self_checkable
+from grader.service.api_answers import checked_at_grading, find_answerable, self_checkable
 from grader.service.api_calc import compute
 from grader.service.errors import ApiError
 from grader.service.settings import templates_dir
@@ -84,11 +84,21 @@ def make_router() -> APIRouter:
     def answers_page(request: Request, status: int = 200, **context: Any) -> HTMLResponse:
         """The answers page; each form gets back only its own fields, and a question's
         verdicts sit beside that question's boxes (``checked`` names the question)."""
-        questions = [a.public() for a in self_checkable(request.app.state.packs)]
+        packs = request.app.state.packs
+        questions = [a.public() for a in self_checkable(packs)]
+        later = checked_at_grading(packs)
+        # one heading per assignment: its forms under it, and its questions this server
+        # cannot check (only the public part of the pack is here) named as such
+        assignments = [{"id": pack.id, "title": pack.title,
+                        "questions": [q for q in questions if q["assignment"] == pack.id],
+                        "at_grading": [a.question for a in later if a.pack.id == pack.id]}
+                       for pack in packs.values()]
+        assignments = [a for a in assignments if a["questions"] or a["at_grading"]]
         context.setdefault("compare_form", {})
         context.setdefault("lint_form", {})
         context.setdefault("checked", None)
-        return page(request, "answers.html.j2", status, questions=questions, **context)
+        return page(request, "answers.html.j2", status, questions=questions,
+                    assignments=assignments, **context)
 
     @router.get("/answers", response_class=HTMLResponse)
     def answers(request: Request) -> HTMLResponse:

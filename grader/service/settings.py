@@ -31,8 +31,10 @@ class Settings:
     """Interface to bind; loopback unless a course deliberately exposes it."""
     port: int = 8000
     """TCP port."""
-    packs_dir: Path = ROOT / "reference"
-    """Folder of assignment packs; each sub-folder with a pack.toml is served."""
+    packs_dir: Path | None = None
+    """Folder of assignment packs looked in first; each sub-folder with a pack.toml is
+    served, then those along the rest of the pack search path ($GRADER_PACKS,
+    ./reference, the installed examples), first id found wins."""
     max_body_bytes: int = 64 * 1024
     """Largest JSON or form body (bytes) on every endpoint but the notebook upload."""
     max_upload_bytes: int = 5 * 1024 * 1024
