@@ -20,6 +20,7 @@ from grader.cli.models import models_app
 from grader.cli.pack import pack_app
 from grader.cli.report import report
 from grader.cli.serve import serve
+from grader.cli.similarity import similarity
 from grader.models.cache import ModelCacheError
 from grader.pack import PackError
 
@@ -46,6 +47,7 @@ app.command("grade")(grade)
 app.command("check")(check)
 app.command("report")(report)
 app.command("serve")(serve)
+app.command("similarity")(similarity)
 
 
 def _version(value: bool) -> None:
