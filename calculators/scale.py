@@ -456,7 +456,7 @@ def _zero_bytes(value: Any) -> Any:
 
 def _b(v: Any) -> str:
     v = sympy.nsimplify(v)
-    return str(v) if not isinstance(v, sympy.Rational) or v.q == 1 else f"{v} ({float(v):g})"
+    return str(v) if not isinstance(v, sympy.Rational) or v.q == 1 else f"{float(v):g}"
 
 
 def _label(model: Any, head: str) -> str:
