@@ -124,6 +124,8 @@ def print_check(record: Any, pack: Pack, name: str, *, full: bool, cache: Path |
     for hit in record.run.get("limits_hit", []):
         out.print(f"[yellow]limit:[/] {escape(str(hit['message']))}" +
                   (f" (cell {hit['cell'] + 1})" if isinstance(hit.get("cell"), int) else ""))
+    for line in cell_error_lines(record.run.get("cell_errors") or []):
+        out.print(f"[red]cell error:[/] {escape(line)}")
     for flag in record.flags.get("finetune", []):
         out.print(f"[yellow]note:[/] {escape(str(flag['question']))}: "
                   f"{escape(str(flag['message']))}")
@@ -132,6 +134,23 @@ def print_check(record: Any, pack: Pack, name: str, *, full: bool, cache: Path |
         out.print(f"[red]{len(failing)} question(s) to fix:[/] {escape(', '.join(failing))}")
     out.print("Demo inputs only: your grade comes from hidden inputs"
               + (" and a full fine-tuning run." if not full else "."))
+
+
+def cell_error_lines(errors: list[dict[str, Any]], limit: int = 300) -> list[str]:
+    """One line per cell that raised ("cell 15: AttributeError: ... 'Modle'"), cells
+    counted from 1. A question's message says what is missing ("does not define the
+    class PositionalEncoding"); the cell that crashed says why, and the web page already
+    showed it: the CLI shows it too (issue 27 item 5)."""
+    lines = []
+    for e in errors:
+        cell = e.get("cell")
+        where = f"cell {cell + 1}" if isinstance(cell, int) else "a cell"
+        value = " ".join(str(e.get("evalue") or "").split())
+        value = value if len(value) <= limit else value[:limit - 1] + "…"
+        tags = ", ".join(str(t) for t in e.get("tags") or [])
+        lines.append(f"{where}: {e.get('ename') or 'error'}" + (f": {value}" if value else "")
+                     + (f" (tags: {tags})" if tags else ""))
+    return lines
 
 
 def tiny_models_note(record: Any, pack: Pack, cache: Path | None) -> str:

@@ -68,11 +68,14 @@ def unsafe_cell(value: str) -> str:
     return value[1:] if value.startswith("'") and value[1:].startswith(FORMULA_START) else value
 
 
-def _csv(rows: Iterable[Iterable[Any]]) -> str:
+def _csv(rows: Iterable[Iterable[Any]], *, guard: bool = True) -> str:
+    """CSV text; `guard`: every cell through `safe_cell`. A worksheet Moodle gave is
+    written back with its own cells as they were (Moodle's `-` for "no grade" must stay
+    `-`, not become `'-`: issue 27 item 7); only the cells the grader fills are guarded."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\r\n")
     for row in rows:
-        writer.writerow([safe_cell(cell) for cell in row])
+        writer.writerow([safe_cell(cell) for cell in row] if guard else list(row))
     return buf.getvalue()
 
 
@@ -118,9 +121,9 @@ def moodle_worksheet(graded: list[Graded], downloaded: str | None = None) -> tup
             continue
         s, r = by_id[pid]
         seen.add(pid)
-        row[col["Grade"]] = _grade(r.get("score"))
-        row[col["Last modified (grade)"]] = str(r.get("graded_at", ""))
-        row[col["Feedback comments"]] = comment_html(r)
+        row[col["Grade"]] = safe_cell(_grade(r.get("score")))
+        row[col["Last modified (grade)"]] = safe_cell(str(r.get("graded_at", "")))
+        row[col["Feedback comments"]] = safe_cell(comment_html(r))
         if "Maximum Grade" in col and row[col["Maximum Grade"]]:
             try:
                 if abs(float(row[col["Maximum Grade"]]) - float(r["max_score"])) > 1e-9:
@@ -133,7 +136,7 @@ def moodle_worksheet(graded: list[Graded], downloaded: str | None = None) -> tup
                              "(Participant <id>): is it this assignment's worksheet?")
     warnings += [f"{s.key}: participant {pid} has no row in the worksheet"
                  for pid, (s, _) in by_id.items() if pid not in seen]
-    return _csv(reader), warnings
+    return _csv(reader, guard=False), warnings
 
 
 def moodle_feedback_zip(files: list[tuple[Student, str, bytes]]) -> bytes:

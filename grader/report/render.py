@@ -91,7 +91,10 @@ def context(shown: dict[str, Any], student: Student) -> dict[str, Any]:
                     _word_evidence(view_, check.get("evidence"))
         questions.append({**q, "explained": checks,
                           "status_word": STATUS_WORD.get(q.get("status", ""), q.get("status"))})
-    return {"r": shown, "student": student, "questions": questions,
+    # what waits for a TA is a question without a score yet, not the record's status:
+    # an unreadable notebook is `incomplete` with nothing waiting (issue 27 item 7)
+    waiting = [q for q in questions if q.get("status") == "manual" and q.get("score") is None]
+    return {"r": shown, "student": student, "questions": questions, "waiting": waiting,
             "ta": shown.get("audience") == "ta",
             "run": shown.get("run", {}), "flags": shown.get("flags", {})}
 
