@@ -14,7 +14,8 @@ can be asked under another tool's convention to explain a different number:
   ``largest_layer_memory``, 4 bytes per parameter of it).
 - ``fp32_grads``: the same, with gradients kept in fp32 (4 bytes), as the EleutherAI
   cookbook's ``calc/calc_transformer_mem.py`` does by default (``--bytes-per-grad-ele 4``).
-- ``cookbook``: that script's whole per-GPU model, its ZeRO communication buffers included.
+- ``cookbook``: that script's per-GPU model states and its ZeRO communication buffers
+  (activations, if given, are the library's, not the script's own formula).
 - ``deepspeed_estimator``: DeepSpeed's ``estimate_zero2_model_states_mem_needs`` and
   ``estimate_zero3_model_states_mem_needs`` (deepspeed 0.19.8,
   ``deepspeed/runtime/zero/stage_1_and_2.py`` and ``stage3.py``).
@@ -50,8 +51,9 @@ MEMORY_CONVENTIONS: dict[str, str] = {
         " cookbook's default (--bytes-per-grad-ele 4)"
     ),
     "cookbook": (
-        "memory: EleutherAI cookbook calc_transformer_mem.py in full: fp32 gradients, sharding"
-        " over all GPUs, ZeRO all-gather bucket (5e8) and ZeRO-3 live parameters (1e9) at 16-bit"
+        "memory: EleutherAI cookbook calc_transformer_mem.py's per-GPU states: fp32 gradients,"
+        " sharding over all GPUs, ZeRO all-gather bucket (5e8) and ZeRO-3 live parameters (1e9)"
+        " at 16-bit (its activation formula is not used)"
     ),
     "deepspeed_estimator": (
         "memory: DeepSpeed's estimate_zero2/zero3_model_states_mem_needs (0.19.8): ZeRO-2"
@@ -104,6 +106,7 @@ def _heads(sizes: dict[str, int], data: dict[str, Any]) -> int:
 
 
 def _positions(sizes: dict[str, int], data: dict[str, Any]) -> int:
+    """position_ids / token_type_ids: one entry per learned position."""
     return sizes["n_positions"]
 
 
@@ -207,10 +210,6 @@ class Layout:
     @property
     def buffer_bytes(self) -> int:
         return sum(n * b for _, n, b in self.buffers)
-
-    @property
-    def buffer_elements(self) -> int:
-        return sum(n for _, n, _ in self.buffers)
 
 
 def layout(config: Any, head: str) -> Layout:
@@ -376,8 +375,9 @@ def weight_memory(
     quantized = dt in ("int8", "int4")
     N, Eb = symbol("n_params"), symbol("bytes_per_param")
     if not is_model(model) or not quantized:
-        n, source = resolve_n_params(model if head is None or not is_model(model)
-                                     else _count_with_head(model, head))
+        if head is not None and is_model(model):
+            model = _count_with_head(model, head)
+        n, source = resolve_n_params(model)
         parts: dict[str, Any] = {f"weights ({dt})": n * each}
         formula = N * Eb
         symbols: dict[str, Any] = {"n_params": n, "bytes_per_param": each}
@@ -622,14 +622,13 @@ def training_states(
     comps.append(("optimizer states", states * state_bytes, 1, off_opt))
     psi = sympy.Integer(n) / tp
     gpu: dict[str, Any] = {}
-    host: dict[str, Any] = {}
     terms = []
     for label, b, first, target in comps:
         shard = dp if stage >= first else 1
         v = psi * b / shard
         where = f" / {dp} GPUs (ZeRO-{stage})" if shard > 1 else ""
-        (host if target else gpu)[f"{label}{where}"] = v
         if not target:
+            gpu[f"{label}{where}"] = v
             terms.append(sympy.Integer(b) / (symbol("N_d") if shard > 1 else 1))
         else:
             notes.append(f"{label}{where} offloaded to {target}: {_show(v)} bytes")
@@ -656,7 +655,8 @@ def training_states(
     notes.insert(0, f"{_b(per_param)} bytes of model states per parameter before sharding; "
                  f"ZeRO stage {stage} on {dp} data-parallel GPU(s)"
                  + ("" if activations is not None else "; activations not included"))
-    notes.append(source) if source else None
+    if source:
+        notes.append(source)
     return _memory("training_memory", gpu, formula, symbols, notes, convention)
 
 
@@ -727,7 +727,8 @@ def _deepspeed(n, source, precision, key, stage, dp, tp, off_opt, off_par, large
         parts["activations"] = activations.bytes
         formula += symbol("activation_bytes")
         symbols["activation_bytes"] = activations.bytes
-    notes.append(source) if source else None
+    if source:
+        notes.append(source)
     return _memory("training_memory", parts, formula, symbols, notes, "deepspeed_estimator")
 
 
@@ -765,10 +766,17 @@ def _cookbook(n, source, precision, key, master_weights, stage, dp, tp, off_opt,
     notes = [f"{gpus} GPU(s) = data parallel {dp} x tensor parallel {tp}; the cookbook divides "
              "gradients and optimizer by all GPUs, the model by tensor parallel (and all GPUs "
              "at ZeRO-3); its own parameter formula is replaced by the exact count"]
-    notes.append(source) if source else None
-    total = sum(parts.values())
-    return _memory("training_memory", parts, symbol("per_gpu_bytes"),
-                   {"per_gpu_bytes": total}, notes, "cookbook")
+    if source:
+        notes.append(source)
+    N, T, G = symbol("n_params"), symbol("t"), symbol("G")
+    formula = (N * bpp / T / (G if stage == 3 else 1) + 4 * N / (G if stage >= 2 else 1)
+               + 12 * N / (G if stage >= 1 else 1) + comm)
+    if activations is not None:
+        formula += symbol("activation_bytes")
+    symbols = {"n_params": n, "t": tp, "G": gpus, "activation_bytes": (
+        activations.bytes if activations is not None else None)}
+    symbols = {k: v for k, v in symbols.items() if symbol(k) in formula.free_symbols}
+    return _memory("training_memory", parts, formula, symbols, notes, "cookbook")
 
 
 def _accelerate_training(model, precision, key, stage, dp, tp, off_opt, head,

@@ -171,11 +171,20 @@ def test_accelerate_estimate_memory(meta, name):
     assert calc.training_memory(name, convention="accelerate").bytes == 2 * fp32
 
 
-@pytest.mark.parametrize("name", MODELS)
-@pytest.mark.parametrize("head", ["base", "arch"])
+LAYOUT_CASES = [
+    pytest.param(name, head, marks=[] if name in MODELS else [pytest.mark.slow])
+    for name in registry.names()
+    for head in ("base", "arch")
+]
+
+
+@pytest.mark.parametrize(("name", "head"), LAYOUT_CASES)
 def test_accelerate_layout_under_heads(meta, name, head):
-    """The largest layer and total with a task head too (tied weights counted once)."""
-    h = ARCH_HEAD[name] if head == "arch" else "base"
+    """accelerate's total and largest layer, with the config's task head too (a tied
+    weight counted once, where it first appears), for every registry model."""
+    from calculators.scale import default_head
+
+    h = default_head(name) if head == "arch" else "base"
     from accelerate.utils import calculate_maximum_sizes
 
     total, (largest, names) = calculate_maximum_sizes(meta(name, h))
@@ -231,6 +240,34 @@ def test_standard_zero_stages_follow_the_paper(meta, name):
     assert z3.bytes == 4 * largest
     tp = calc.training_memory(name, zero_stage=1, data_parallel=4, tensor_parallel=2)
     assert tp.bytes == paper_zero(n, 1, 4) / 2
+
+
+def test_formulas_give_the_value():
+    """Each result's formula, with its symbols, is its value (the explanation is honest)."""
+    acts = calc.activation_memory(4096, 1, 4096, 32, 32, recompute="selective", tensor_parallel=2)
+    results = [
+        calc.training_memory("Llama-2-7b", zero_stage=s, data_parallel=8, convention=c,
+                             offload_optimizer=off)
+        for s in (2, 3) for c in ("standard", "fp32_grads", "deepspeed_estimator", "cookbook")
+        for off in (None, "cpu") if not (c == "cookbook" and off)
+    ]
+    results += [
+        calc.training_memory("Llama-2-7b", zero_stage=1, data_parallel=4, tensor_parallel=2,
+                             activations=acts),
+        calc.training_memory("gpt2", convention="accelerate"),
+        calc.weight_memory("gpt2", "int4", group_size=128),
+        calc.weight_memory("7B", "int4", group_size=64),
+        calc.weight_memory("bert-base-uncased", "int8", convention="accelerate"),
+        calc.largest_layer("bloom-560m"),
+        calc.largest_layer("bloom-560m", "fp16", convention="accelerate"),
+    ]
+    for r in results:
+        subs = {sympy.Symbol(k, positive=True, integer=True): sympy.nsimplify(v)
+                for k, v in r.symbols.items()}
+        assert sympy.nsimplify(r.formula.subs(subs)) == r.bytes, (r.formula, r.symbols)
+        assert sum(r.breakdown.values()) == r.bytes
+        assert r.convention in calc.conventions("memory")
+        assert f"convention: {r.convention}" in r.explain()
 
 
 def test_fp32_grads_is_the_cookbooks_18_bytes():
