@@ -230,6 +230,9 @@ def memory_training(
     ] = "none",
     sequence_parallel: Annotated[bool, typer.Option(
         help="Sequence parallelism on (with --seq-len).")] = False,
+    compare: Annotated[bool, typer.Option(
+        "--compare", help="The same question under every memory convention, side by side "
+        "(why DeepSpeed, accelerate or the cookbook give another number).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Per-GPU training memory: weights, gradients, optimizer states, with ZeRO and offload.
@@ -245,13 +248,15 @@ def memory_training(
       grader calc memory training --params Llama-2-7b --zero 2 --convention deepspeed_estimator
 
       grader calc memory training --params Llama-2-7b --seq-len 4096 --recompute selective
+
+      grader calc memory training --params Llama-2-7b --zero 2 --gpus 8 --compare
     """
     activations = None
     if seq_len is not None:
         activations = _activations_of(params, seq_len, batch_size, recompute, tensor_parallel,
                                       sequence_parallel)
-    show(
-        calc.training_memory(
+    def run(conv: str):
+        return calc.training_memory(
             params,
             precision,
             optimizer,
@@ -263,10 +268,42 @@ def memory_training(
             largest_layer_params=largest_layer_params,
             activations=activations,
             head=head,
-            convention=convention,
-        ),
-        as_json,
-    )
+            convention=conv,
+        )
+
+    if compare:
+        _compare_conventions(run, as_json)
+        return
+    show(run(convention), as_json)
+
+
+def _compare_conventions(run, as_json: bool) -> None:
+    """One row per memory convention: its figure, or why it does not answer this question."""
+    from rich.table import Table
+
+    from calculators import _render, units
+
+    rows: dict[str, object] = {}
+    for name in calc.conventions("memory"):
+        try:
+            rows[name] = run(name)
+        except calc.ConfigError as exc:
+            rows[name] = f"not covered: {exc}"
+    if as_json:
+        typer.echo(_render.dumps({k: v if isinstance(v, str) else v.to_dict()
+                                  for k, v in rows.items()}))
+        return
+    table = Table(title="training memory per device, by convention")
+    for col in ("convention", "bytes", "GiB", "what it counts"):
+        table.add_column(col)
+    texts = calc.conventions("memory")
+    for name, r in rows.items():
+        if isinstance(r, str):
+            table.add_row(name, "-", "-", r)
+        else:
+            table.add_row(name, units.show(r.bytes), units.show(r.to("GiB").exact),
+                          texts[name].removeprefix("memory: "))
+    Console().print(table)
 
 
 def _activations_of(model: str, seq_len: int, batch_size: int, recompute: str, t: int,

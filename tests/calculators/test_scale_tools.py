@@ -399,6 +399,26 @@ def test_cli_training_weights_largest_layer_and_conventions():
                                    "--convention", "accelerate", "--json"])
     ll = calc.largest_layer("bert-base-uncased", convention="accelerate")
     assert out.exit_code == 0 and f'"bytes": {ll.bytes}' in out.output
+    out = runner.invoke(calc_app, ["memory", "training", "--params", "gpt2", "--compare",
+                                   "--json"])
+    assert out.exit_code == 0, out.output
+    import json
+
+    rows = json.loads(out.output)
+    assert list(rows) == list(calc.conventions("memory"))
+    for name, row in rows.items():
+        if isinstance(row, str):  # DeepSpeed's estimators start at ZeRO-2
+            assert row.startswith("not covered: ") and name == "deepspeed_estimator"
+            with pytest.raises(calc.ConfigError):
+                calc.training_memory("gpt2", convention=name)
+        else:
+            assert row["bytes"] == calc.training_memory("gpt2", convention=name).bytes
+    out = runner.invoke(calc_app, ["memory", "training", "--params", "gpt2", "--zero", "1",
+                                   "--gpus", "4", "--compare", "--json"])
+    rows = json.loads(out.output)
+    assert rows["deepspeed_estimator"].startswith("not covered: zero_stage")
+    assert rows["fp32_grads"]["bytes"] == calc.training_memory(
+        "gpt2", zero_stage=1, data_parallel=4, convention="fp32_grads").bytes
     out = runner.invoke(calc_app, ["conventions"])
     assert out.exit_code == 0 and "fp32_grads" in out.output and "no_bias" in out.output
 
