@@ -177,7 +177,12 @@ def plain_csv(graded: list[Graded]) -> str:
     """One row per student, one column per question, then the total; row 2 holds the maxima.
 
     `awaiting_ta` lists the manual questions still to grade (the TA sheet's rows);
-    `needs_human` the other reasons to open the record (`grader.record.needs_a_ta`)."""
+    `needs_human` the other reasons to open the record (`grader.record.needs_a_ta`).
+
+    A blank question cell means one thing: a TA has yet to score it. A question the
+    grader did not grade (no notebook handed in, nothing run) earns nothing and counts 0
+    in the total, so its cell is 0: a report-only student's row once mixed blanks and
+    0s for the same kind of loss (issue 27 item 8)."""
     qids: list[str] = []
     for _, r in graded:
         for q in r.get("questions", []):
@@ -193,7 +198,8 @@ def plain_csv(graded: list[Graded]) -> str:
                              [POINTS_POSSIBLE, "", "", *(_grade(maxima[q]) for q in qids),
                               _grade(max_score), "", "", "", ""]]
     for s, r in graded:
-        scores = {q["id"]: q.get("score") for q in r.get("questions", [])}
+        scores = {q["id"]: (0 if q.get("score") is None and q.get("status") != "manual"
+                            else q.get("score")) for q in r.get("questions", [])}
         waiting = " ".join(q["id"] for q in r.get("questions", []) if q.get("status") == "manual")
         rows.append([s.name, s.id, s.key, *(_grade(scores.get(q)) for q in qids),
                      _grade(r.get("score")), str(r.get("status", "")), waiting,
