@@ -103,7 +103,8 @@ class Result(_render.Shown):
     def _table_parts(self):
         rows = [(k, self._show(v)) for k, v in self.breakdown.items()]
         rows.append(("total", self._value_text()))
-        return self.title, rows, ("component", "value"), sympy.sstr(self.formula)
+        title = self.title if self.convention is None else f"{self.title} · {self.convention}"
+        return title, rows, ("component", "value"), sympy.sstr(self.formula)
 
 
 @dataclass(frozen=True, repr=False)

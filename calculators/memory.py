@@ -177,7 +177,7 @@ def training_memory(
     offload_optimizer: str | bool | None = None,
     offload_params: str | bool | None = None,
     largest_layer_params: Any = None,
-    activations: Memory | None = None,
+    activations: Memory | int | None = None,
     head: str | None = None,
     convention: str = "standard",
 ) -> Memory:
@@ -195,7 +195,7 @@ def training_memory(
     model, or ``largest_layer_params``); ``tensor_parallel`` splits every tensor;
     ``offload_optimizer="cpu"`` (or ``"nvme"``) moves master weights, optimizer states and
     gradients off the GPU, ``offload_params`` (ZeRO-3) the weights. ``activations``: an
-    `activation_memory` result, added as it is (give it the same tensor/sequence parallel
+    `activation_memory` result (or bytes), added as it is (give it the same tensor/sequence parallel
     degrees). ``convention``: the memory convention (`conventions("memory")`): ``standard``,
     ``fp32_grads``, ``cookbook``, ``deepspeed_estimator``, ``accelerate``; the result's
     ``convention`` says which one its figure follows.

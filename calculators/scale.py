@@ -264,6 +264,8 @@ def is_model(value: Any) -> bool:
 
     if isinstance(value, str):
         return _number(value) is None
+    if getattr(value, "total", None) is not None:  # a count result: a number, not a model
+        return False
     return isinstance(value, dict) or callable(getattr(value, "to_dict", None))
 
 
@@ -564,7 +566,7 @@ def training_states(
     largest_layer_params: int | None,
     head: str | None,
     convention: str,
-    activations: Memory | None,
+    activations: Memory | int | None,
 ) -> Memory:
     """Per-device training memory (model states, plus activations when given); see
     `calculators.training_memory`."""
@@ -591,6 +593,9 @@ def training_states(
         raise ConfigError(
             f"unknown optimizer {optimizer!r}; known: {', '.join(OPTIMIZERS)}", field="optimizer"
         )
+    if activations is not None:  # an activation_memory result, or bytes
+        activations = (activations.bytes if isinstance(activations, Memory)
+                       else whole_number("activations", activations))
     if convention == "accelerate":
         return _accelerate_training(n_params, precision, key, stage, dp, tp, off_opt, head,
                                     activations)
@@ -648,9 +653,9 @@ def training_states(
         formula += 4 * symbol("largest_layer_params") / (symbol("t") if tp > 1 else 1)
         symbols["largest_layer_params"] = lp
     if activations is not None:
-        gpu["activations"] = activations.bytes
+        gpu["activations"] = activations
         formula += symbol("activation_bytes")
-        symbols["activation_bytes"] = activations.bytes
+        symbols["activation_bytes"] = activations
     per_param = sympy.Rational(sum(b for _, b, _, _ in comps))
     notes.insert(0, f"{_b(per_param)} bytes of model states per parameter before sharding; "
                  f"ZeRO stage {stage} on {dp} data-parallel GPU(s)"
@@ -724,9 +729,9 @@ def _deepspeed(n, source, precision, key, stage, dp, tp, off_opt, off_par, large
     notes = [f"{what} on G = {dp} GPU(s): per-GPU estimate of estimate_zero{stage}_model_"
              "states_mem_needs (DeepSpeed 0.19.8); the tool's per-CPU figure is not given here"]
     if activations is not None:
-        parts["activations"] = activations.bytes
+        parts["activations"] = activations
         formula += symbol("activation_bytes")
-        symbols["activation_bytes"] = activations.bytes
+        symbols["activation_bytes"] = activations
     if source:
         notes.append(source)
     return _memory("training_memory", parts, formula, symbols, notes, "deepspeed_estimator")
@@ -762,7 +767,7 @@ def _cookbook(n, source, precision, key, master_weights, stage, dp, tp, off_opt,
         parts["communication (ZeRO all-gather bucket 5e8" + (
             ", ZeRO-3 live parameters 1e9" if stage == 3 else "") + f" x {bpp} bytes)"] = comm
     if activations is not None:
-        parts["activations"] = activations.bytes
+        parts["activations"] = activations
     notes = [f"{gpus} GPU(s) = data parallel {dp} x tensor parallel {tp}; the cookbook divides "
              "gradients and optimizer by all GPUs, the model by tensor parallel (and all GPUs "
              "at ZeRO-3); its own parameter formula is replaced by the exact count"]
@@ -774,7 +779,7 @@ def _cookbook(n, source, precision, key, master_weights, stage, dp, tp, off_opt,
     if activations is not None:
         formula += symbol("activation_bytes")
     symbols = {"n_params": n, "t": tp, "G": gpus, "activation_bytes": (
-        activations.bytes if activations is not None else None)}
+        activations if activations is not None else None)}
     symbols = {k: v for k, v in symbols.items() if symbol(k) in formula.free_symbols}
     return _memory("training_memory", parts, formula, symbols, notes, "cookbook")
 

@@ -373,6 +373,21 @@ def test_refusals_name_the_field(call, field):
     assert err.value.field == field
 
 
+def test_count_results_are_counts_not_models():
+    """A ParameterCount or LoraCount is a number of parameters, wherever a model is taken."""
+    c = calc.count_parameters("gpt2", head="causal-lm")
+    assert calc.training_memory(c, zero_stage=2, data_parallel=4).bytes == (
+        2 * c.total + sympy.Rational(14 * c.total, 4))
+    assert calc.weight_memory(c, "int4").bytes == sympy.Rational(c.total, 2)
+    with pytest.raises(calc.ConfigError) as err:
+        calc.training_memory(c, zero_stage=3)
+    assert err.value.field == "largest_layer_params"
+    acts = calc.activation_memory(1024, 1, 768, 12, 12)
+    with_acts = calc.training_memory(c, activations=acts)
+    assert with_acts.bytes == 16 * c.total + acts.bytes
+    assert calc.training_memory(c, activations=acts.bytes).bytes == with_acts.bytes
+
+
 def test_zero3_with_a_bare_count_takes_the_largest_layer():
     got = calc.training_memory("7B", zero_stage=3, data_parallel=8, largest_layer_params="131M")
     assert got.bytes == 2 * 7 * 10**9 + 4 * 131 * 10**6
