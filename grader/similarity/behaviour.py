@@ -185,11 +185,17 @@ def items_of(work: Work) -> list[Item]:
         for key, info in errors.items():
             found.append(Item("error", question, probe, info["case"], "", hashlib.sha256(
                 key.encode()).hexdigest()[:24], shown=info["message"], error=info))
-        if ops:
+        if ops and any(i.probe == probe for i in found):  # only beside wrong outputs or errors
             found.append(Item("ops", question, probe, "", "", hashlib.sha256(
                 "\n".join(sorted(ops)).encode()).hexdigest()[:24],
-                shown=", ".join(sorted(o.split("::")[-1] for o in ops))))
+                shown=_ops_text(ops)))
     return found
+
+
+def _ops_text(ops: set[str], most: int = 14) -> str:
+    names = sorted({o.split("::")[-1] for o in ops if not o.startswith("grader::")})
+    more = f", … ({len(names)} in all)" if len(names) > most else ""
+    return ", ".join(names[:most]) + more
 
 
 @dataclass
@@ -356,6 +362,8 @@ def compare(index: BehaviourIndex, a: str, b: str, settings: Settings) -> list[d
                 best[y.question] = entry
     out = []
     for question in sorted(best.keys() | ops_bits.keys()):
+        if not (best.get(question) or {}).get("bits"):
+            continue  # only common things shared (or operators alone): nothing to weigh
         main = best.get(question)
         ops = ops_bits.get(question)
         entry = dict(main) if main else dict(ops or {})
