@@ -102,7 +102,15 @@ def _rotary_len(sizes: dict[str, int], data: dict[str, Any], default_factor: flo
 
 
 def _heads(sizes: dict[str, int], data: dict[str, Any]) -> int:
-    return sizes.get("n_heads") or data.get("num_attention_heads") or 1
+    """Attention heads, under whichever name the config uses (gpt2/bloom ``n_head``,
+    distilbert ``n_heads``, t5 ``num_heads``)."""
+    if sizes.get("n_heads"):
+        return sizes["n_heads"]
+    for key in ("num_attention_heads", "n_head", "n_heads", "num_heads"):
+        if data.get(key):
+            return int(data[key])
+    raise ConfigError("the config gives no number of attention heads",
+                      field="num_attention_heads")
 
 
 def _positions(sizes: dict[str, int], data: dict[str, Any]) -> int:

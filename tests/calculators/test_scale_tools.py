@@ -373,6 +373,20 @@ def test_refusals_name_the_field(call, field):
     assert err.value.field == field
 
 
+@pytest.mark.parametrize("name", registry.names())
+def test_model_shape_for_activations_matches_the_config(name):
+    """`--seq-len` sizes activations from (hidden size, heads, layers) as transformers reads
+    them from the config (its attribute_map covers n_head, n_heads, num_heads)."""
+    import transformers
+
+    from calculators.scale import model_shape
+
+    data = dict(registry.load(name))
+    cfg = transformers.AutoConfig.for_model(data.pop("model_type"), **data)
+    assert model_shape(name) == (cfg.hidden_size, cfg.num_attention_heads,
+                                 cfg.num_hidden_layers)
+
+
 def test_count_results_are_counts_not_models():
     """A ParameterCount or LoraCount is a number of parameters, wherever a model is taken."""
     c = calc.count_parameters("gpt2", head="causal-lm")
