@@ -9,7 +9,7 @@ the pack's limits.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -27,8 +27,15 @@ FAST = Limits(cell_timeout=5, probe_timeout=30, notebook_timeout=180, output_byt
               tag_timeouts={"part2-setup": 60, "q2a": 60, "q2b": 120, "q2d": 120})
 """Part 2's cells load models and fine-tune (tiny models: about 15 s each here)."""
 
+ALONE_LIMITS = replace(FAST, cell_timeout=120)
+"""The limit samples' (ALONE): each trips its own limit in one step (one allocation past
+the address space, forks until the pids limit, children past the cgroup's memory, a disk
+filled at its size), which takes well under a second on a quiet machine and a few under a
+CPU hog; a cell timeout many times longer keeps the cell timeout from ever tripping first,
+so the limits a record names do not depend on the machine's load."""
 
-HEAVY = ("kernel", "sandbox", "ray", "browser", "server", "wheel")
+
+HEAVY = ("kernel", "sandbox", "ray", "browser", "server", "venv")
 """What a test may need that the fast tier leaves out (pyproject's markers say each)."""
 
 
@@ -36,16 +43,27 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--tier", choices=("fast", "full", "heavy"), default="fast",
         help="fast (default): tests that need none of kernel, sandbox, ray, browser, server, "
-             "wheel, plus those marked smoke; full: every test; heavy: what fast leaves out")
+             "venv, plus those marked smoke; full: every test; heavy: what fast leaves out")
 
 
 def _heavy(item: pytest.Item) -> bool:
     return any(item.get_closest_marker(m) for m in HEAVY) and not item.get_closest_marker("smoke")
 
 
+NEEDS_OF_FIXTURES = {"graded": ("sandbox",), "built": ("venv",), "installed": ("venv",)}
+"""Fixtures that grade in the sandbox (`graded`) or install a venv (tests/grader/test_env.py's
+`built`, tests/test_wheel.py's `installed`): a test that uses one (directly or through
+another fixture) needs what they need, without saying so itself."""
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Keep the tests of the chosen tier; the others are deselected (not skipped), so the
     summary counts only what ran."""
+    for item in items:
+        for fixture, needs in NEEDS_OF_FIXTURES.items():
+            if fixture in getattr(item, "fixturenames", ()):
+                for need in needs:
+                    item.add_marker(need)
     tier = config.getoption("--tier")
     if tier == "full":
         return
@@ -57,7 +75,95 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = keep
 
 
+# -- what a test starts, checked against what it says it needs --------------------------
+#
+# A test's tier is chosen by its markers, so a missing marker would put a kernel or a
+# browser in the fast tier unnoticed. Every process a test starts (in its fixtures too) is
+# looked at here; one that shows a need the test's markers do not name fails the test with
+# the marker to add. Processes started by a process pool's workers are not seen: the
+# fixtures that grade that way are in NEEDS_OF_FIXTURES. A `grader grade` or `grader check`
+# process is not looked into (a usage error exits before any kernel): a test that has one
+# grade says so with its mark.
+
+_SPAWN_NEEDS = (
+    # (what the command line holds, what it is, the markers that cover it)
+    ("bwrap", "the bubblewrap sandbox", ("sandbox",)),
+    ("ipykernel", "a Jupyter kernel", ("kernel", "sandbox")),
+    ("chromium", "Chromium", ("browser",)),
+    ("chrome", "Chromium", ("browser",)),
+    ("playwright", "Playwright's driver", ("browser",)),
+    ("/ray/", "Ray", ("ray",)),
+    ("ray start", "Ray", ("ray",)),
+    ("uvicorn", "a uvicorn server process", ("server",)),
+    ("grader serve", "a `grader serve` process", ("server",)),
+    ("pip install", "pip installing into a venv", ("venv",)),
+    ("uv pip", "uv installing into a venv", ("venv",)),
+)
+_running: list[pytest.Item] = []
+_started: dict[str, set[tuple[str, tuple[str, ...]]]] = {}
+
+
+def _command_line(args: object) -> str:
+    if isinstance(args, (str, bytes, os.PathLike)):
+        return os.fsdecode(args)
+    try:
+        parts = [os.fsdecode(a) for a in args]  # type: ignore[union-attr]
+    except TypeError:
+        return str(args)
+    # `.venv/bin/grader grade` and `python -m grader grade` alike
+    return " ".join([*parts, *(["grader", *parts[1:]] if parts and
+                               parts[0].endswith("/grader") else [])])
+
+
+def _watch_spawns() -> None:
+    import subprocess
+
+    original = subprocess.Popen.__init__
+    if getattr(original, "_tier_watch", False):
+        return
+
+    def init(self, args, *a, **kw):  # type: ignore[no-untyped-def]
+        if _running:
+            line = _command_line(args)
+            for needle, what, markers in _SPAWN_NEEDS:
+                if needle in line:
+                    _started.setdefault(_running[-1].nodeid, set()).add((what, markers))
+        return original(self, args, *a, **kw)
+
+    init._tier_watch = True  # type: ignore[attr-defined]
+    subprocess.Popen.__init__ = init  # type: ignore[method-assign]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    _watch_spawns()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):  # type: ignore[no-untyped-def]
+    _running.append(item)
+    try:
+        return (yield)
+    finally:
+        _running.remove(item)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item):  # type: ignore[no-untyped-def]
+    result = yield
+    unmarked = sorted({(what, markers) for what, markers in _started.pop(item.nodeid, set())
+                       if not any(item.get_closest_marker(m) for m in markers)})
+    if unmarked:
+        pytest.fail("this test starts " + "; ".join(
+            f"{what} (mark it {' or '.join('@pytest.mark.' + m for m in markers)})"
+            for what, markers in unmarked), pytrace=False)
+    return result
+
+
 def needs_bwrap() -> None:
+    """Skip where the sandbox cannot run; a test that calls this needs the `sandbox` mark
+    (its kernels may start in a pool's worker, where no spawn is seen)."""
+    if _running and not _running[-1].get_closest_marker("sandbox"):
+        pytest.fail("this test runs the sandbox: mark it @pytest.mark.sandbox", pytrace=False)
     from grader.run.sandbox import bwrap_works
 
     reason = bwrap_works()
@@ -116,7 +222,8 @@ def _cold_worker() -> None:
     os.environ["GRADER_TEST_SECRET"] = SECRET
 
 
-def _grade_sample(notebook: Path, hf_cache: Path, warm: bool = True) -> Graded:
+def _grade_sample(notebook: Path, hf_cache: Path, warm: bool = True,
+                  limits: Limits = FAST) -> Graded:
     """One sample graded as the session fixture grades it: in a worker process started by
     `_start_worker`, on one of its warm kernels (`warm`), else on a kernel started for it."""
     from grader.batch.work import _WARM
@@ -126,7 +233,7 @@ def _grade_sample(notebook: Path, hf_cache: Path, warm: bool = True) -> Graded:
 
     runs: list = []
     record = grade_notebook(load_pack(PACK_DIR), notebook, seed=1234, sandbox=Sandbox.create(),
-                            limits=FAST, hf_cache=hf_cache, on_run=runs.append,
+                            limits=limits, hf_cache=hf_cache, on_run=runs.append,
                             kernels=_WARM[0] if warm else None)
     return Graded(record, runs[0])
 
@@ -170,5 +277,6 @@ def graded(pack, hf_cache) -> dict[str, Graded]:
     with _workers(1, hf_cache, warm=False) as pool:
         for nb in notebooks:  # then the limit samples, one at a time, cold
             if nb.stem in ALONE:
-                results[nb.stem] = pool.submit(_grade_sample, nb, hf_cache, False).result()
+                results[nb.stem] = pool.submit(_grade_sample, nb, hf_cache, False,
+                                               ALONE_LIMITS).result()
     return results

@@ -18,6 +18,8 @@ import pytest
 
 from tests.conftest import PACK_DIR, ROOT, SAMPLES, needs_bwrap
 
+pytestmark = pytest.mark.sandbox
+
 NAMES = ["wrong-q1a-transposed-heads", "wrong-q1c-missing-scale", "crash-pe-cell",
          "hostile-fake-prints", "hostile-os-exit"]
 SEED = 1234
@@ -93,6 +95,7 @@ def test_a_second_run_executes_nothing(local, hf_cache):
         k: essence(r) for k, r in first.records.items()}
 
 
+@pytest.mark.ray
 def test_ray_gives_the_same_records(local, tmp_path, hf_cache):
     pytest.importorskip("ray")
     from grader.batch import RayEngine

@@ -10,7 +10,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import ROOT, SAMPLES, needs_bwrap
+
+pytestmark = pytest.mark.sandbox
 
 NAMES = ["wrong-q1d-sin-cos-swapped", "wrong-q1c-missing-scale"]
 

@@ -18,6 +18,8 @@ import pytest
 
 from tests.conftest import ROOT, SAMPLES, needs_bwrap
 
+pytestmark = pytest.mark.sandbox
+
 NB = "Transformer_practice.ipynb"
 SEED = "7"
 

@@ -13,6 +13,8 @@ import pytest
 
 from tests.conftest import FAST, ROOT, SAMPLES
 
+pytestmark = pytest.mark.sandbox
+
 AG_NEWS = ROOT.parent / "shared" / "data" / "ag_news" / "ag_news_test_7600.csv"
 
 

@@ -30,6 +30,7 @@ def solution_record(hf_cache) -> dict:
     return json.loads(done.stdout)
 
 
+@pytest.mark.sandbox
 def test_a_failing_question_exits_1_and_the_table_keeps_every_word(hf_cache):
     needs_bwrap()
     done = grader("check", str(SAMPLES / "wrong-q1c-calls-standalone.ipynb"), "-a",
@@ -45,6 +46,7 @@ def test_a_failing_question_exits_1_and_the_table_keeps_every_word(hf_cache):
     assert "question(s) to fix: q1c, q2a" in out
 
 
+@pytest.mark.sandbox
 def test_all_passed_or_waiting_exits_0_and_the_tiny_models_are_explained(hf_cache):
     needs_bwrap()
     done = grader("check", str(SAMPLES / "solution.ipynb"), "-a", "stat8021-a3",
@@ -63,6 +65,7 @@ def test_bad_usage_exits_2(hf_cache):
     assert done.returncode == 2
 
 
+@pytest.mark.sandbox
 def test_the_student_report_words_internal_fields(solution_record):
     from grader.report import render_student
 

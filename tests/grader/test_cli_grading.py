@@ -23,6 +23,7 @@ def grader(*argv: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
                           text=True, timeout=600, check=False)
 
 
+@pytest.mark.sandbox
 def test_grade_writes_one_record_per_notebook(tmp_path):
     needs_bwrap()
     out = tmp_path / "grades"
@@ -44,6 +45,7 @@ def test_grade_writes_one_record_per_notebook(tmp_path):
     assert (out / "reports" / "students" / "solution.html").is_file()
 
 
+@pytest.mark.sandbox
 def test_check_works_from_the_public_part_alone(tmp_path):
     needs_bwrap()
     public = tmp_path / "public"
@@ -62,6 +64,7 @@ def test_check_works_from_the_public_part_alone(tmp_path):
     assert table.returncode == 0 and "Demo inputs only" in table.stdout
 
 
+@pytest.mark.sandbox
 def test_pack_validate_finds_the_pack_sound():
     needs_bwrap()
     done = grader("pack", "validate", str(PACK_DIR), "--json")
@@ -106,6 +109,7 @@ def test_unknown_assignment_exits_2(tmp_path):
     assert done.returncode == 2 and "no pack 'nope'" in done.stderr
 
 
+@pytest.mark.kernel
 def test_check_without_a_sandbox_still_checks(tmp_path):
     done = grader("check", str(SAMPLES / "wrong-q1a-transposed-heads.ipynb"), "-a", "stat8021-a3",
                   "--sandbox", "none", "--json")
@@ -117,6 +121,7 @@ def test_check_without_a_sandbox_still_checks(tmp_path):
     assert {q["id"]: q["status"] for q in record["questions"]}["q1a"] == "failed"
 
 
+@pytest.mark.sandbox
 def test_the_batch_table_stays_readable_with_many_questions(graded):
     """18 question columns do not fit a terminal: the table lists what was lost instead."""
     from rich.console import Console

@@ -97,6 +97,7 @@ def ran(tmp_path_factory):
     return pack, result, outs
 
 
+@pytest.mark.sandbox
 def test_colab_idioms_run_and_each_bridge_is_noted(ran):
     pack, result, outs = ran
     statuses = [c.status for c in result.cells]
@@ -113,6 +114,7 @@ def test_colab_idioms_run_and_each_bridge_is_noted(ran):
     assert any("torch" in n["note"] and "nothing installed" in n["note"] for n in notes)
 
 
+@pytest.mark.sandbox
 def test_a_package_the_environment_lacks_and_an_unmapped_url_fail_at_once(ran):
     _pack, result, _outs = ran
     pip, wget = result.cells[13], result.cells[14]
@@ -122,6 +124,7 @@ def test_a_package_the_environment_lacks_and_an_unmapped_url_fail_at_once(ran):
     assert pip.seconds < 10 and wget.seconds < 10  # no network wait
 
 
+@pytest.mark.sandbox
 def test_benign_magics_are_not_tampering_but_are_listed_and_still_removed(ran):
     pack, result, _outs = ran
     assert diff_telemetry(result.telemetry) == []
@@ -134,6 +137,7 @@ def test_benign_magics_are_not_tampering_but_are_listed_and_still_removed(ran):
     assert diff_telemetry(result.telemetry, ["nothing*"]) == []
 
 
+@pytest.mark.sandbox
 def test_self_check_calls_left_in_the_notebook_do_nothing_and_say_so(ran):
     """`grader.check` (ours) and otter's calls, left in a handed-in notebook, must not
     fail in the sandbox (which hides the grader) nor stop the cells after them."""
@@ -147,6 +151,7 @@ def test_self_check_calls_left_in_the_notebook_do_nothing_and_say_so(ran):
     assert sum("otter" in n["note"] for n in notes) == 4  # Notebook, check, check_all, export
 
 
+@pytest.mark.sandbox
 def test_shims_and_downloads_are_read_only_and_name_no_server_path(ran):
     _pack, _result, outs = ran
     assert outs[12].split() == ["refused", "OSError", "refused", "OSError", "False"] or \

@@ -122,6 +122,7 @@ def test_a_missing_environment_names_the_command_that_builds_it(built, tmp_path)
         require(pack, tmp_path / "empty")
 
 
+@pytest.mark.sandbox
 def test_grade_stops_at_once_when_the_environment_is_not_built(built, tmp_path, capsys,
                                                                  monkeypatch):
     from grader.cli import main
@@ -152,6 +153,7 @@ def test_a_lock_rebuilds_the_same_environment_on_another_machine_with_pip(built,
         read_lock(lock, spec)
 
 
+@pytest.mark.venv
 def test_a_pack_cannot_replace_the_grader_torch(tmp_path):
     pack = load_pack(write_pack(tmp_path / "p", '[environment]\npackages = ["torch==1.0"]\n'
                                 f'wheelhouse = "{tmp_path}"\n'))
@@ -166,6 +168,7 @@ def test_a_pack_python_the_grader_does_not_run_is_refused(tmp_path):
         build(spec_for(pack), root=tmp_path / "envs")
 
 
+@pytest.mark.sandbox
 def test_a_kernel_of_the_pack_imports_its_package_and_the_grader_kernel_packages(built):
     needs_bwrap()
     from grader.run.limits import Limits

@@ -14,6 +14,8 @@ import pytest
 
 from tests.conftest import FAST, PACK_DIR, SAMPLES
 
+pytestmark = pytest.mark.sandbox
+
 PART2 = ("q2a", "q2b", "q2c", "q2d")
 
 

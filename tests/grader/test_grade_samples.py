@@ -12,7 +12,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from tests.conftest import ALONE
 from tests.grader.conftest import SAMPLES, SECRET
+
+pytestmark = pytest.mark.sandbox
 
 WRONG = {
     "wrong-q1a-transposed-heads": "q1a",
@@ -136,6 +139,8 @@ def test_limits_are_named(graded):
     assert "processes" in limits("hostile-fork-bomb")
     assert "kernel_died" in limits("hostile-os-exit")
     assert "output_bytes" in limits("hostile-output-flood")
+    for sample in ALONE:  # each trips its own limit long before its cell timeout
+        assert "cell_timeout" not in limits(sample), (sample, limits(sample))
 
 
 def test_output_flood_is_cut(graded):

@@ -148,6 +148,7 @@ def f(x):
 """
 
 
+@pytest.mark.sandbox
 def test_a_payload_the_checks_cannot_read_is_the_checks_failure_not_the_graders(tmp_path):
     needs_bwrap()
     from grader.run.sandbox import Sandbox
@@ -164,6 +165,7 @@ KILLER = "def f(x):\n    import os\n    os._exit(1)  # every probe kills the ker
 TRAINING = "import time\ntime.sleep(1.5)  # longer than the cell timeout, within the tag's\ntrained = True"
 
 
+@pytest.mark.sandbox
 def test_probe_deaths_are_replayed_within_the_restart_limit_and_the_tags_budgets(
         tmp_path, monkeypatch):
     needs_bwrap()
@@ -211,6 +213,7 @@ def plain(x):
 """
 
 
+@pytest.mark.sandbox
 def test_the_operators_a_probe_ran_come_back_per_case(tmp_path):
     needs_bwrap()
     from grader.run.sandbox import Sandbox
@@ -233,6 +236,7 @@ def test_the_operators_a_probe_ran_come_back_per_case(tmp_path):
 # the hostile samples (graded once per session by the `graded` fixture of tests/conftest.py)
 
 
+@pytest.mark.sandbox
 def test_forged_payloads_cost_the_check_never_the_grader(graded):
     record, run = graded["hostile-forged-payload"].record, graded["hostile-forged-payload"].run
     assert record.score == 18  # what wrong-q1c-missing-scale scores: nothing won back
@@ -241,6 +245,7 @@ def test_forged_payloads_cost_the_check_never_the_grader(graded):
     assert all(p.status in ("ok", "invalid") for p in run.probes.values())
 
 
+@pytest.mark.sandbox
 def test_a_kernel_killed_by_every_probe_is_restarted_at_most_three_times(graded):
     run = graded["hostile-probe-kills-kernel"].run
     assert run.restarts == 3 and graded["hostile-probe-kills-kernel"].record.score == 0
@@ -249,6 +254,7 @@ def test_a_kernel_killed_by_every_probe_is_restarted_at_most_three_times(graded)
     assert sum("Not run" in p.message for p in run.probes.values()) == len(statuses) - 4
 
 
+@pytest.mark.sandbox
 def test_messages_from_a_frame_walking_error_carry_no_hidden_values(graded):
     import re
 
@@ -299,6 +305,7 @@ threading.Thread(target=stubborn, name="stubborn", daemon=True).start()
 """
 
 
+@pytest.mark.sandbox
 def test_threads_and_processes_do_not_outlive_the_cells(tmp_path):
     needs_bwrap()
     from grader.run.sandbox import Sandbox
@@ -320,6 +327,7 @@ def test_threads_and_processes_do_not_outlive_the_cells(tmp_path):
     assert "stubborn" in result.limits_hit[0]["detail"]
 
 
+@pytest.mark.sandbox
 def test_a_thread_that_would_forge_payloads_stops_the_probes_not_the_grader(graded):
     graded_run = graded["hostile-background-thread"]
     run, record = graded_run.run, graded_run.record
@@ -350,6 +358,7 @@ for i in range(32):  # 2 GiB in files of 128 MiB (each under the file-size limit
 """
 
 
+@pytest.mark.sandbox
 def test_the_whole_sandbox_is_bounded_not_each_process(tmp_path):
     needs_bwrap()
     from grader.run import cgroup
@@ -385,6 +394,7 @@ def test_without_cgroups_the_run_says_so(monkeypatch, tmp_path):
     assert words.startswith("rlimits only") and "tmpfs of 1024 MiB" in words
 
 
+@pytest.mark.sandbox
 def test_children_and_disk_share_the_sandbox_limits(graded):
     graded_run = graded["hostile-shared-limits"]
     record = graded_run.record
@@ -393,3 +403,6 @@ def test_children_and_disk_share_the_sandbox_limits(graded):
     if graded_run.run.limits_mechanism.startswith("cgroup"):
         assert "memory_bytes" in limits  # the cgroup ended children past its memory
     assert "scratch_bytes" in limits  # the working folder's tmpfs filled at its size
+    # each tripped in one step, far inside the cell timeout these samples get
+    # (tests/conftest.py ALONE_LIMITS): no race with the clock, however loaded the machine
+    assert "cell_timeout" not in limits

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 import nbformat
+import pytest
 from nbclient import NotebookClient
 
 from tests.grader.conftest import SAMPLES, needs_bwrap
@@ -19,6 +20,7 @@ from tests.grader.conftest import SAMPLES, needs_bwrap
 CELL = 'import grader.notebook as grader\ngrader.check("q1c")'
 
 
+@pytest.mark.sandbox
 def test_check_in_a_notebook_shows_that_question(tmp_path, hf_cache, pack):
     needs_bwrap()
     from grader.pack import export_public

@@ -116,6 +116,7 @@ def test_export_refuses_a_non_empty_destination(pack, tmp_path):
     assert (tmp_path / "x").read_text() == "keep me"
 
 
+@pytest.mark.sandbox
 def test_public_pack_cannot_grade(pack, tmp_path):
     from grader.grade import grade_notebook
 

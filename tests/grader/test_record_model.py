@@ -15,6 +15,7 @@ def test_docs_and_published_schema_match_the_model():
     assert schema_main(["--check"]) == 0, "run: python -m grader.record_schema"
 
 
+@pytest.mark.sandbox
 def test_a_graded_record_round_trips_and_refuses_unknown_keys(graded):
     record = graded["solution"].record
     data = record.to_dict()

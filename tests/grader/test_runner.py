@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 
 import nbformat
+import pytest
 import torch
 from safetensors.torch import save_file
 
 from grader.run.limits import Limits
 from grader.run.runner import ProbeRequest, Runner
 from tests.grader.conftest import needs_bwrap
+
+pytestmark = pytest.mark.sandbox
 
 
 def write(tmp_path, *sources: str):

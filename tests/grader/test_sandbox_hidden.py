@@ -17,6 +17,8 @@ from grader.run.runner import ProbeRequest, Runner
 from grader.run.sandbox import Sandbox, SandboxPaths
 from tests.grader.conftest import needs_bwrap
 
+pytestmark = pytest.mark.sandbox
+
 LOOK = '''
 import glob
 import linecache

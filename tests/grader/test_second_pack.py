@@ -71,6 +71,7 @@ def message(record: dict, qid: str) -> str:
     return next(q["message"] for q in record["questions"] if q["id"] == qid)
 
 
+@pytest.mark.sandbox
 def test_every_sample_folder_gets_its_expected_score(records):
     assert set(records) == set(EXPECTED)
     got = {name: {q["id"]: q["score"] for q in r["questions"]} for name, r in records.items()}
@@ -82,6 +83,7 @@ def test_every_sample_folder_gets_its_expected_score(records):
     assert sum(EXPECTED["correct"]["questions"].values()) == 20
 
 
+@pytest.mark.sandbox
 def test_messages_name_the_mistake(records):
     assert "hidden-cross-" in message(records["wrong-values-from-key"], "mha")
     assert "differs from the reference" in message(records["wrong-values-from-key"], "mha")
@@ -103,6 +105,7 @@ def test_messages_name_the_mistake(records):
     assert "S x S weights per head" in message(records["wrong-memory-square"], "memory")
 
 
+@pytest.mark.sandbox
 def test_the_correct_folder_runs_unedited_and_the_record_says_how(records):
     """The Colab starter runs as handed in: nothing crashes, nothing reads as tampering, and
     the record lists the student's files, each bridge the grader made, and the environment."""
@@ -138,6 +141,7 @@ def test_generated_files_are_up_to_date():
         assert sum(sample.scores.values()) == EXPECTED[sample.name]["score"]
 
 
+@pytest.mark.sandbox
 def test_pack_validates_with_its_environment(environment):
     """Solution full marks and starter zero, each run from its folder with `dl4nlp/`."""
     needs_bwrap()
@@ -148,6 +152,7 @@ def test_pack_validates_with_its_environment(environment):
     assert findings["solution"]["detail"].startswith("scores 20/20")
 
 
+@pytest.mark.sandbox
 def test_check_in_a_student_folder_takes_its_module(tmp_path, environment):
     """`grader check` run inside the folder as handed in: demo cases only, module included."""
     needs_bwrap()

@@ -111,6 +111,7 @@ def test_a_cell_too_deep_to_parse_is_skipped_not_a_grader_failure():
     assert result.status == "passed"
 
 
+@pytest.mark.sandbox
 def test_the_runtime_half_catches_what_no_reader_sees(pack, hf_cache, tmp_path):
     """Through the real sandbox: a correct class whose forward is wrapped, after the class,
     by code that reaches the forbidden function through the module's `__dict__` (no name

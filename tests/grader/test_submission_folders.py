@@ -143,6 +143,7 @@ def graded(tmp_path_factory):
     return out
 
 
+@pytest.mark.sandbox
 def test_the_module_and_data_arrive_with_their_tree(graded):
     record, run = graded["right"]
     assert [c.status for c in run.cells] == ["ok", "ok", "ok", "ok"], run.cells
@@ -151,12 +152,14 @@ def test_the_module_and_data_arrive_with_their_tree(graded):
     assert record.score == 3, [q.message for q in record.questions]
 
 
+@pytest.mark.sandbox
 def test_a_public_folder_arrives_as_a_folder(graded):
     _, run = graded["right"]
     printed = "".join(o.get("text", "") for o in run.executed.cells[2].outputs)
     assert printed.startswith("a public folder\n")
 
 
+@pytest.mark.sandbox
 def test_printed_values_are_compared_with_the_packs_numbers(graded):
     record, _ = graded["right"]
     rows = {p["label"]: p for p in record.questions[0].printed}
@@ -164,6 +167,7 @@ def test_printed_values_are_compared_with_the_packs_numbers(graded):
     assert rows["shape"]["status"] == "disagrees" and rows["shape"]["computed"] == [2, 3]
 
 
+@pytest.mark.sandbox
 def test_a_static_rule_reads_the_students_module(graded):
     right, wrong = graded["right"][0].questions[1], graded["wrong"][0].questions[1]
     assert right.status == "passed", right.message
@@ -171,6 +175,7 @@ def test_a_static_rule_reads_the_students_module(graded):
     assert "found at mycourse/layers.py:3" in wrong.message, wrong.message
 
 
+@pytest.mark.sandbox
 def test_the_record_lists_files_taken_and_refused(graded, tmp_path):
     record, _ = graded["right"]
     taken = {f["path"]: f for f in record.submission["files"]}
@@ -184,6 +189,7 @@ def test_the_record_lists_files_taken_and_refused(graded, tmp_path):
     json.dumps(record.to_dict())  # the record stays plain JSON
 
 
+@pytest.mark.sandbox
 def test_an_error_in_the_module_names_its_file_and_line(graded):
     record, _ = graded["wrong"]
     message = record.questions[0].message
@@ -251,6 +257,7 @@ def test_a_glob_leaving_the_folder_is_a_pack_error(tmp_path, glob):
     assert err.value.field == "assignment.files"
 
 
+@pytest.mark.sandbox
 def test_grader_check_in_the_students_folder_takes_the_same_files(tmp_path):
     """A student's folder often holds scratch notebooks too: `grader check` still takes
     the module beside the notebook checked, and says what it took and refused."""

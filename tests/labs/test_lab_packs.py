@@ -54,6 +54,7 @@ def report_a(lab_a, tmp_path_factory):
     return sub, grade_notebook(lab_a, sub.notebook, seed=1, reports=sub.reports)
 
 
+@pytest.mark.sandbox
 def test_report_a_lm_count_is_right_despite_its_slips(lab_a, report_a):
     _, record = report_a
     lm = _check(record, "q3", 0)
@@ -64,6 +65,7 @@ def test_report_a_lm_count_is_right_despite_its_slips(lab_a, report_a):
     assert len(lm["evidence"]["slips"]) == 5  # lines 38-57, inside the LM part
 
 
+@pytest.mark.sandbox
 def test_report_a_classification_count_is_1000_off(lab_a, report_a):
     _, record = report_a
     cls = _check(record, "q3", 1)
@@ -77,6 +79,7 @@ def test_report_a_classification_count_is_1000_off(lab_a, report_a):
     assert "10,968,602" in q3.message  # the checker names the right value for the TA
 
 
+@pytest.mark.sandbox
 def test_report_a_lists_its_six_slips(report_a):
     sub, record = report_a
     slips = [s for i in (0, 1) for s in _check(record, "q3", i)["evidence"]["slips"]]
@@ -86,6 +89,7 @@ def test_report_a_lists_its_six_slips(report_a):
     assert all(set(s) == {"line", "quote", "message"} for s in slips)
 
 
+@pytest.mark.sandbox
 def test_report_a_manual_questions_go_to_the_ta_with_the_students_text(report_a):
     sub, record = report_a
     assert record.submission["evidence"] == "report" and record.submission["path"] is None
@@ -105,6 +109,7 @@ def test_report_a_manual_questions_go_to_the_ta_with_the_students_text(report_a)
     assert "[The curves come from the notebook's printed lines" in sheet
 
 
+@pytest.mark.sandbox
 def test_report_a_renders_with_answers_and_slips(report_a, lab_a):
     _, record = report_a
     html = render_student(record.to_dict(), "html", pack_raw=lab_a.raw)
@@ -114,6 +119,7 @@ def test_report_a_renders_with_answers_and_slips(report_a, lab_a):
     assert "10,969,602" in md
 
 
+@pytest.mark.sandbox
 def test_report_b_q1_is_right(lab_b, tmp_path):
     sub = _take_in("transfer-lab-b", tmp_path)
     record = grade_notebook(lab_b, sub.notebook, seed=1, reports=sub.reports)
@@ -125,6 +131,7 @@ def test_report_b_q1_is_right(lab_b, tmp_path):
         "evidence"]["answer_text"]
 
 
+@pytest.mark.sandbox
 def test_lab_b_solution_scores_full_marks_and_the_template_none(lab_b):
     for notebook, want in ((lab_b.solution, 1.0), (lab_b.template, 0.0)):
         record = grade_notebook(lab_b, notebook, seed=1, execute=False)
@@ -147,6 +154,7 @@ def test_lab_b_lora_follow_up_key_comes_from_calculators(lab_b, bias):
     assert key.check(f"{key.expected:,}").verdict == "correct"
 
 
+@pytest.mark.sandbox
 def test_lab_a_solution_scores_full_marks_in_the_sandbox(lab_a):
     needs_bwrap()
     record = grade_notebook(lab_a, lab_a.solution, seed=1)

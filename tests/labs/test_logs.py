@@ -62,6 +62,7 @@ def t34(record):
     return next(q for q in record.questions if q.id == "t34")
 
 
+@pytest.mark.sandbox
 def test_claims_that_match_the_tensorboard_logs_pass(tmp_path, tb_logs):
     pack = load_pack(ROOT / "reference" / "transfer-lab-b")
     record = grade_notebook(pack, None, reports=[report(tmp_path), *tb_logs])
@@ -72,6 +73,7 @@ def test_claims_that_match_the_tensorboard_logs_pass(tmp_path, tb_logs):
     assert record.submission["logs"] and record.submission["evidence"] == "report"
 
 
+@pytest.mark.sandbox
 def test_a_figure_the_logs_contradict_is_named(tmp_path, tb_logs):
     pack = load_pack(ROOT / "reference" / "transfer-lab-b")
     record = grade_notebook(pack, None, reports=[report(tmp_path, wrong_seed=2), *tb_logs])
@@ -80,6 +82,7 @@ def test_a_figure_the_logs_contradict_is_named(tmp_path, tb_logs):
     assert "best validation" in q.message and "seed 2" in q.message
 
 
+@pytest.mark.sandbox
 def test_csv_logs_and_prose_claims(tmp_path):
     path = tmp_path / "pretrained-log.csv"
     with path.open("w", newline="") as fh:
@@ -96,6 +99,7 @@ def test_csv_logs_and_prose_claims(tmp_path):
     assert q.status == "passed", q.message
 
 
+@pytest.mark.sandbox
 def test_without_logs_a_ta_reads_the_figures(tmp_path):
     pack = load_pack(ROOT / "reference" / "transfer-lab-b")
     record = grade_notebook(pack, None, reports=[report(tmp_path)])

@@ -88,6 +88,7 @@ def moodle(tmp_path_factory, hf_cache):
     return {"root": root, "subs": subs, "results": results, "pack": pack_dir}
 
 
+@pytest.mark.sandbox
 def test_moodle_zip_in_worksheet_out(moodle, capsys):
     subs = moodle["subs"]
     assert [(s.student.name, s.student.lms_id, s.student.lms) for s in subs] == [
@@ -146,6 +147,7 @@ def test_moodle_zip_in_worksheet_out(moodle, capsys):
     assert "Good &lt;b&gt;point&lt;/b&gt;." in html and "62 / 110" in html
 
 
+@pytest.mark.sandbox
 @pytest.mark.parametrize(("row", "field"), [
     ({"key": "nobody-9", "question": "q2", "points": "1"}, "key"),
     ({"key": "ada-lovelace-1001", "question": "q2", "points": "11"}, "points"),
@@ -162,6 +164,7 @@ def test_bad_ta_sheet_is_rejected_naming_the_row(moodle, capsys, row, field):
     assert len(err.splitlines()) == 1
 
 
+@pytest.mark.sandbox
 def test_canvas_zip_and_gradebook(tmp_path, records):
     zpath = tmp_path / "submissions.zip"
     with zipfile.ZipFile(zpath, "w") as zf:

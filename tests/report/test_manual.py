@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from grader.report.manual import answer_text, awaits_ta, pack_phrases_raw
 
 
@@ -45,6 +47,7 @@ def test_which_questions_a_ta_scores():
     assert [awaits_ta(q) for q in (manual, handed, merged, scored)] == [True, True, True, False]
 
 
+@pytest.mark.sandbox
 def test_a_ta_question_on_one_part_is_quoted_alone(tmp_path):
     """STAT8021 Q3(a)(I) is a TA's, Q3(a)(II) the answer checker's: the TA reads the (I)
     part only, through the pack as it is written (`report_part` of the manual check)."""

@@ -57,6 +57,7 @@ def _with(record: dict, message: str, name: str) -> str:
     return render_student(record, "md")
 
 
+@pytest.mark.sandbox
 def test_student_text_renders_as_exactly_its_characters(record):
     md = _with(record, STUDENT_MARKDOWN, FILE_NAME)
     assert '"q"' in md and "&quot;" not in md and "&#39;" not in md and "&lt;" not in md

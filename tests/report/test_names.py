@@ -49,6 +49,7 @@ def stored(tmp_path_factory) -> Path:
     return folder
 
 
+@pytest.mark.sandbox
 def test_a_latin1_notebook_name_renders_every_report(stored, tmp_path):
     pack = load_pack(ROOT / "reference" / "transfer-lab-a")
     result = render_batch(stored, tmp_path, pack=pack, formats=("html", "md", "json"))

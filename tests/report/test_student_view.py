@@ -107,6 +107,7 @@ def _hidden_values(record: dict[str, Any]) -> set[float | str]:
     return out
 
 
+@pytest.mark.sandbox
 def test_every_field_of_every_student_view_is_clean(every_record, pack):
     assert len(every_record) >= 22
     known_paths = {str(ROOT), tempfile.gettempdir() + "/", str(Path.home()) + "/"}
@@ -134,6 +135,7 @@ def test_every_field_of_every_student_view_is_clean(every_record, pack):
     assert hidden_seen >= 5  # the wrong answers really had reference values to hide
 
 
+@pytest.mark.sandbox
 def test_the_ta_view_really_holds_what_was_dropped(every_record):
     record = every_record["transfer-lab-a/student-report-a"]
     ta = render_student(record, "json", audience="ta")
@@ -143,6 +145,7 @@ def test_the_ta_view_really_holds_what_was_dropped(every_record):
         {k: v for k, v in record["submission"]["reports"][0].items() if k != "path"}]
 
 
+@pytest.mark.sandbox
 def test_what_the_reports_show_survives(every_record):
     solution = student_view(every_record["solution"])
     assert [q["id"] for q in solution["questions"]] == [

@@ -20,6 +20,8 @@ import pytest
 
 from tests.conftest import PACK_DIR, ROOT, SAMPLES, needs_bwrap
 
+pytestmark = pytest.mark.sandbox
+
 NB = "Transformer_practice.ipynb"
 STUDENTS = {"1001": ("Ada Lovelace", "wrong-q1d-sin-cos-swapped"),
             "1002": ("Alan Turing", "wrong-q1c-missing-scale")}

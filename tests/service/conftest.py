@@ -36,6 +36,9 @@ def sandbox_reason() -> str | None:
 
 
 def needs_bwrap() -> None:
+    from tests.conftest import needs_bwrap as needs_the_sandbox
+
+    needs_the_sandbox()  # the same check of the test's `sandbox` mark
     reason = sandbox_reason()
     if reason:
         pytest.skip(f"the sandbox is unavailable here: {reason}")

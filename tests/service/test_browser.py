@@ -16,6 +16,8 @@ import pytest
 
 from tests.service.conftest import SOLUTION, needs_bwrap
 
+pytestmark = pytest.mark.browser
+
 CHROMIUM = os.environ.get("GRADER_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -139,6 +141,7 @@ def test_the_api_docs_work_offline(browser, base_url: str) -> None:
     context.close()
 
 
+@pytest.mark.sandbox
 def test_uploading_the_solution_reaches_its_report(page, model_cache) -> None:
     needs_bwrap()
     page.goto("/selfcheck")

@@ -10,6 +10,7 @@ import sys
 import time
 
 import httpx
+import pytest
 
 from tests.service.conftest import ROOT
 
@@ -20,6 +21,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.server
 def test_grader_serve_answers_on_the_port_it_was_given() -> None:
     port = _free_port()
     env = {**os.environ, "GRADER_SERVICE_COMPUTE_WORKERS": "1", "GRADER_SERVICE_SANDBOX": "none"}

@@ -142,6 +142,7 @@ def _watch_job(c: httpx.Client, job_id: str, root: int, timeout_s: float = 180
 # -- the tests ----------------------------------------------------------------------------
 
 
+@pytest.mark.sandbox
 def test_other_clients_are_answered_while_a_hostile_notebook_is_checked(model_cache) -> None:
     needs_bwrap()
     settings = dataclasses.replace(BASE, cache_entries=0)  # every count goes to a worker
@@ -206,6 +207,7 @@ def test_other_clients_are_answered_while_a_hostile_notebook_is_checked(model_ca
                      f"(idle: {idle:.3f} s): {slow[-5:]}"
 
 
+@pytest.mark.sandbox
 def test_a_self_check_past_its_limit_fails_and_leaves_no_process(model_cache) -> None:
     needs_bwrap()
     settings = dataclasses.replace(BASE, selfcheck_timeout_s=8)
@@ -222,6 +224,7 @@ def test_a_self_check_past_its_limit_fails_and_leaves_no_process(model_cache) ->
         assert wait_for_job(c, _upload(c, TINY)["id"])["status"] == "done"  # a fresh worker
 
 
+@pytest.mark.sandbox
 def test_sigterm_in_the_middle_of_a_check_leaves_no_worker_or_kernel(model_cache) -> None:
     needs_bwrap()
     with socket.socket() as s:

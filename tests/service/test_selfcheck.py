@@ -10,8 +10,11 @@ import dataclasses
 import json
 
 import httpx
+import pytest
 
 from tests.service.conftest import BASE, SOLUTION, assert_error, needs_bwrap, serve, wait_for_job
+
+pytestmark = pytest.mark.sandbox
 
 
 def _upload(c: httpx.Client, data: bytes, name: str = "solution.ipynb",

@@ -10,9 +10,13 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from grader.service.procs import descendants
 from grader.service.selfcheck import SelfCheckQueue
 from tests.service.conftest import PACKS, needs_bwrap
+
+pytestmark = pytest.mark.sandbox
 
 SAMPLE = PACKS.parent / "submissions" / "stat8021-a3" / "wrong-q1c-missing-scale.ipynb"
 

@@ -83,6 +83,7 @@ def test_latex_two_column_pdf(latex):
     assert latex.line_pages[0] == 1 and latex.line_pages[-1] == 2
 
 
+@pytest.mark.browser
 def test_chromium_printed_pdf(chromium):
     lines = chromium.text.splitlines()
     assert chromium.pages == 2 and chromium.reader.startswith("pymupdf")

@@ -79,6 +79,7 @@ def test_a_scanned_report_gives_each_question_the_reason(scan):
     )
 
 
+@pytest.mark.sandbox
 def test_a_scanned_report_goes_to_a_ta_not_to_zero(scan):
     """A report-only lab handed in as a scan: every question answered from a report
     awaits a TA (status manual, no score), and the record is not `graded`."""
