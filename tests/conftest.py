@@ -123,8 +123,9 @@ def _watch_spawns() -> None:
         return
 
     def init(self, args, *a, **kw):  # type: ignore[no-untyped-def]
-        if _running:
-            line = _command_line(args)
+        line = _command_line(args)
+        # `bwrap ... true` is `bwrap_works()` asking whether a sandbox can start at all
+        if _running and not line.endswith(" true"):
             for needle, what, markers in _SPAWN_NEEDS:
                 if needle in line:
                     _started.setdefault(_running[-1].nodeid, set()).add((what, markers))
@@ -169,6 +170,16 @@ def needs_bwrap() -> None:
     reason = bwrap_works()
     if reason:
         pytest.skip(f"the sandbox is unavailable here: {reason}")
+
+
+def readme_scores() -> dict[str, float]:
+    """Sample -> the score it should get, from the table of submissions/stat8021-a3/README.md
+    (the scores the README promises are the ones the tests hold the grader to)."""
+    import re
+
+    rows = re.findall(r"^\| `([\w-]+)\.ipynb` \|.*\| ([\d.]+) \|$",
+                      (SAMPLES / "README.md").read_text(), re.M)
+    return {name: float(score) for name, score in rows}
 
 
 @dataclass

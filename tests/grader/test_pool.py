@@ -8,7 +8,6 @@ once (the pool keeps one ready while the previous one runs).
 from __future__ import annotations
 
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -21,7 +20,16 @@ import pytest
 
 from grader.run.limits import Limits
 from grader.run.sandbox import Sandbox, _pids_of_uid
-from tests.conftest import ALONE, ALONE_LIMITS, FAST, PACK_DIR, ROOT, SAMPLES, needs_bwrap
+from tests.conftest import (
+    ALONE,
+    ALONE_LIMITS,
+    FAST,
+    PACK_DIR,
+    ROOT,
+    SAMPLES,
+    needs_bwrap,
+    readme_scores,
+)
 
 pytestmark = pytest.mark.sandbox
 
@@ -94,13 +102,6 @@ def test_each_submission_gets_a_fresh_warm_kernel(pool, tmp_path):
         assert not any(folder.exists() for folder in kernel.group.folders)
 
 
-def _expected_scores() -> dict[str, float]:
-    """Sample -> score, from the table of submissions/stat8021-a3/README.md."""
-    rows = re.findall(r"^\| `([\w-]+)\.ipynb` \|.*\| ([\d.]+) \|$",
-                      (SAMPLES / "README.md").read_text(), re.M)
-    return {name: float(score) for name, score in rows}
-
-
 def _essence(record) -> dict:
     """What a warm and a cold grading of one notebook with one seed must share."""
     return {"score": record.score,
@@ -130,7 +131,7 @@ def test_hostile_samples_score_warm_as_cold(graded, hf_cache, sample):
     warm = graded[sample].record
     assert graded[sample].run.telemetry["warm"]["modules"] == ["torch", "transformers",
                                                                "datasets"]
-    assert cold.score == _expected_scores()[sample]
+    assert cold.score == readme_scores()[sample]
     assert _essence(warm) == _essence(cold)
 
 
@@ -152,7 +153,7 @@ def test_limit_samples_trip_their_limits_warm_as_cold(graded, hf_cache, sample):
                                 sandbox=Sandbox.create(), limits=ALONE_LIMITS,
                                 hf_cache=hf_cache, kernels=warm, on_run=(runs := []).append)
     assert runs[0].telemetry["warm"]["modules"] == ["torch", "transformers", "datasets"]
-    assert record.score == _expected_scores()[sample]
+    assert record.score == readme_scores()[sample]
     warm, cold = _essence(record), _essence(graded[sample].record)
     # the limit each sample is built to trip trips warm too, and no other than cold: each
     # trips in one step, far inside a cell timeout of minutes (ALONE_LIMITS), so the
@@ -294,6 +295,6 @@ def test_a_warm_batch_scores_as_cold(tmp_path, hf_cache):
                            engine)
     finally:
         engine.close()
-    expected = _expected_scores()
+    expected = readme_scores()
     assert not result.failed
     assert {k: r["score"] for k, r in result.records.items()} == {n: expected[n] for n in names}
