@@ -29,9 +29,10 @@ if TYPE_CHECKING:
     from grader.intake.files import StudentFiles
 
 PACK_FILE = "pack.toml"
-PRIVATE_KEYS = ("reference", "solution", "hidden", "expected")
-"""Keys naming private files ([assignment] reference and solution, [data] hidden) or an
-answer key (`expected` of an `answer` check and of its conventions); dropped from an
+PRIVATE_KEYS = ("reference", "solution", "hidden", "expected", "rubric")
+"""Keys naming private files ([assignment] reference and solution, [data] hidden), an
+answer key (`expected` of an `answer` check and of its conventions) or a TA's marking
+guide (a question's `rubric`); dropped from an
 exported public part."""
 DATA_ROLES = ("train", "test", "external", "hidden")
 

@@ -32,6 +32,7 @@ PRIVATE_PATHS: tuple[tuple[str, ...], ...] = (
     ("assignment", "reference"),
     ("assignment", "solution"),
     ("data", "hidden"),
+    ("questions", ANY, "rubric"),
     ("questions", ANY, "checks", ANY, "expected"),
     ("questions", ANY, "checks", ANY, "conventions", ANY, "expected"),
 )

@@ -112,6 +112,9 @@ class QuestionTable(Table):
     checks: list[dict[str, Any]] = Field(min_length=1)
     """Each a `kind` plus that kind's settings, `gate` and `weight`."""
     hint: str = ""
+    rubric: str = ""
+    """What a TA marks a manual question by (the TA sheet's `rubric` column); private:
+    `grader pack export-public` drops it, and no record or report carries it."""
     printed: list[PrintedTable] = []
     time_budget: PositiveSeconds | None = None
     visibility: Literal["visible", "score", "hidden", "after_deadline"] = "visible"

@@ -117,11 +117,12 @@ def _why(question: dict[str, Any]) -> str:
 
 
 def rubric_text(qid: str, pack_raw: dict[str, Any] | None, record_hint: str = "") -> str:
-    """What the rubric tells the TA about a question: its `hint` in pack.toml (else the
-    record's). Never an answer key: no `expected` value or reference is read."""
+    """What the rubric tells the TA about a question: its `rubric` in pack.toml (the
+    marking guide, TA-only), else its `hint` (else the record's). Never an answer key:
+    no `expected` value or reference is read."""
     for q in (pack_raw or {}).get("questions", []) or []:
         if isinstance(q, dict) and q.get("id") == qid:
-            return str(q.get("hint") or record_hint or "")
+            return " ".join(str(q.get("rubric") or q.get("hint") or record_hint or "").split())
     return record_hint or ""
 
 

@@ -147,7 +147,7 @@ def test_comments_and_layout_are_kept(tmp_path):
     comments = [line for line in source.splitlines() if line.lstrip().startswith("#")]
     assert comments and all(c in rubric for c in comments)
     kept = [line for line in source.splitlines()
-            if not re.match(r"\s*(reference|solution|hidden|expected)\s*=", line)]
+            if not re.match(r"\s*(reference|solution|hidden|expected|rubric)\s*=", line)]
     assert rubric.splitlines()[1:] == kept  # only the private lines went
 
 

@@ -94,3 +94,22 @@ def test_a_corrupt_notebook_s_record_does_not_say_questions_await_a_ta(tmp_path)
         assert "await a TA" not in text
     waiting = _record(40, [{"id": "q3b", "status": "manual", "score": None, "max": 4}])
     assert "some questions await a TA" in comment_html(waiting)
+
+
+def test_the_ta_sheet_has_the_rubric_of_every_shipped_manual_question(tmp_path, monkeypatch):
+    """Item 9: `manual-sheet.csv`'s `rubric` column was empty for the shipped pack's manual
+    questions. Graded and rendered through the CLI (`--no-execute`: no kernel); the
+    rubric is the TA's, so the exported public part and the student reports lack it."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["grade", str(ROOT / "submissions" / "stat8021-a3" / "solution.ipynb"),
+                 "-a", "stat8021-a3", "--out", "grades", "--no-execute", "--no-report"]) == 0
+    assert main(["report", "grades", "--out", "feedback", "-a", "stat8021-a3"]) == 0
+    with (tmp_path / "feedback" / "manual-sheet.csv").open(encoding="utf-8") as fh:
+        sheet = {r["question"]: r for r in csv.DictReader(fh)}
+    assert set(sheet) == {"q3a1", "q3b"}
+    assert sheet["q3a1"]["rubric"].startswith("2 points. 1: says the model is trained")
+    assert "Encoder-decoder" in sheet["q3b"]["rubric"]
+    student = (tmp_path / "feedback" / "students" / "solution.html").read_text()
+    assert "Encoder-decoder: the encoder reads" not in student
+    assert main(["pack", "export-public", "stat8021-a3", "public"]) == 0
+    assert "rubric" not in (tmp_path / "public" / "pack.toml").read_text()
