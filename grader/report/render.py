@@ -43,6 +43,8 @@ FIELD_WORD = {
     "input_ids_shape": "input_ids shape",
     "attention_mask_shape": "attention_mask shape",
     "written": "written as",
+    "weight_distance": "how far the encoder's weights moved from the checkpoint "
+                       "(relative change; near 0: only the head was trained)",
 }
 """Evidence fields a student report words for people; other keys are shown as they are."""
 VALUE_WORD = {

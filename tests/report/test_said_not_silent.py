@@ -113,3 +113,24 @@ def test_the_ta_sheet_has_the_rubric_of_every_shipped_manual_question(tmp_path, 
     assert "Encoder-decoder: the encoder reads" not in student
     assert main(["pack", "export-public", "stat8021-a3", "public"]) == 0
     assert "rubric" not in (tmp_path / "public" / "pack.toml").read_text()
+
+
+def _finetune_record(reported: dict[str, list[float]]) -> dict:
+    model = {"name": "distilbert-base-uncased", "architecture": "DistilBertForSequenceClassification",
+             "reported": reported, "threshold": 0.85, "reevaluated_accuracy": 0.9,
+             "weight_distance": 0.2194}
+    check = {"kind": "finetune", "status": "passed", "fraction": 1.0, "message": "ok",
+             "evidence": {"models": [model], "quick": False, "executed": True}}
+    question = {"id": "q2b", "title": "Q2(b)", "score": 12, "max": 12, "status": "passed",
+                "message": "ok", "hint": "", "checks": [check], "printed": []}
+    return {**_record(12, [question]), "mode": "grade"}
+
+
+def test_a_student_reads_words_not_weight_distance_and_no_empty_chart() -> None:
+    """Item 9: the student HTML showed `weight_distance 0.2194` and an empty accuracy chart."""
+    empty = render_student(_finetune_record({"train_accuracy": [], "test_accuracy": []}), "html")
+    assert "weight_distance" not in empty and "weight distance" not in empty
+    assert "how far the encoder&#39;s weights moved from the checkpoint" in empty
+    assert "No accuracy per epoch was printed" in empty and "<svg" not in empty
+    drawn = render_student(_finetune_record({"test_accuracy": [0.8, 0.9]}), "html")
+    assert "<svg" in drawn and "No accuracy per epoch was printed" not in drawn
