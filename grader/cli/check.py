@@ -29,6 +29,7 @@ from grader.cli.options import (
 )
 from grader.models.cache import ModelCacheError, cache_dir, cached_models
 from grader.pack import Pack, PackError, resolve_pack
+from grader.pack.expected import rules, why_expected
 
 FAILING = ("failed", "partial", "error")
 """Question statuses that make `grader check` exit 1."""
@@ -124,8 +125,14 @@ def print_check(record: Any, pack: Pack, name: str, *, full: bool, cache: Path |
     for hit in record.run.get("limits_hit", []):
         out.print(f"[yellow]limit:[/] {escape(str(hit['message']))}" +
                   (f" (cell {hit['cell'] + 1})" if isinstance(hit.get("cell"), int) else ""))
-    for line in cell_error_lines(record.run.get("cell_errors") or []):
-        out.print(f"[red]cell error:[/] {escape(line)}")
+    found = rules(pack)
+    for error, line in zip(record.run.get("cell_errors") or [],
+                           cell_error_lines(record.run.get("cell_errors") or []), strict=True):
+        why = why_expected(error, found) if found else None
+        if why:  # a cell the pack says needs what the grader lacks (docs/reports.md)
+            out.print(f"[yellow]expected cell error:[/] {escape(line)}: {escape(why)}")
+        else:
+            out.print(f"[red]cell error:[/] {escape(line)}")
     for flag in record.flags.get("finetune", []):
         out.print(f"[yellow]note:[/] {escape(str(flag['question']))}: "
                   f"{escape(str(flag['message']))}")

@@ -32,7 +32,8 @@ from grader.cli.options import (
 )
 from grader.models.cache import ModelCacheError, cache_dir
 from grader.pack import Pack, resolve_pack
-from grader.record import GradeRecord, needs_a_ta, write_atomic
+from grader.pack.expected import mark_expected, needs_a_ta
+from grader.record import GradeRecord, write_atomic
 from grader.run.sandbox import bwrap_works
 
 PREVIEW_NOTE = """This folder is the TA's preview of the batch, written by `grader grade`:
@@ -50,12 +51,14 @@ WIDE_TABLE = 8
 """Up to this many questions get a column each; more would not fit a terminal."""
 
 
-def _flags(record: GradeRecord) -> str:
-    # manual questions are not flags: they have their own column ("TA" cells when wide)
-    return "; ".join(needs_a_ta(record.to_dict(), manual=False))
+def _flags(record: GradeRecord, pack: Pack | None = None) -> str:
+    # manual questions are not flags: they have their own column ("TA" cells when wide);
+    # errors of cells the pack expects to fail (data the grader lacks) are none either
+    return "; ".join(needs_a_ta(mark_expected(record.to_dict(), pack), manual=False))
 
 
-def _table(records: list[GradeRecord], title: str, keys: list[str] | None = None) -> Table:
+def _table(records: list[GradeRecord], title: str, keys: list[str] | None = None,
+           pack: Pack | None = None) -> Table:
     """Scores per question when they fit; else what each submission lost and what waits.
 
     `keys` label the rows (the record names, which intake makes the students' keys): a
@@ -86,7 +89,7 @@ def _table(records: list[GradeRecord], title: str, keys: list[str] | None = None
         score = f"{record.score:g}/{record.max_score:g}"
         label = keys[n] if keys is not None else record.submission["name"]
         table.add_row(label, *(cells if wide else ()), score,
-                      *(() if wide else cells), _flags(record))
+                      *(() if wide else cells), _flags(record, pack))
     return table
 
 
@@ -253,7 +256,7 @@ def grade(
     else:
         Console().print(_table([GradeRecord.from_dict(r) for r in records.values()],
                                f"{pack.id}: {len(records)} graded, records in {out}",
-                               keys=list(records)))
+                               keys=list(records), pack=pack))
         for key, info in failed.items():
             console.print(f"[red]failed:[/] {key}: {info['error']} "
                           f"(after {info['retries']} retry)")

@@ -183,6 +183,40 @@ class EnvironmentTable(Table):
         return value
 
 
+class ExpectedErrorTable(Table):
+    """`[[expected_errors]]`: cells that need what the grader lacks (a dataset, a Drive
+    folder, a download) and are expected to fail when graded. Such a cell still runs;
+    its error is kept in the record and shown as expected (with `why`), and it is no
+    reason for a TA to open the record. A rule matches a cell error when the cell has
+    one of `tags` (if given) and `error` (if given) is found in "ename: evalue"."""
+
+    tags: list[str] = []
+    error: str | None = None
+    """A regular expression searched in the error's "ename: evalue" (`FileNotFoundError:
+    .*coco`, `No such file or directory: '/content/drive`)."""
+    why: str = Field(min_length=1)
+    """What the cell needs, in words ("loads COCO captions, which the grader lacks")."""
+
+    @field_validator("error")
+    @classmethod
+    def _pattern(cls, value: str | None) -> str | None:
+        import re
+
+        if value is not None:
+            try:
+                re.compile(value)
+            except re.error as exc:
+                raise ValueError(f"{value!r} is not a regular expression: {exc}") from None
+        return value
+
+    @model_validator(mode="after")
+    def _something(self) -> ExpectedErrorTable:
+        if not self.tags and self.error is None:
+            raise ValueError("give tags, error, or both: a rule matching every error would "
+                             "hide real crashes")
+        return self
+
+
 class Rubric(Table):
     """The whole `pack.toml`."""
 
@@ -194,6 +228,7 @@ class Rubric(Table):
     """Checked against `grader.run.limits.Limits` (unknown limits refused there)."""
     lms: LmsTable = LmsTable()
     environment: EnvironmentTable = EnvironmentTable()
+    expected_errors: list[ExpectedErrorTable] = []
 
 
 class CheckHead(Table):

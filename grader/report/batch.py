@@ -22,6 +22,7 @@ from typing import Any
 
 from grader.intake.lms import ROSTER, batch_rosters, load_rosters
 from grader.intake.student import Student
+from grader.pack.expected import mark_expected
 from grader.record import GradeRecord, read_record, write_atomic
 from grader.report.lms import canvas_csv, moodle_feedback_zip, moodle_worksheet, plain_csv
 from grader.report.manual import awaits_ta, manual_sheet, merge_sheet
@@ -133,7 +134,8 @@ def render_batch(records: Path | Iterable[dict[str, Any] | GradeRecord], out_dir
             result.written.append(path)
     graded = []
     for key, record in by_key.items():
-        record = displayable_data(record)
+        # errors of cells the pack expects to fail (data the grader lacks) marked as such
+        record = mark_expected(displayable_data(record), raw)
         student = displayable_student(students.get(key) or student_for({**record, "_key": key}))
         graded.append((student, record))
         result.students.append(student)

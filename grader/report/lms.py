@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from grader.intake.student import Student
-from grader.record import needs_a_ta as needs_human
+from grader.pack.expected import needs_a_ta as needs_human
 from grader.report.templates import render
 
 MOODLE_COLUMNS = ("Identifier", "Full name", "Email address", "Status", "Grade", "Maximum Grade",

@@ -15,7 +15,7 @@ from statistics import mean, median
 from typing import Any
 
 from grader.intake.student import Student
-from grader.record import needs_a_ta as needs_human
+from grader.pack.expected import needs_a_ta as needs_human
 from grader.report.templates import render
 
 CASE = re.compile(r"\b(hidden|demo)-[\w.-]+")

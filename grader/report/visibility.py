@@ -91,7 +91,7 @@ STUDENT_FIELDS: dict[str, Any] = {
                         "parameters": VALUE}],
             "limits_hit": [{"limit": VALUE, "cell": VALUE, "message": VALUE, "detail": VALUE}],
             "cell_errors": [{"cell": VALUE, "status": VALUE, "ename": VALUE, "evalue": VALUE,
-                             "tags": VALUE}]},
+                             "tags": VALUE, "expected": VALUE}]},
     "flags": {"tamper": VALUE, "printed_mismatch": [{"question": VALUE, **PRINTED}],
               "finetune": [{"question": VALUE, "kind": VALUE, "message": VALUE}]},
     "environment": {"python": VALUE, "grader": VALUE, "torch": VALUE, "cuda": VALUE},
