@@ -12,6 +12,7 @@ is here only in its public part is listed as checked at grading, and a check of 
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -88,3 +89,14 @@ def test_pack_commands_take_an_id_and_say_did_you_mean(tmp_path, monkeypatch, ca
     assert "did you mean 'stat8021-a3'?" in err and "pack: pack:" not in err
     assert main(["pack", "export-public", "stat8021-a3", "public"]) == 0
     assert load_pack(tmp_path / "public").is_public
+
+
+def test_serve_without_the_service_extra_says_which_extra(monkeypatch, capsys) -> None:
+    """Installed without `service` (the README once named only grading, reports and
+    models), `grader serve` said `ModuleNotFoundError: uvicorn` in a traceback."""
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if not installed
+    assert main(["serve"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: the service needs the `service` extra")
+    assert "pip install 'transformer-grader[service,grading]'" in err
+    assert "(missing: uvicorn)" in err and "Traceback" not in err
