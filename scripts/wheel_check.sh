@@ -17,7 +17,8 @@ python3 -m venv "$outside/venv"
 cp submissions/stat8021-a3/wrong-q1c-missing-scale.ipynb "$outside/"
 # The README's LMS example needs a class download: a Moodle zip (issue 27) where one
 # student handed in a report beside the notebook, one a report alone, one nothing.
-python3 - "$outside/moodle-download.zip" <<'PY'
+mkdir "$outside/lms"
+python3 - "$outside/lms/moodle-download.zip" <<'PY'
 import sys, zipfile
 nb = open("submissions/stat8021-a3/wrong-q1c-missing-scale.ipynb", "rb").read()
 report = "## Question 3\n\n(c) The attention scores take **25.77 GB**.\n"
@@ -51,21 +52,24 @@ PY
     done
     venv/bin/python -c 'import json; s = json.load(open("grades/wrong-q1c-missing-scale.json"))["score"]; assert s == 18, f"scored {s}, the sample README says 18"'
 
-    # The README's LMS example, literally (a relative --out), from this empty folder:
-    # every student has a record, and the reports beside the notebooks are read.
-    "$grader" grade moodle-download.zip -a stat8021-a3 --out grades-lms
-    "$grader" report grades-lms --out feedback-lms
+    # The README's LMS example, literally (its two lines, a relative --out), in a folder
+    # holding only the download: every student has a record, the reports are read.
+    (
+        cd lms
+        "$outside/venv/bin/grader" grade moodle-download.zip -a stat8021-a3 --out grades
+        "$outside/venv/bin/grader" report grades --out feedback
+    )
     venv/bin/python - <<'PY'
 import csv, json
 def record(key):
-    return json.load(open(f"grades-lms/{key}.json"))
+    return json.load(open(f"lms/grades/{key}.json"))
 for key in ("ada-lovelace-101", "bob-ng-102"):
     reports = [r for r in record(key)["submission"]["reports"] if not r.get("intake")]
     assert [r["name"] for r in reports] == ["report.md"] and not reports[0].get("error"), reports
     q3c = next(q for q in record(key)["questions"] if q["id"] == "q3c")
     assert q3c["score"] == q3c["max"], (key, q3c["message"])
 assert "nothing was handed in" in record("cy-oh-103")["questions"][0]["message"]
-rows = {r["key"] for r in csv.DictReader(open("feedback-lms/gradebook.csv"))}
+rows = {r["key"] for r in csv.DictReader(open("lms/feedback/gradebook.csv"))}
 assert {"ada-lovelace-101", "bob-ng-102", "cy-oh-103"} <= rows, rows
 print("LMS example: 3 records, reports read")
 PY
