@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
-
-import torch
+from typing import TYPE_CHECKING, Any
 
 from grader.checks.patterns import labelled_values
 from grader.pack import Printed
 from grader.run.result import ProbePayload, RunResult
+
+if TYPE_CHECKING:  # tensors come with a run; reading a pack must not import torch
+    import torch
 
 NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf"
 
@@ -44,6 +45,8 @@ def _actual(item: Printed, payload: ProbePayload | None,
     tensor = payload.tensors.get(f"{item.case}/{item.output}")
     if tensor is None:
         return None
+    import torch
+
     if item.stat == "shape":
         return list(tensor.shape)
     if item.stat == "norm":

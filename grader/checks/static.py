@@ -20,12 +20,14 @@ import fnmatch
 import gc
 import re
 from pathlib import PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from nbformat import NotebookNode
 from pydantic import Field, field_validator
 
 from grader.checks import CheckResult
+
+if TYPE_CHECKING:  # a notebook comes with a run; reading a pack does not import nbformat
+    from nbformat import NotebookNode
 from grader.checks.kind import Context, Kind, Settings, generic_rows
 from grader.pack import Check, Question
 

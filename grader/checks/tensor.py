@@ -10,15 +10,18 @@ so the message names the first thing that is wrong, the way a TA would.
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import torch
-
-from grader.cases import Case, draw_hidden, read_demo
 from grader.checks import CheckResult
 from grader.checks.kind import NOT_EXECUTED, Context, Finding, Kind, Probe, Settings, generic_rows
 from grader.pack import Check, Pack, Question
 from grader.run.result import ProbePayload
+
+if TYPE_CHECKING:  # torch is imported where tensors are compared: reading a pack (its answer
+    # key, `grader answers check`) discovers every kind and must not wait for torch
+    import torch
+
+    from grader.cases import Case
 
 PROBLEM_TEXT = {
     "missing": "{message}",
@@ -70,6 +73,8 @@ def compare_case(name: str, got_meta: dict[str, Any], got: dict[str, torch.Tenso
 
 def _closeness(got: torch.Tensor, want: torch.Tensor, atol: float, rtol: float,
                row: dict[str, Any]) -> bool:
+    import torch
+
     got64, want64 = got.to(torch.float64), want.to(torch.float64)
     finite_want = torch.isfinite(want64)
     if not torch.equal(torch.isfinite(got64), finite_want):
@@ -150,6 +155,8 @@ class TensorSettings(Settings):
 def demo(ctx: Context) -> tuple[dict[str, Any], dict[str, Any]]:
     """(demo cases by target, their expected outputs) from the pack's public demo file."""
     def read() -> tuple[dict[str, Any], dict[str, Any]]:
+        from grader.cases import read_demo
+
         path = ctx.pack.demo_file
         return read_demo(path) if path is not None and path.is_file() else ({}, {})
     return ctx.once("tensor-demo", read)
@@ -170,6 +177,10 @@ def cases(ctx: Context, target: str) -> tuple[list[Case], dict[str, dict[str, to
         return sent, expected, [c["name"] for c in sent]
 
     def draw() -> tuple[list[Case], dict[str, dict[str, torch.Tensor]]]:
+        import torch
+
+        from grader.cases import draw_hidden
+
         ref = ctx.pack.reference()
         gen = torch.Generator().manual_seed(
             int.from_bytes(hashlib.sha256(f"{ctx.seed}:{target}".encode()).digest()[:7]))
@@ -217,6 +228,8 @@ class Tensor(Kind):
         return {"cases": rows, "n_passed": len(rows) - len(failing), "n_cases": len(rows)}
 
     def validate(self, pack: Pack, checks: list[tuple[Question, Check]]) -> list[Finding]:
+        import torch
+
         targets = sorted({c.target for _, c in checks})
         ctx = Context(pack=pack, mode="check", seed=0)
         demo_cases, demo_expected = demo(ctx)

@@ -6,25 +6,88 @@ Exit codes scripts can trust: 0 success, 1 a failure of the work itself,
 
 from __future__ import annotations
 
+import importlib
 import sys
+from typing import Any, NamedTuple
 
+import click
 import typer
+from typer.core import TyperGroup
 
-from calculators.errors import CalculatorError
-from grader.cli.answers import answers_app
-from grader.cli.calc import calc_app
-from grader.cli.check import check
-from grader.cli.env import env_app
-from grader.cli.grading import grade
-from grader.cli.models import models_app
-from grader.cli.pack import pack_app
-from grader.cli.report import report
-from grader.cli.serve import serve
-from grader.cli.similarity import similarity
-from grader.models.cache import ModelCacheError
-from grader.pack import PackError
+
+class Verb(NamedTuple):
+    module: str
+    attribute: str
+    help: str
+    """The line `grader --help` shows (tests/grader/test_cli_startup.py holds it to the
+    command's own help, so the two cannot drift apart)."""
+
+
+VERBS: dict[str, Verb] = {
+    "grade": Verb("grader.cli.grading", "grade", "Grade submissions on hidden inputs; one "
+                  "record each in --out, reports, a table."),
+    "check": Verb("grader.cli.check", "check", "Self-check a notebook on the public demo "
+                  "inputs (works from a public pack)."),
+    "report": Verb("grader.cli.report", "report", "Render per-student reports, the class "
+                   "summary and gradebooks from graded records."),
+    "serve": Verb("grader.cli.serve", "serve", "Serve the calculators, answer checks and "
+                  "notebook self-check over HTTP."),
+    "similarity": Verb("grader.cli.similarity", "similarity", "Rank pairs of students by "
+                       "evidence: the same wrong outputs on hidden cases, code beyond the "
+                       "template, the same unusual wrong numbers and phrasing."),
+    "calc": Verb("grader.cli.calc", "calc_app", "Exact Transformer arithmetic: parameters, "
+                 "LoRA, memory, cross-entropy, FLOPs."),
+    "answers": Verb("grader.cli.answers", "answers_app", "Read students' written answers: "
+                    "check one against a value, lint a report's arithmetic."),
+    "pack": Verb("grader.cli.pack", "pack_app", "Check an assignment pack, or export its "
+                 "public part."),
+    "models": Verb("grader.cli.models", "models_app", "The offline Hugging Face cache grading "
+                   "uses (seed tiny models, fetch real ones)."),
+    "env": Verb("grader.cli.env", "env_app", "Kernel environments of packs: the packages a "
+                "pack's notebooks import beyond the grader's own."),
+}
+"""Every verb, found by name and imported only when it runs: `grader calc ...` never
+imports torch, nbclient or the report templates, and `grader --help` imports none of the
+verbs (a student checking ten answers from a script waits for sympy once per answer, not
+for every subcommand's imports)."""
+
+
+def load_verb(name: str) -> click.Command:
+    """The click command of one verb, its module imported now."""
+    verb = VERBS[name]
+    target = getattr(importlib.import_module(verb.module), verb.attribute)
+    if isinstance(target, typer.Typer):
+        # mounted under the root, as `add_typer` would: the root offers no completion
+        # install, so neither does a verb (typer reads this flag of the app it builds)
+        target._add_completion = False
+        command = typer.main.get_command(target)
+    else:
+        one = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+        one.command(name)(target)
+        command = typer.main.get_command(one)
+    command.name = name
+    return command
+
+
+class _Verbs(TyperGroup):
+    """The root group: lists the verbs from `VERBS` and imports one when it is run."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(VERBS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        # what help listings ask for: the name and its line, nothing imported
+        verb = VERBS.get(cmd_name)
+        return None if verb is None else click.Command(cmd_name, help=verb.help,
+                                                       short_help=verb.help)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[Any, ...]:
+        name, _listed, rest = super().resolve_command(ctx, args)
+        return name, load_verb(str(name)), rest
+
 
 app = typer.Typer(
+    cls=_Verbs,
     name="grader",
     help="Grade Transformer notebooks and compute exact Transformer arithmetic.",
     epilog=(
@@ -38,16 +101,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-app.add_typer(calc_app, name="calc")
-app.add_typer(answers_app, name="answers")
-app.add_typer(pack_app, name="pack")
-app.add_typer(models_app, name="models")
-app.add_typer(env_app, name="env")
-app.command("grade")(grade)
-app.command("check")(check)
-app.command("report")(report)
-app.command("serve")(serve)
-app.command("similarity")(similarity)
 
 
 def _version(value: bool) -> None:
@@ -69,27 +122,37 @@ def _root(
 
 EXIT_USAGE = 2
 
+INPUT_ERRORS = (("calculators.errors", "CalculatorError", "error: "),
+                ("grader.pack", "PackError", "error: pack: "),
+                ("grader.models.cache", "ModelCacheError", "error: models: "))
+"""Errors of the user's input (exit 2, one line), by the module that defines each: an
+exception can only be one of these if its module was imported, so none is imported here."""
+
+
+def _input_error(exc: BaseException) -> str | None:
+    """The line's prefix when `exc` is an input error, else None."""
+    for module, name, prefix in INPUT_ERRORS:
+        kind = getattr(sys.modules.get(module), name, None)
+        if isinstance(kind, type) and isinstance(exc, kind):
+            return prefix
+    return None
+
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; turns input errors into exit code 2."""
     try:
         # with standalone_mode=False click returns (not raises) the code of `typer.Exit`
         code = app(args=argv, standalone_mode=False)
-    except CalculatorError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        return EXIT_USAGE
-    except PackError as exc:
-        typer.echo(f"error: pack: {exc}", err=True)
-        return EXIT_USAGE
-    except ModelCacheError as exc:
-        typer.echo(f"error: models: {exc}", err=True)
-        return EXIT_USAGE
     except typer.Exit as exc:
         return exc.exit_code
     except typer.Abort:
         typer.echo("aborted", err=True)
         return 1
     except Exception as exc:
+        prefix = _input_error(exc)
+        if prefix is not None:
+            typer.echo(f"{prefix}{exc}", err=True)
+            return EXIT_USAGE
         # click's usage errors (typer vendors its own click) carry their exit code
         if callable(getattr(exc, "show", None)) and isinstance(
             getattr(exc, "exit_code", None), int

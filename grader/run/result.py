@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import nbformat
-from nbformat import NotebookNode
+if TYPE_CHECKING:  # a run's notebook; the record's types are read without nbformat
+    from nbformat import NotebookNode
 
 
 @dataclass
@@ -86,6 +86,8 @@ def saved_run(notebook: Path) -> RunResult:
     For `--no-execute`: grading what an already-run notebook shows (its printed
     accuracies, say) without a kernel. No probe ran, so checks that need one say so.
     """
+    import nbformat
+
     nb = nbformat.read(notebook, as_version=4)
     cells = []
     for index, cell in enumerate(nb.cells):
