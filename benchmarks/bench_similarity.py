@@ -10,8 +10,7 @@ behaviour notebooks graded once in the sandbox (`--graded DIR`: a batch of them,
 `grader grade` wrote it; without it they are graded here first, about two minutes), and
 each student's written answers are judged without a kernel. So that the output index
 has work to do, 40 % of the honest students also get a wrong Q1(d) output of their own
-(the right one plus noise of their own size: distinct, but each within tolerance of its
-neighbours only when close). What is timed is what `grader similarity` does: read the
+(the right one plus an offset of their own, 0.01 apart: distinct beyond the tolerance). What is timed is what `grader similarity` does: read the
 records, stored runs and notebooks, fingerprint, index, compare, and write the HTML and
 JSON. Setup (writing notebooks, grading, composing runs) is not timed.
 """
@@ -49,7 +48,7 @@ def grade_behaviour(out: Path) -> Path:
 
 
 def perturb(grades: Path, keys: list[str]) -> None:
-    """Give each of `keys` a wrong Q1(d) output of its own (noise of a student's own size)."""
+    """Give each of `keys` a wrong Q1(d) output of its own."""
     from safetensors.numpy import load_file, save_file
 
     probe = "q1d-PositionalEncoding"
@@ -62,8 +61,8 @@ def perturb(grades: Path, keys: list[str]) -> None:
         tensors = load_file(str(blob))
         rng = random.Random(i)
         for name in tensors:
-            if name.startswith("hidden-"):
-                tensors[name] = tensors[name] + 1e-3 * (1 + i) * rng.random()
+            if name.startswith("hidden-"):  # an offset of its own, 0.01 apart: > atol
+                tensors[name] = tensors[name] + (0.01 * (1 + i) + 1e-4 * rng.random())
         save_file(tensors, str(blob))
         for q in record["questions"]:
             if q["id"] == "q1d":

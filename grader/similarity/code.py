@@ -4,7 +4,8 @@ Why an index and not all pairs: 500 students make 124,750 pairs; a fingerprint f
 two to a few dozen notebooks names the pairs worth comparing, as in MOSS. Each
 fingerprint is posted under the students who have it; pairs are enumerated only from
 fingerprints held by at most `pair_df_max` students, and each such candidate pair is
-then scored on everything the two share.
+then scored on everything the two share. A copy shares many fingerprints two or three
+students hold, so a low cap loses no copy and keeps the candidates few.
 
 What makes two students alike must be theirs: the pack's template notebook and
 template modules are fingerprinted the same way and subtracted, and so is whatever more
@@ -112,7 +113,7 @@ def build_index(classroom: Classroom, settings: Settings) -> CodeIndex:
     own = sorted(t for t in totals.values() if t > 0)
     typical = own[len(own) // 2] if own else 0.0
     return CodeIndex(prints, weight, totals, dict(postings),
-                     pair_df_max=int(max(20, 0.2 * n)), typical=typical)
+                     pair_df_max=int(max(10, settings.pair_share * n)), typical=typical)
 
 
 def candidate_pairs(index: CodeIndex) -> set[tuple[str, str]]:
@@ -133,18 +134,24 @@ def _lines(spans: list[tuple[int, int, int]]) -> dict[int, set[int]]:
     return by_unit
 
 
+def containment(index: CodeIndex, a: str, b: str) -> float:
+    """The rarity-weighted share of the smaller student's own code (at least half the
+    class median's) that the other has too: 0 to 1."""
+    weight = index.weight
+    shared = sum(weight.get(h, 0.0) for h in index.prints[a].spans.keys()
+                 & index.prints[b].spans.keys())
+    smaller = max(min(index.totals[a], index.totals[b]), 0.5 * index.typical)
+    return min(1.0, shared / smaller) if smaller > 0 else 0.0
+
+
 def compare(index: CodeIndex, a: str, b: str) -> dict[str, Any] | None:
-    """The code evidence of a pair: the rarity-weighted share of the smaller student's own
-    code (at least half the class median's) that the other has too, and the matching lines of
-    each student's units (for side-by-side display); None when they share nothing rare."""
+    """The code evidence of a pair: its containment and the matching lines of each
+    student's units (for side-by-side display); None when they share nothing rare."""
     pa, pb = index.prints[a], index.prints[b]
     shared = [h for h in pa.spans.keys() & pb.spans.keys() if h in index.weight]
     if not shared:
         return None
-    smaller = max(min(index.totals[a], index.totals[b]), 0.5 * index.typical)
-    if smaller <= 0:
-        return None
-    containment = min(1.0, sum(index.weight[h] for h in shared) / smaller)
+    value = containment(index, a, b)
     lines_a = _lines([s for h in shared for s in pa.spans[h]])
     lines_b = _lines([s for h in shared for s in pb.spans[h]])
     regions = []
@@ -154,7 +161,7 @@ def compare(index: CodeIndex, a: str, b: str) -> dict[str, Any] | None:
         regions.append({
             "unit": name,
             "a": _unit_view(pa, ua, lines_a), "b": _unit_view(pb, ub, lines_b)})
-    return {"containment": round(containment, 4), "shared": len(shared), "regions": regions}
+    return {"containment": round(value, 4), "shared": len(shared), "regions": regions}
 
 
 def _unit_view(p: CodePrint, unit: int | None, lines: dict[int, set[int]]) -> dict[str, Any]:

@@ -140,42 +140,40 @@ def find_similar(classroom: Classroom, settings: Settings) -> Result:
     common = max(settings.common_min, settings.common_share * n)
     candidates = (code.candidate_pairs(code_index)
                   | behaviour.candidate_pairs(beh_index, settings)
-                  | written.candidate_pairs(text_index, common))
+                  | written.candidate_pairs(text_index, common, settings.pair_share))
 
     def rarity(k: int) -> float:
         return behaviour.bits(k, n, settings) * settings.number_weight
 
     found = []
-    for a, b in sorted(candidates):
-        code_ev = code.compare(code_index, a, b)
-        prose = written.compare_prose(text_index, a, b)
-        both = len(text_index.prose.get(a, {}).keys() & text_index.prose.get(b, {}).keys())
-        text = sum(p["containment"] for p in prose) / both if both else 0.0
-        found.append((a, b, code_ev, prose, text))
-    base_code = _quantile([f[2]["containment"] for f in found if f[2]], settings.baseline_quantile)
-    base_text = _quantile([f[4] for f in found if f[4]], settings.baseline_quantile)
+    for a, b in candidates:
+        found.append((a, b, code.containment(code_index, a, b),
+                      written.text_containment(text_index, a, b)))
+    base_code = _quantile([f[2] for f in found if f[2]], settings.baseline_quantile)
+    base_text = _quantile([f[3] for f in found if f[3]], settings.baseline_quantile)
     baselines = {"code": round(base_code, 4), "text": round(base_text, 4)}
 
     pairs = []
-    for a, b, code_ev, prose, text in found:
+    for a, b, code_c, text_c in found:
         beh = behaviour.compare(beh_index, a, b, settings)
         nums = written.compare_numbers(text_index, a, b, rarity)
         parts = {
             "behaviour": sum(e["score"] for e in beh),
             "numbers": sum(x["bits"] for x in nums),
-            "code": settings.code_weight * _excess(
-                code_ev["containment"] if code_ev else 0.0, base_code),
-            "text": settings.text_weight * _excess(text, base_text),
+            "code": settings.code_weight * _excess(code_c, base_code),
+            "text": settings.text_weight * _excess(text_c, base_text),
         }
         score = sum(parts.values())
         if score < settings.show_score:
             continue
-        pairs.append(Pair(a, b, score, score >= settings.flag_score, parts, beh, nums,
-                          code_ev, prose))
+        pairs.append(Pair(a, b, score, score >= settings.flag_score, parts, beh, nums))
     pairs.sort(key=lambda p: (-p.score, p.a, p.b))
     clock["pairs"] = time.perf_counter() - t
-    clock["total"] = time.perf_counter() - start
     kept = pairs[:settings.max_pairs]
+    for p in kept:  # the side-by-side evidence, for the pairs listed only
+        p.code = code.compare(code_index, p.a, p.b)
+        p.prose = written.compare_prose(text_index, p.a, p.b)
+    clock["total"] = time.perf_counter() - start
     return Result(kept, _clusters(pairs), settings, {w.key: w.name for w in classroom.works},
                   classroom.source, {k: round(v, 3) for k, v in clock.items()}, notes,
                   len(candidates), baselines)

@@ -32,12 +32,15 @@ class Settings(BaseModel):
     common_min: int = Field(3, ge=2, description="a group this small is never common")
 
     # code
-    k: int = Field(10, ge=3, description="tokens per k-gram")
+    k: int = Field(15, ge=3, description="tokens per k-gram")
     window: int = Field(5, ge=1, description="winnowing window: matches of k + window - 1 "
                                              "tokens or more are always found")
     code_common_share: float = Field(0.5, gt=0, le=1, description=(
         "code fingerprints found in more than this share of the class are subtracted, like "
         "the starter code"))
+    pair_share: float = Field(0.05, gt=0, le=1, description=(
+        "only code fingerprints and shingles held by at most this share of the class (and "
+        "at most 10 students in a small class) propose candidate pairs"))
     code_weight: float = Field(10.0, ge=0, description="points for code containment 1.0")
     code_min_tokens: int = Field(40, ge=0, description=(
         "students with fewer tokens of their own code than this get no code score (too "

@@ -221,7 +221,8 @@ def build_index(classroom: Classroom, settings: Settings) -> WrittenIndex:
     return WrittenIndex(n, numbers, dict(holders), prose, weight, totals)
 
 
-def candidate_pairs(index: WrittenIndex, common: float) -> set[tuple[str, str]]:
+def candidate_pairs(index: WrittenIndex, common: float, pair_share: float
+                    ) -> set[tuple[str, str]]:
     """Pairs sharing a wrong number held by few, or a rare shingle."""
     pairs: set[tuple[str, str]] = set()
     for keys in index.number_holders.values():
@@ -233,7 +234,7 @@ def candidate_pairs(index: WrittenIndex, common: float) -> set[tuple[str, str]]:
             for h in p.shingles:
                 if (qid, h) in index.weight:
                     posting[(qid, h)].append(key)
-    cap = max(20, 0.2 * index.n)
+    cap = max(10, pair_share * index.n)
     for keys in posting.values():
         if 2 <= len(keys) <= cap:
             pairs.update(_pairs(keys))
@@ -254,10 +255,24 @@ def compare_numbers(index: WrittenIndex, a: str, b: str, rarity: Any) -> list[di
         slot = (y.question, y.slot, y.key)
         if y.verdict != "correct" and slot in mine:
             holders = len(index.number_holders[slot])
-            shared.append({"question": y.question, "a": mine[slot].shown, "b": y.shown,
-                           "verdict": y.verdict, "holders": holders,
-                           "bits": rarity(holders)})
+            if rarity(holders) > 0:  # a common wrong number says nothing
+                shared.append({"question": y.question, "a": mine[slot].shown, "b": y.shown,
+                               "verdict": y.verdict, "holders": holders,
+                               "bits": rarity(holders)})
     return shared
+
+
+def text_containment(index: WrittenIndex, a: str, b: str) -> float:
+    """Mean over the questions both answered in words of the rarity-weighted containment."""
+    pa, pb = index.prose.get(a, {}), index.prose.get(b, {})
+    both = pa.keys() & pb.keys()
+    total = 0.0
+    for qid in both:
+        shared = sum(index.weight.get((qid, h), 0.0)
+                     for h in pa[qid].shingles.keys() & pb[qid].shingles.keys())
+        smaller = min(index.totals[(a, qid)], index.totals[(b, qid)])
+        total += min(1.0, shared / smaller) if smaller > 0 else 0.0
+    return total / len(both) if both else 0.0
 
 
 def compare_prose(index: WrittenIndex, a: str, b: str) -> list[dict[str, Any]]:

@@ -109,7 +109,7 @@ def test_the_group_of_three_is_one_cluster(result, synthetic_class) -> None:
 
 def test_the_report_copy_is_found_by_its_numbers_and_phrasing(result) -> None:
     (p,) = [p for p in result.pairs if (p.a, p.b) == ("report-copy", "report-src")]
-    assert p.parts["code"] == 0  # the code was written apart
+    assert p.parts["code"] < 3 < p.parts["numbers"]  # the code was written apart
     shown = {x["a"] for x in p.numbers}
     assert {"51.54 GB", "14.50 million"} <= shown
     assert p.prose and all(q["a"] and q["b"] for q in p.prose)

@@ -41,9 +41,9 @@ def test_writes_both_files_and_names_the_pairs(grades: Path, tmp_path: Path,
     said = capsys.readouterr().out
     assert "bug-copy – bug-src" in said and "never a verdict" in said
     data = json.loads((tmp_path / "similarity.json").read_text())
-    top = data["pairs"][0]
-    assert {top["a"], top["b"]} == {"bug-copy", "bug-src"} and top["flagged"]
-    assert top["behaviour"][0]["case"] == "hidden-x"
+    (bug,) = [p for p in data["pairs"] if {p["a"], p["b"]} == {"bug-copy", "bug-src"}]
+    assert bug["flagged"] and bug["behaviour"][0]["case"] == "hidden-x"
+    assert bug["behaviour"][0]["holders"] == 2
     assert (tmp_path / "similarity.html").read_text().count('class="pair"') >= 1
 
 
