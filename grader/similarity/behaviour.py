@@ -137,13 +137,20 @@ def _case_verdicts(work: Work) -> dict[tuple[str, str], dict[str, Any]]:
 _DIGITS = re.compile(r"\d+")
 
 
-def items_of(work: Work) -> list[Item]:
-    """The student's behavioural fingerprints from the stored run the record names."""
-    if work.run_dir is None or work.record is None:
-        return []
+def read_meta(work: Work) -> dict[str, Any] | None:
+    """The stored run's run.json, or None (no run, or unreadable)."""
+    if work.run_dir is None:
+        return None
     try:
-        meta = json.loads((work.run_dir / "run.json").read_text(encoding="utf-8"))
+        return json.loads((work.run_dir / "run.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
+        return None
+
+
+def items_of(work: Work, meta: dict[str, Any] | None = None) -> list[Item]:
+    """The student's behavioural fingerprints from the stored run the record names."""
+    meta = meta if meta is not None else read_meta(work)
+    if meta is None or work.record is None or work.run_dir is None:
         return []
     verdicts = _case_verdicts(work)
     qids = [q.id for q in work.record.questions]
@@ -247,20 +254,15 @@ def _tolerance_classes(items: list[Item], atol: float) -> dict[str, int]:
 
 
 def build_index(classroom: Classroom, settings: Settings) -> BehaviourIndex:
-    items = {w.key: items_of(w) for w in classroom.works}
-    holders: dict[tuple[str, str, str, str], list[str]] = defaultdict(list)
-    by_slot: dict[tuple[str, str, str], list[Item]] = defaultdict(list)
+    items: dict[str, list[Item]] = {}
     class_size: dict[str, int] = defaultdict(int)
     for w in classroom.works:
-        if w.run_dir is None:
-            continue
-        try:
-            probes = json.loads((w.run_dir / "run.json").read_text(encoding="utf-8")).get(
-                "probes") or {}
-        except (OSError, ValueError):
-            continue
-        for probe in probes:
+        meta = read_meta(w)
+        items[w.key] = items_of(w, meta) if meta is not None else []
+        for probe in (meta or {}).get("probes") or {}:
             class_size[probe] += 1
+    holders: dict[tuple[str, str, str, str], list[str]] = defaultdict(list)
+    by_slot: dict[tuple[str, str, str], list[Item]] = defaultdict(list)
     for key, found in items.items():
         for item in found:
             holders[(item.kind, item.probe, _slot(item), item.exact)].append(key)

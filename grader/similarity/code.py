@@ -27,7 +27,7 @@ from nbformat import NotebookNode
 
 from grader.similarity.classroom import Classroom, Work
 from grader.similarity.settings import Settings
-from grader.similarity.winnow import fingerprints, kgrams, normalise, winnow
+from grader.similarity.winnow import Fingerprint, fingerprints, kgrams, normalise, winnow
 
 
 @dataclass
@@ -68,15 +68,22 @@ def template_hashes(classroom: Classroom, settings: Settings) -> set[int]:
     return {f.hash for u in units for f in fingerprints(u.source, settings.k, settings.window)}
 
 
-def fingerprint_work(work: Work, template: set[int], settings: Settings) -> CodePrint:
+def fingerprint_work(work: Work, template: set[int], settings: Settings,
+                     seen: dict[str, tuple[int, list[Fingerprint]]] | None = None) -> CodePrint:
+    """The student's own fingerprints (the template's taken out), by unit. `seen` caches
+    by cell text: most cells of a class are the handout's, or a copy's, and a class of 500
+    tokenizes each distinct cell once."""
     units = work_units(work)
     print_ = CodePrint(units, 0)
+    cache = {} if seen is None else seen
     for i, unit in enumerate(units):
-        tokens = normalise(unit.source)
-        kept = winnow(kgrams(tokens, settings.k), settings.window)
-        own = [f for f in kept if f.hash not in template]
+        if unit.source not in cache:
+            tokens = normalise(unit.source)
+            kept = winnow(kgrams(tokens, settings.k), settings.window)
+            cache[unit.source] = (len(tokens), [f for f in kept if f.hash not in template])
+        count, own = cache[unit.source]
         if own:
-            print_.tokens += len(tokens)
+            print_.tokens += count
         for f in own:
             print_.spans.setdefault(f.hash, []).append((i, f.first, f.last))
     return print_
@@ -98,7 +105,8 @@ class CodeIndex:
 
 def build_index(classroom: Classroom, settings: Settings) -> CodeIndex:
     template = template_hashes(classroom, settings)
-    prints = {w.key: fingerprint_work(w, template, settings) for w in classroom.works}
+    seen: dict[str, tuple[int, list[Fingerprint]]] = {}
+    prints = {w.key: fingerprint_work(w, template, settings, seen) for w in classroom.works}
     n = len(prints)
     postings: dict[int, list[str]] = defaultdict(list)
     for key, p in prints.items():

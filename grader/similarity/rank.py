@@ -138,8 +138,8 @@ def find_similar(classroom: Classroom, settings: Settings) -> Result:
     t = time.perf_counter()
     n = len(classroom.works)
     common = max(settings.common_min, settings.common_share * n)
-    candidates = (code.candidate_pairs(code_index)
-                  | behaviour.candidate_pairs(beh_index, settings)
+    beh_pairs = behaviour.candidate_pairs(beh_index, settings)
+    candidates = (code.candidate_pairs(code_index) | beh_pairs
                   | written.candidate_pairs(text_index, common, settings.pair_share))
 
     def rarity(k: int) -> float:
@@ -155,7 +155,8 @@ def find_similar(classroom: Classroom, settings: Settings) -> Result:
 
     pairs = []
     for a, b, code_c, text_c in found:
-        beh = behaviour.compare(beh_index, a, b, settings)
+        # only a pair sharing an uncommon fingerprint can score on behaviour
+        beh = behaviour.compare(beh_index, a, b, settings) if (a, b) in beh_pairs else []
         nums = written.compare_numbers(text_index, a, b, rarity)
         parts = {
             "behaviour": sum(e["score"] for e in beh),

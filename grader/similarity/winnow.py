@@ -109,13 +109,15 @@ def winnow(grams: list[Fingerprint], w: int) -> list[Fingerprint]:
     position once."""
     if len(grams) <= w:
         return [min(grams, key=lambda g: g.hash)] if grams else []
-    chosen: dict[int, Fingerprint] = {}
-    for start in range(len(grams) - w + 1):
-        window = grams[start:start + w]
-        low = min(g.hash for g in window)
-        pos = max(i for i, g in enumerate(window) if g.hash == low) + start
-        chosen[pos] = grams[pos]
-    return [chosen[p] for p in sorted(chosen)]
+    hashes = [g.hash for g in grams]
+    chosen: list[int] = []
+    for start in range(len(hashes) - w + 1):
+        window = hashes[start:start + w]
+        low = min(window)
+        pos = start + w - 1 - window[::-1].index(low)  # the rightmost minimum
+        if not chosen or chosen[-1] != pos:
+            chosen.append(pos)
+    return [grams[p] for p in chosen]
 
 
 def fingerprints(source: str, k: int, w: int) -> list[Fingerprint]:
