@@ -7,6 +7,13 @@ it (a PDF or Markdown file, as the labs ask). The `answer` check asks this modul
 for the answer text and where it came from, so the record can say which evidence
 came from where. Reports are read once per submission (`Reports`), with their
 arithmetic linted once, through `calculators.answers`.
+
+Every report is read through `calculators.answers.read_report`, which reads it in a
+bounded worker process (CPU time, address space, wall clock: `reading/bounded.py`). A
+file too complex to read within those bounds (`ReportTooComplex`: a limit tripped, a
+page of thousands of text blocks, a zip member inflating past its limit or its header)
+is kept among the errors *and* listed by `Reports.needs_ta()`, so its questions go to a
+TA as a scan's do: never a 0, never a stop of the batch.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from calculators.answers import (
     lint_arithmetic,
     read_report,
 )
+from calculators.answers.reading import ReportTooComplex
 from calculators.answers.report import section_text
 from grader.checks.patterns import labelled_values
 
@@ -60,6 +68,8 @@ class Reports:
 
     docs: list[Report] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    too_complex: list[str] = field(default_factory=list)
+    """The errors of files too complex to read (also in `errors`): a TA reads them."""
     _slips: dict[str, list[Slip]] = field(default_factory=dict)
     _answers: dict[tuple[str, tuple[str, ...]], dict[str, Extracted]] = field(
         default_factory=dict)
@@ -77,6 +87,9 @@ class Reports:
         for path in paths:
             try:
                 out.docs.append(read_report(path))
+            except ReportTooComplex as exc:
+                out.errors.append(str(exc))
+                out.too_complex.append(str(exc))
             except ReportReadError as exc:
                 out.errors.append(str(exc))
         return out
@@ -93,11 +106,15 @@ class Reports:
                  "reader": d.reader, "pages": d.pages, "needs_ta": d.needs_ta,
                  "notes": list(d.notes),
                  "sha256": hashlib.sha256(Path(d.path).read_bytes()).hexdigest()}
-                for d in self.docs] + [{"error": e} for e in self.errors]
+                for d in self.docs] + [
+            {"error": e, **({"needs_ta": e} if e in self.too_complex else {})}
+            for e in self.errors]
 
     def needs_ta(self) -> list[str]:
-        """Why a person must read some report (no text layer, pages that are images)."""
-        return [f"{Path(d.path).name}: {d.needs_ta}" for d in self.docs if d.needs_ta]
+        """Why a person must read some report (no text layer, pages that are images, a file
+        too complex to read within the bounded reader's limits)."""
+        return [f"{Path(d.path).name}: {d.needs_ta}" for d in self.docs if d.needs_ta] + list(
+            self.too_complex)
 
 
 def _source(cell: Any) -> str:

@@ -20,12 +20,20 @@ The contract (other modules and the report corpus build on it; keep it stable):
 - ``ReportReadError``: every file that cannot be read (missing, over ``MAX_REPORT_BYTES``
   or ``MAX_PAGES``, password-protected, a zip or an image named .pdf, damaged, a
   zip bomb) raises it, bounded in time and memory, with a message for a person.
+- ``ReportTooComplex`` (a ``ReportReadError``): the file is too complex to read within
+  the bounds ("too complex to read: sent to a TA"): the bounded worker's CPU-time,
+  address-space or wall-clock limit tripped, or the file holds more than a report does
+  (``pdf.MAX_PAGE_BLOCKS`` text blocks on a page, a zip member inflating past its limit
+  or past what its header declares). A TA reads it.
+- Every read runs in a bounded worker process (``bounded.py``; ``ReadLimits``), reused
+  between files; ``read_here`` reads in the calling process, unbounded.
 
 ``read_report`` and ``Report`` are the older names of the same function and class.
 Heavy libraries (pymupdf, python-docx, pypdf) are imported only when a file needs them,
 so ``calculators`` imports with sympy alone.
 """
 
+from calculators.answers.reading.bounded import ReadLimits, close_workers
 from calculators.answers.reading.document import (
     MAX_PAGES,
     MAX_REPORT_BYTES,
@@ -33,7 +41,9 @@ from calculators.answers.reading.document import (
     MAX_UNPACKED_BYTES,
     Document,
     ReportReadError,
+    ReportTooComplex,
     read_document,
+    read_here,
 )
 
 Report = Document
@@ -47,6 +57,10 @@ __all__ = [
     "Document",
     "Report",
     "ReportReadError",
+    "ReportTooComplex",
+    "ReadLimits",
+    "close_workers",
     "read_document",
+    "read_here",
     "read_report",
 ]

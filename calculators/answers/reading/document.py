@@ -32,6 +32,17 @@ class ReportReadError(ValueError):
     no reader takes. The message names the file and says what a person can do about it."""
 
 
+class ReportTooComplex(ReportReadError):
+    """The report is too complex to read within the reader's bounds: a limit of the
+    bounded reader tripped (CPU time, memory, wall clock), or the file holds more than a
+    report does (thousands of text blocks on a page, a zip member that inflates past its
+    limit or past what its header declares). It is no fault a student can be told to fix
+    by themselves, and it may be an attack: the file goes to a TA (``grader/written.py``
+    routes it as it routes a scan), never to a score of 0."""
+
+    prefix = "too complex to read: sent to a TA"
+
+
 @dataclass(frozen=True)
 class Document:
     """A report as text, whatever it was handed in as.
@@ -92,13 +103,27 @@ def sniff(head: bytes) -> str:
     return "text"
 
 
-def read_document(path: str | Path) -> Document:
+def read_document(path: str | Path, limits: Any = None) -> Document:
     """Read a report: PDF (layout through PyMuPDF), Word .docx, Markdown or plain text.
 
     Raises ``ReportReadError`` with a message for a person for every file that cannot
     be read; a file that can be opened but holds no text (a scan) is *returned*, with
     ``needs_ta`` saying so, so that the record keeps its reader and page count.
+
+    The file is read in a bounded worker process (``bounded.py``: CPU time, address
+    space and wall clock limited; ``limits`` is a ``ReadLimits``, the defaults when
+    None): a student's file is hostile input to C parsers (MuPDF, lxml), and this is the
+    one function every reader of reports goes through. A file that trips a limit raises
+    ``ReportTooComplex``. ``read_here`` reads in this process, unbounded.
     """
+    from calculators.answers.reading.bounded import read_bounded
+
+    return read_bounded(path, limits)
+
+
+def read_here(path: str | Path) -> Document:
+    """``read_document`` in this process, without the worker's limits: what the bounded
+    worker runs, and for callers that hold their own bounds."""
     p = Path(path)
     if not p.is_file():
         raise ReportReadError(f"{p}: no such file")

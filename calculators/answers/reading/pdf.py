@@ -44,6 +44,7 @@ from calculators.answers.reading.document import (
     NO_TEXT_LAYER,
     Document,
     ReportReadError,
+    ReportTooComplex,
 )
 from calculators.answers.reading.markup import Run, render
 from calculators.answers.reading.normalise import LOST_GLYPHS, LOST_NOTE, normalise
@@ -167,10 +168,17 @@ def read_pdf(p: Path) -> Document:
         sideways_pages: list[int] = []
         heights: dict[int, float] = {}
         chars = 0
+        spans = 0
         try:
             for number, page in enumerate(doc, start=1):
                 heights[number] = page.rect.height
                 page_blocks, sideways = _page_blocks(page, number)
+                spans += sum(len(ln.spans) for b in page_blocks for ln in b.lines)
+                if spans > MAX_SPANS or len(blocks) + len(page_blocks) > MAX_BLOCKS:
+                    raise ReportTooComplex(
+                        f"{ReportTooComplex.prefix} (more than {MAX_BLOCKS:,} text blocks or "
+                        f"{MAX_SPANS:,} pieces of text by page {number}; a report of 200 dense "
+                        "pages has about a fifth of the blocks and half the pieces)")
                 page_chars = sum(len(ln.text.strip()) for b in page_blocks for ln in b.lines)
                 if sideways > 40 and sideways > page_chars / 2:
                     sideways_pages.append(number)
@@ -178,11 +186,13 @@ def read_pdf(p: Path) -> Document:
                     image_pages.append(number)
                 chars += page_chars
                 if chars > MAX_TEXT_CHARS:
-                    raise ReportReadError(
-                        f"{p.name}: more than {MAX_TEXT_CHARS:,} characters of text by page "
-                        f"{number}; it was not read (a TA reads it)"
+                    raise ReportTooComplex(
+                        f"{ReportTooComplex.prefix} (more than {MAX_TEXT_CHARS:,} characters "
+                        f"of text by page {number}; it was not read)"
                     )
                 blocks.extend(page_blocks)
+        except ReportTooComplex as error:
+            raise ReportTooComplex(f"{p.name}: {error}") from None
         except ReportReadError:
             raise
         except Exception as error:
@@ -237,9 +247,34 @@ def read_pdf(p: Path) -> Document:
 # -- one page -------------------------------------------------------------------------
 
 
+MAX_PAGE_BLOCKS = 2_000
+"""Text blocks on one page. The densest page of the fixtures and the report corpus has 48;
+a hostile page set 8,000 one-character blocks. Each block costs the layout passes (and
+memory: ~1 KiB of Python objects for a one-letter block), so a page past this is too
+complex to read, and the file goes to a TA."""
+MAX_PAGE_SPANS = 20_000
+"""Spans (runs of one font) on one page: a dense page has ~1,000."""
+MAX_BLOCKS = 50_000
+"""Text blocks in the whole PDF: 200 dense pages have ~10,000; at this cap the layout
+passes take a few seconds."""
+MAX_SPANS = 300_000
+"""Spans in the whole PDF: 200 dense pages (the page limit, ~700,000 characters) have
+~150,000; 300,000 spans read in a few seconds and ~400 MiB in the bounded worker."""
+
+
 def _page_blocks(page: object, number: int) -> tuple[list[_Block], int]:
-    """The page's text blocks, and how many characters it sets sideways (left out)."""
+    """The page's text blocks, and how many characters it sets sideways (left out).
+
+    Raises ``ReportTooComplex`` for a page of more than ``MAX_PAGE_BLOCKS`` text blocks
+    or ``MAX_PAGE_SPANS`` spans, counted before any is turned into objects."""
     data = page.get_text("dict")  # type: ignore[attr-defined]
+    texts = [b for b in data["blocks"] if b.get("type") == 0]
+    spans = sum(len(line["spans"]) for b in texts for line in b["lines"])
+    if len(texts) > MAX_PAGE_BLOCKS or spans > MAX_PAGE_SPANS:
+        raise ReportTooComplex(
+            f"{ReportTooComplex.prefix} (page {number} sets {len(texts):,} text blocks in "
+            f"{spans:,} pieces, more than the {MAX_PAGE_BLOCKS:,} blocks or {MAX_PAGE_SPANS:,} "
+            "pieces a page may; a report's page has a few dozen)")
     blocks = []
     sideways = 0
     for block in data["blocks"]:
@@ -278,21 +313,38 @@ def _reading_order(blocks: list[_Block]) -> list[_Block]:
 
     out: list[_Block] = []
     extents: list[tuple[float, float, float, float]] = []  # x0, x1, top, bottom
+    steps = 0
     for block in blocks:
         x0 = min(ln.x0 for ln in block.lines)
         x1 = max(ln.x1 for ln in block.lines)
         top = min(ln.y0 for ln in block.lines)
         bottom = max(ln.y1 for ln in block.lines)
         at = len(out)
-        if extents and top < extents[-1][2] and not beside((x0, x1), extents[-1][:2]):
+        if (steps < MAX_ORDER_STEPS and extents and top < extents[-1][2]
+                and not beside((x0, x1), extents[-1][:2])):
             slack = 0.25 * min(ln.size for ln in block.lines)
             for k, (ox0, ox1, otop, _ob) in enumerate(extents):
+                steps += 1
                 if not beside((x0, x1), (ox0, ox1)) and otop >= bottom - slack:
                     at = k
                     break
+                if steps >= MAX_ORDER_STEPS:
+                    break  # the budget is spent: this block and the rest keep the stream's order
         out.insert(at, block)
         extents.insert(at, (x0, x1, top, bottom))
     return out
+
+
+MAX_ORDER_STEPS = 20_000
+"""Comparisons the reading-order pass may make on one page. Each block moved looks for
+its place among the blocks before it, so the pass is quadratic in blocks per page: a real
+page has at most a few hundred blocks (a few thousand comparisons), while a hostile page
+of 8,000 one-character blocks took 17 s of CPU. Past the budget (about 5 ms) the rest of
+the page keeps the content stream's order, which is the reading order of most PDFs."""
+MAX_BLOCK_LINES = 400
+"""Lines of one block grouped into visual rows (scripts and fractions to the line they
+decorate: quadratic in the block's lines). A real block (a paragraph, a table cell, a
+display formula) has tens; in a larger one each line is a row of its own."""
 
 
 MAX_PATHS = 5000
@@ -473,6 +525,8 @@ def _rows(lines: list[_Line], rules: tuple[_Rule, ...] = ()) -> list[_Row]:
     it overlaps vertically: MuPDF puts raised and lowered scripts (``n_hid^2`` stacked,
     inline fractions) in lines of their own, which belong to the line they decorate.
     """
+    if len(lines) > MAX_BLOCK_LINES:
+        return [_row([line]) for line in lines]
     groups: list[list[_Line]] = []
     operators = any(s.text.strip() in _BIG_OPERATORS for ln in lines for s in ln.spans)
     for line in lines:
@@ -988,51 +1042,74 @@ def _paragraphs(block: _Block) -> list[_Para]:
 
 def _join_broken(paras: list[_Para]) -> list[_Para]:
     """A paragraph cut by a column or page break ("... every pair" | "of positions, ...")
-    is one paragraph again: the first part ends mid-sentence, the second starts lowercase."""
+    is one paragraph again: the first part ends mid-sentence, the second starts lowercase.
+
+    Linear in the text: the joined paragraph's pieces are kept in a list and joined once,
+    and its end is read from its last piece (a page of thousands of one-letter blocks
+    joins them all: building the string, and searching it for its end, at each join was
+    quadratic)."""
     out: list[_Para] = []
+    parts: list[str] = []  # the pieces of out[-1]'s text, its rows[0], and whether it has = or ≈
+    row_parts: list[str] = []
+    eq = False
+
+    def flush() -> None:
+        if len(parts) > 1:
+            out[-1].text = " ".join(parts)
+            out[-1].rows = [" ".join(row_parts)]
+
     for para in paras:
         prev = out[-1] if out else None
+        last = parts[-1] if parts else ""
         if (
             prev is not None
             and not prev.table
             and not para.table
             and not prev.code
             and not para.code
-            and prev.text
+            and parts[0]
             and para.text
             and abs((prev.size or 0) - (para.size or 0)) < 0.6
             and (
                 (
                     # a sentence whose value opens the next column or page: "... need in
                     # total" | "25.77 GB of memory"
-                    not re.search(r"[.!?:;]\**$", prev.text)
+                    not re.search(r"[.!?:;]\**$", last)
                     and re.match(r"\**[\d$€£−-]", para.text)
                     and not _LIST_MARKER.match(para.text.strip("*").split(" ")[0])
                     and (para.page != prev.page or para.top < prev.top)
                 )
                 or (
-                    not re.search(r"[.!?:;]\**$", prev.text)
+                    not re.search(r"[.!?:;]\**$", last)
                     and para.text[:1].islower()
                     # two display equations one under the other stay two lines
                     and not (
-                        re.search(r"\d%?$", prev.text) and re.match(r"\S{1,12} ?[=≈]", para.text)
+                        re.search(r"\d%?$", last) and re.match(r"\S{1,12} ?[=≈]", para.text)
                     )
                 )
-                or re.search(r"[=+×·−\-,(]$", prev.text)  # "e^0.1 =" | "1.1052, ..."
+                or re.search(r"[=+×·−\-,(]$", last)  # "e^0.1 =" | "1.1052, ..."
                 or (
                     # a display formula broken before an operator (TeX's multline, a
                     # long MathML line): "N = n_token n_hid" | "+ n_layers (...)"
                     re.match(r"[+−×·] ?[\w(]", para.text)
-                    and re.search(r"[=≈]", prev.text)
-                    and not re.search(r"[.!?:;]\**$", prev.text)
+                    and eq
+                    and not re.search(r"[.!?:;]\**$", last)
                 )
             )
         ):
-            prev.text = f"{prev.text} {para.text}"
-            prev.rows = [f"{prev.rows[0]} {para.rows[0]}"]
+            parts.append(para.text)
+            row_parts.append(para.rows[0])
+            eq = eq or "=" in para.text or "≈" in para.text
             prev.heading_size = None
             continue
+        if out:
+            flush()
         out.append(para)
+        parts = [para.text]
+        row_parts = [para.rows[0]] if para.rows else []
+        eq = "=" in para.text or "≈" in para.text
+    if out:
+        flush()
     return out
 
 
@@ -1043,13 +1120,13 @@ def _rejoin(blocks: list[_Block]) -> list[_Block]:
     (``n_hid^2``): the block begins on the same visual line, right of where the previous
     one stopped."""
     out: list[_Block] = []
+    px0 = px1 = 0.0  # out[-1]'s extent across, kept as it grows (linear in blocks)
     for block in blocks:
         prev = out[-1] if out else None
         first = block.lines[0]
+        bx0, bx1 = min(ln.x0 for ln in block.lines), max(ln.x1 for ln in block.lines)
         if prev is not None and prev.page == block.page:
             tail = prev.lines[-3:]
-            px0, px1 = min(ln.x0 for ln in prev.lines), max(ln.x1 for ln in prev.lines)
-            bx0, bx1 = min(ln.x0 for ln in block.lines), max(ln.x1 for ln in block.lines)
             # a block beside the previous one, across a gap (the next column of a
             # two-column page, whose baselines line up with this column's), is no
             # continuation of its line
@@ -1073,8 +1150,10 @@ def _rejoin(blocks: list[_Block]) -> list[_Block]:
                 for ln in block.lines[:1]
             ):
                 prev.lines.extend(block.lines)
+                px0, px1 = min(px0, bx0), max(px1, bx1)
                 continue
         out.append(_Block(list(block.lines), block.page, block.rules))
+        px0, px1 = bx0, bx1
     return out
 
 
