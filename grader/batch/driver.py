@@ -242,10 +242,10 @@ def run_batch(pack: Pack, items: Sequence[Item], options: BatchOptions, engine: 
         shown = item.notebook or (item.reports[0] if item.reports else None)
         return Task(key=item.key, name=shown.name if shown else item.key,
                     notebook=str(item.notebook) if item.notebook else "",
-                    pack_root=str(pack.root), mode=options.mode, seed=seed,
+                    pack_root=os.path.abspath(pack.root), mode=options.mode, seed=seed,
                     quick=options.quick, hf_cache=str(hf_cache), sandbox=options.sandbox,
                     limits=tuple(sorted(options.limits.items())),
-                    data=tuple(sorted((k, str(v)) for k, v in options.data.items())),
+                    data=tuple(sorted((k, os.path.abspath(v)) for k, v in options.data.items())),
                     reports=tuple(str(r) for r in item.reports),
                     gpus=options.gpus, extra={
                         **({"problem": item.problem} if item.problem else {}),
@@ -312,7 +312,8 @@ def run_batch(pack: Pack, items: Sequence[Item], options: BatchOptions, engine: 
                 finish(key, result["record"], tries)
                 executed.append(key)
                 log("done", submission=key, score=result["record"]["score"],
-                    seconds=result["seconds"])
+                    seconds=result["seconds"],
+                    **({"node": result["node"]} if result.get("node") else {}))
                 progress("done", key, result["record"])
             queue = retry
     except KeyboardInterrupt:

@@ -116,11 +116,13 @@ def _pack(task: Task) -> Any:
     return _PACKS[cache_key]
 
 
-def grade_task(task: Task) -> dict[str, Any]:
+def grade_task(task: Task, files: Any | None = None) -> dict[str, Any]:
     """Grade one submission; {"key", "record", "run_files", "seconds"} or {"key", "error"}.
 
     The student's failures are records (a crash, a limit hit); only the grader's own
-    failures come back as "error", and those are what the driver retries.
+    failures come back as "error", and those are what the driver retries. `files`: the
+    student's files (`StudentFiles`) when the caller took them already (a Ray task gets
+    them shipped, grader.batch.ship); else those of `extra["folder"]`.
     """
     from grader.batch.store import run_to_files
     from grader.grade import grade_notebook
@@ -143,8 +145,9 @@ def grade_task(task: Task) -> dict[str, Any]:
                                 sandbox=box, limits=limits, quick=task.quick,
                                 hf_cache=task.hf_cache, on_run=runs.append,
                                 reports=[Path(r) for r in task.reports],
-                                files=pack.student_files(Path(task.extra["folder"]), notebook)
-                                if task.extra.get("folder") and notebook else None,
+                                files=files if files is not None else (
+                                    pack.student_files(Path(task.extra["folder"]), notebook)
+                                    if task.extra.get("folder") and notebook else None),
                                 kernels=_WARM[0] if _WARM else None)
         files = run_to_files(runs[0]) if runs else {}
         return {"key": task.key, "record": record.to_dict(), "run_files": files,
