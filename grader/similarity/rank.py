@@ -132,6 +132,10 @@ def find_similar(classroom: Classroom, settings: Settings) -> Result:
     if len(seeds) > 1:
         notes.append(f"The records come from {len(seeds)} different hidden-input seeds: "
                      "outputs are comparable only between students of one seed.")
+    if len(classroom.works) < 20:
+        notes.append(f"Only {len(classroom.works)} submissions: rarity means little in a class "
+                     "this small (a share of two is not surprising), and code more than half "
+                     "of them share is not subtracted as the course's own.")
     if classroom.starter.notebook is None:
         notes.append("The pack's template was not found: starter code is subtracted only "
                      "where more than half the class shares it.")
