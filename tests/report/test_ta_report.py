@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -224,7 +225,11 @@ def test_manual_sheet_carries_the_rubric_and_the_merge_dates_the_grade(batch, tm
     assert list(sheet[0])[:8] == ["key", "student", "id", "question", "title", "max_points",
                                   "rubric", "answer"]
     q3a1 = [r for r in sheet if r["question"] == "q3a1"]
-    assert {r["rubric"] for r in q3a1} == {Q3A1_HINT}
+    # the pack's rubric (the TA's marking guide), not the hint students also see
+    shipped = next(q for q in tomllib.loads((ROOT / "reference" / "stat8021-a3" / "pack.toml")
+                                            .read_text())["questions"] if q["id"] == "q3a1")
+    assert {r["rubric"] for r in q3a1} == {" ".join(shipped["rubric"].split())}
+    assert Q3A1_HINT not in {r["rubric"] for r in q3a1}
     filled = tmp_path / "filled.csv"
     with filled.open("w", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=list(sheet[0]))
