@@ -52,7 +52,7 @@ from typing import Any
 import nbformat
 from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import AsyncKernelManager
-from jupyter_core.utils import ensure_async
+from jupyter_core.utils import ensure_async, run_sync
 from nbclient import NotebookClient
 from nbclient.exceptions import DeadKernelError
 from nbformat import NotebookNode
@@ -86,6 +86,12 @@ TIMEOUT_ENAME = "CellTimeoutError"
 OUTPUT_MESSAGES = frozenset(
     {"stream", "display_data", "execute_result", "update_display_data", "error"})
 FLOOD_NOTE = "\n[grader: output limit reached; the rest was dropped]\n"
+HANG_GRACE = 45.0
+"""Seconds past a cell's limit after which the grader stops waiting for nbclient itself:
+nbclient's own timeout, the interrupt, the wait for the last outputs (IOPUB_TIMEOUT) and
+the interrupt's acknowledgement (INTERRUPT_WAIT) all fit well inside. Past it the client
+is hung (seen on Python 3.12: a kernel that dropped a request it could not deserialize,
+MemoryError, and a client that never timed out), and the run goes on with a new kernel."""
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -197,6 +203,25 @@ class _GuardedClient(NotebookClient):
             self.used += size
         return super().process_message(msg, cell, cell_index)
 
+    async def _bounded(self, cell: NotebookNode, index: int, store_history: bool,
+                       bound: float | None) -> bool:
+        """nbclient's execution of one cell, waited for at most `bound` seconds; whether it
+        returned. When it did not, everything it left waiting on this loop is cancelled, so
+        that nothing of it reads the next cell's messages."""
+        task = asyncio.ensure_future(
+            self.async_execute_cell(cell, index, store_history=store_history))
+        done, _pending = await asyncio.wait({task}, timeout=bound)
+        if task in done:
+            task.result()  # DeadKernelError and the like reach the caller
+            return True
+        me = asyncio.current_task()
+        left = [t for t in asyncio.all_tasks() if t is not me]
+        for waiting in left:
+            waiting.cancel()
+        if left:
+            await asyncio.wait(left, timeout=5)
+        return False
+
     def _interrupt_if_running(self) -> None:
         """Send the kernel an interrupt request, unless the flooding cell is done."""
         self._flood_timer = None
@@ -226,14 +251,21 @@ class _GuardedClient(NotebookClient):
 
     def run_cell(self, cell: NotebookNode, index: int, limit: float | None, *,
                  store_history: bool) -> str:
-        """Execute one cell; returns ok | error | timeout | died."""
+        """Execute one cell; returns ok | error | timeout | died | hung (nbclient itself did
+        not return within the limit and HANG_GRACE: the kernel is to be replaced)."""
         self.limit, self.reply, self.idle = limit or None, None, False
+        bound = limit + HANG_GRACE if limit else None
         try:
-            self.execute_cell(cell, index, store_history=store_history)
+            finished = run_sync(self._bounded)(cell, index, store_history, bound)
         except DeadKernelError:
+            finished = True
             self._cancel_flood_timer()
             self._interrupt_id = None
             return "died"
+        if not finished:
+            self._cancel_flood_timer()
+            self._interrupt_id = None
+            return "hung"
         content = (self.reply or {}).get("content", {})
         if content.get("status") != "error":
             return "ok"
@@ -440,7 +472,8 @@ class _Run:
         assert self.client is not None
         start = time.perf_counter()
         outcome = self.client.run_cell(cell, index, timeout, store_history=True)
-        if outcome == "timeout" and not self.client.idle and not self._ping():
+        if outcome == "hung" or (outcome == "timeout" and not self.client.idle
+                                 and not self._ping()):
             outcome = "stuck"
         report = self.cells[index]
         report.seconds = round(time.perf_counter() - start, 3)
@@ -508,6 +541,8 @@ class _Run:
         assert self.side is not None
         self.side.used, self.side.flooded_cell = 0, None  # a budget per grader cell
         outcome = self.side.run_cell(cell, 0, timeout, store_history=False)
+        if outcome == "hung":
+            return "stuck"  # the client could not even time out: no kernel to ping
         if outcome == "timeout":
             return "timeout" if self.side.idle or self._ping() else "stuck"
         if outcome == "error":

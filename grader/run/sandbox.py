@@ -32,6 +32,7 @@ capabilities inside bwrap and the process-count limit binds only non-root users.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import posixpath
 import secrets
@@ -98,6 +99,22 @@ HF_MOUNT = "/opt/hf-cache"
 
 NVIDIA_CONTROL = ("/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools",
                   "/dev/nvidia-modeset")
+
+
+@functools.cache
+def library_reserve(python: str) -> int:
+    """Bytes of the shared libraries `import torch` maps for the kernel's interpreter: those
+    of torch/lib and of the nvidia packages a CUDA build brings, in the environment that
+    `python` runs in (its venv's site-packages). Read from the file sizes, once per
+    interpreter, without running it."""
+    prefix = Path(python).parent.parent
+    total = 0
+    for site in prefix.glob("lib/python3*/site-packages"):
+        for folder in (site / "torch" / "lib", site / "nvidia"):
+            for path in folder.rglob("*.so*") if folder.is_dir() else ():
+                with contextlib.suppress(OSError):
+                    total += path.stat().st_size
+    return total
 
 
 def gpu_device_nodes(gpus: tuple[str, ...], dev: str = "/dev") -> list[str]:
@@ -333,7 +350,12 @@ class Sandbox:
         argv = ["prlimit", "--core=0"]
         # CUDA reserves far more address space than it uses, so an address-space limit
         # stops any GPU kernel: with GPUs, memory is the GPU's and the machine's to bound.
-        memory = None if self.gpus else limits.memory_bytes
+        # Without GPUs the limit is the memory plus what torch's shared libraries map: a
+        # CUDA build (PyPI's torch for 3.12, a GPU runner's) maps 4.5 GB of address space
+        # on `import torch` alone, 2.5 GB more than the CPU build, and a kernel under a
+        # 4 GiB limit then fails to allocate anything (MemoryError while reading a request).
+        memory = None if self.gpus else (
+            limits.memory_bytes + library_reserve(self.python) if limits.memory_bytes else 0)
         for flag, value in (("--as", memory), ("--nofile", limits.open_files),
                             ("--fsize", limits.file_bytes), ("--cpu", limits.cpu_seconds)):
             if value:

@@ -170,3 +170,57 @@ def test_a_grader_cell_past_its_limit_says_what_the_kernel_was_doing(tmp_path):
     assert hang["baseline_python_threads"] == len(run.threads or [])
     assert hang["last_message"]["type"] in ("status", "execute_input", "execute_reply",
                                             "error", "stream")
+
+
+def test_the_address_space_limit_leaves_room_for_torchs_libraries(tmp_path):
+    """A kernel's RLIMIT_AS is its memory plus the shared libraries `import torch` maps: a
+    CUDA build maps 4.5 GB on import alone, and under a plain 4 GiB limit the kernel could
+    not even read the grader's next request (MemoryError, then no reply). Built here as a
+    venv of fake libraries, one of each kind a CUDA build brings."""
+    from grader.run.sandbox import Sandbox, library_reserve
+
+    site = tmp_path / "venv" / "lib" / "python3.12" / "site-packages"
+    sizes = {"torch/lib/libtorch_cuda.so": 3_000, "nvidia/cudnn/lib/libcudnn.so.9": 2_000,
+             "torch/lib/libc10.so": 500, "nvidia/cublas/lib/libcublas.so.13": 700,
+             "torch/__init__.py": 99_999}  # not a library
+    for name, size in sizes.items():
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_bytes(b"\0" * size)
+    (tmp_path / "venv" / "bin").mkdir()
+    python = str(tmp_path / "venv" / "bin" / "python")
+    assert library_reserve(python) == 3_000 + 2_000 + 500 + 700
+    argv = Sandbox(kind="bwrap", python=python)._prlimit(Limits(memory_bytes=4 << 30))
+    assert f"--as={(4 << 30) + 6_200}" in argv
+    assert library_reserve("/nonexistent/bin/python") == 0
+
+
+def test_a_client_that_never_returns_is_given_up_and_the_kernel_replaced(tmp_path, monkeypatch):
+    """nbclient waited for ever once (3.12, a kernel that dropped a request): the runner
+    bounds nbclient itself, names the hang and goes on with a new kernel."""
+    needs_bwrap()
+    from grader.run import runner as runner_module
+
+    monkeypatch.setattr(runner_module, "HANG_GRACE", 2.0)
+    run = _open_run(tmp_path, _notebook(tmp_path, "x = 1"), Limits(cell_timeout=60))
+    try:
+        run._start()
+        run.baseline = run._snapshot("baseline")
+        real = run.side.async_execute_cell
+
+        async def never(*args, **kwargs):  # the client waits and nothing ever comes
+            import asyncio
+
+            await asyncio.Event().wait()
+
+        monkeypatch.setattr(run.side, "async_execute_cell", never)
+        outcome = run._grader_cell("pass", 1.0, "a grader cell nbclient never returns from")
+        assert outcome == "stuck"
+        monkeypatch.setattr(run.side, "async_execute_cell", real)
+        # the loop holds nothing of the abandoned cell: the next one runs as usual
+        assert run._side_cell(nbformat.v4.new_code_cell("y = 2"), 30) == "ok"
+        run._keep_failures()
+    finally:
+        run._stop()
+    (hang,) = run.telemetry["hangs"]
+    assert hang["cell"] == "a grader cell nbclient never returns from"
+    assert hang["outcome"] == "stuck" and hang["kernel_alive"] is True
