@@ -283,3 +283,21 @@ def test_calculators_import_no_reader_library():
     import subprocess
 
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+def test_a_question_answered_in_a_hostile_file_goes_to_a_ta(pack, tmp_path):
+    """Through the `answer` kind as grading calls it: the question waits for a TA
+    (`manual`, verdict needs_ta), it is not failed, and the reason names the file."""
+    from grader.checks.kind import Context
+    from grader.checks.registry import kind
+    from grader.grade import empty_run
+
+    bomb = hostile.docx_bomb(tmp_path / "report.docx", inflated=256 << 20)
+    question = pack.question("q3c")
+    run = empty_run()
+    ctx = Context(pack=pack, mode="grade", seed=7, run=run, notebook=None, executed=True,
+                  reports=Reports.read([bomb]))
+    result = kind("answer").score(question.checks[0], question, ctx)
+    assert result.status == "manual", result.message
+    assert result.evidence["verdict"] == "needs_ta"
+    assert "report.docx: too complex to read: sent to a TA" in result.message
