@@ -91,7 +91,8 @@ def _reset_after_fork() -> None:
     _idle.clear()
 
 
-os.register_at_fork(after_in_child=_reset_after_fork)
+if hasattr(os, "register_at_fork"):  # POSIX; elsewhere reading is not bounded (read_bounded)
+    os.register_at_fork(after_in_child=_reset_after_fork)
 
 
 class _Worker:
@@ -223,6 +224,10 @@ def read_bounded(path: str | Path, limits: ReadLimits | None = None) -> Document
     p = Path(path)
     if not p.is_file():  # the one answer a worker is not needed for
         raise ReportReadError(f"{p}: no such file")
+    if os.name != "posix":  # no rlimits, no select on pipes: read here, unbounded
+        from calculators.answers.reading.document import read_here
+
+        return read_here(p)
     deadline = time.monotonic() + limits.wall_seconds
     for attempt in range(2):
         worker = _take(limits)
