@@ -21,6 +21,7 @@ from starlette.datastructures import UploadFile
 import calculators as calc
 from calculators.params import registry
 from calculators.params.count import HEADS
+from grader.pack.expected import mark_expected
 from grader.service import work
 from grader.service.api_answers import checked_at_grading, find_answerable, self_checkable
 from grader.service.api_calc import compute
@@ -175,7 +176,10 @@ def make_router() -> APIRouter:
             job = q.get(job_id)
         except ApiError as exc:
             return upload_page(request, 404, error=exc)
-        return page(request, "job.html.j2", job=job, position=q.position(job), record=job.record,
+        pack = request.app.state.packs.get(job.assignment)
+        # a cell the pack expects to fail (data the grader lacks) is shown as expected
+        record = mark_expected(job.record, pack) if job.record is not None else None
+        return page(request, "job.html.j2", job=job, position=q.position(job), record=record,
                     tiny_note=_tiny_note(request, job))
 
     @router.get("/selfcheck/{job_id}/report.html", response_class=HTMLResponse)
@@ -191,7 +195,7 @@ def make_router() -> APIRouter:
         if job.record is None:
             return RedirectResponse(f"/selfcheck/{job_id}", status_code=303)  # type: ignore[return-value]
         pack = request.app.state.packs.get(job.assignment)
-        return HTMLResponse(render_student(job.record, "html",
+        return HTMLResponse(render_student(mark_expected(job.record, pack), "html",
                                            pack_raw=pack.raw if pack else None))
 
     return router

@@ -94,3 +94,31 @@ def test_a_rule_that_would_hide_crashes_or_cannot_match_is_refused(tmp_path, rul
     with pytest.raises(PackError) as info:
         load_pack(pack)
     assert str(info.value).startswith(field), str(info.value)
+
+
+@pytest.mark.sandbox
+def test_the_self_check_page_shows_the_cell_as_expected(tmp_path, hf_cache, monkeypatch) -> None:
+    """The course server's job page reads the record with the pack too."""
+    import httpx
+
+    from grader.service import Settings
+    from tests.conftest import needs_bwrap
+    from tests.service.conftest import serve, wait_for_job
+
+    needs_bwrap()
+    monkeypatch.setenv("GRADER_HF_CACHE", str(hf_cache))
+    pack = _pack_with_rule(tmp_path / "packs")  # first on the path: served as stat8021-a3
+    notebook = _notebook_with_coco_cell(tmp_path / "ann.ipynb")
+    with serve(Settings(packs_dir=pack.parent, compute_workers=1, rate_per_minute=0,
+                        selfcheck_workers=1)) as url, httpx.Client(base_url=url,
+                                                                   timeout=60) as client:
+        r = client.post("/v1/selfcheck", data={"assignment": "stat8021-a3"}, files={
+            "notebook": ("ann.ipynb", notebook.read_bytes(), "application/x-ipynb+json")})
+        assert r.status_code == 202, r.text
+        job = wait_for_job(client, r.json()["id"], timeout_s=600)
+        assert job["status"] == "done", job
+        page = client.get(f"/selfcheck/{job['id']}").text
+        full = client.get(f"/selfcheck/{job['id']}/report.html").text
+    assert ("Cell 2: FileNotFoundError" in page
+            and "expected when graded (loads the COCO captions" in page)
+    assert "Expected when graded: loads the COCO captions" in full
