@@ -266,7 +266,8 @@ def intake(source: Path, dest: Path, *, notebook_name: str | None = None,
                    if len(f.relative_to(root).parts) > 1}
         empty = tuple(sorted(d for d in root.iterdir() if d.is_dir() and not d.is_symlink()
                              and d.name not in holding and not d.name.startswith(".")
-                             and d.name != "__MACOSX" and not _under(d, skipped)))
+                             and d.name not in ("__MACOSX", "__pycache__")
+                             and not _under(d, skipped)))
         lms, groups = _group(sorted([*files, *bad]), root, empty)
         if not groups:
             raise IntakeError("source", f"no submissions found in {source}")
