@@ -22,10 +22,13 @@ SAMPLES = ROOT / "submissions" / "stat8021-a3"
 SECRET = "grader-test-secret-7f3a9c"
 """Put in the grader's environment; no notebook output may ever contain it."""
 
-FAST = Limits(cell_timeout=5, probe_timeout=30, notebook_timeout=180, output_bytes=200_000,
+FAST = Limits(cell_timeout=5, probe_timeout=30, notebook_timeout=600, output_bytes=200_000,
               memory_bytes=4 << 30, processes=64,
               tag_timeouts={"part2-setup": 60, "q2a": 60, "q2b": 120, "q2d": 120})
-"""Part 2's cells load models and fine-tune (tiny models: about 15 s each here)."""
+"""Part 2's cells load models and fine-tune (tiny models: about 15 s each here). The
+notebook's budget is the pack's default (600 s): the solution ran for over 180 s beside a
+CPU hog with Python 3.12's CUDA torch, and an honest notebook must never race its budget
+(the budget's own test, tests/grader/test_runner.py, sets one of a few seconds)."""
 
 ALONE_LIMITS = replace(FAST, cell_timeout=120)
 """The limit samples' (ALONE): each trips its own limit in one step (one allocation past
