@@ -148,19 +148,22 @@ class Parcel:
 def make_parcel(task: Task, student_files: Any | None) -> Parcel:
     """`task`'s submission as a `Parcel`, read on the driver. `student_files` is the
     pack's `StudentFiles` for the task's folder (None when the task names none)."""
-    notebook = None
+    from grader.batch.work import notebook_problem
+
+    notebook, extra = None, {}
     if task.notebook:
         path = Path(task.notebook)
         try:
             notebook = (path.name, path.read_bytes())
-        except OSError:
-            notebook = None  # unreadable here: the worker's record says why, as locally
+        except OSError:  # unreadable here: the record says why, as a local grading's does
+            extra["problem"] = notebook_problem(path) or f"{path.name} could not be read"
     reports = tuple((Path(r).name, Path(r).read_bytes()) for r in task.reports)
     files = refused = None
     if student_files is not None:
         files = tuple((f.path, Path(f.source).read_bytes()) for f in student_files.taken)
         refused = tuple(dict(r) for r in student_files.refused)
-    return Parcel(notebook=notebook, reports=reports, files=files, refused=refused or ())
+    return Parcel(notebook=notebook, reports=reports, files=files, refused=refused or (),
+                  extra=extra)
 
 
 def _inside(base: Path, relative: str) -> Path:
@@ -203,7 +206,7 @@ def unpack_parcel(task: Task, parcel: Parcel, folder: Path) -> tuple[Task, Any |
                                    sha256=hashlib.sha256(content).hexdigest(),
                                    bytes=len(content)))
         files = StudentFiles(folder=base, taken=taken, refused=[dict(r) for r in parcel.refused])
-    extra = {k: v for k, v in task.extra.items() if k != "folder"}
+    extra = {**{k: v for k, v in task.extra.items() if k != "folder"}, **parcel.extra}
     return replace(task, notebook=notebook, reports=tuple(reports), extra=extra), files
 
 

@@ -279,7 +279,9 @@ def test_a_node_killed_mid_batch_loses_nothing(cluster, local, hf_cache):
         time.sleep(0.2)
     assert raylet and kernel, "no notebook ran on the worker node"
     os.kill(raylet, signal.SIGKILL)
+    killed = time.monotonic()
     out, err = proc.communicate(timeout=1800)
+    print(f"batch ended {time.monotonic() - killed:.1f} s after the worker's raylet was killed")
     assert proc.returncode == 0, err
     assert {k: essence(r) for k, r in records(driver / "killed").items()} == local
     log = events(driver / "killed")
