@@ -129,12 +129,17 @@ INPUT_ERRORS = (("calculators.errors", "CalculatorError", "error: "),
 exception can only be one of these if its module was imported, so none is imported here."""
 
 
-def _input_error(exc: BaseException) -> str | None:
-    """The line's prefix when `exc` is an input error, else None."""
+def input_error_line(exc: BaseException) -> str | None:
+    """The one line an input error prints (`error: pack: assignment.title: missing`), or
+    None when `exc` is no input error. A pack error about the pack as a whole (its field
+    is "pack") says "pack:" once, not twice."""
     for module, name, prefix in INPUT_ERRORS:
         kind = getattr(sys.modules.get(module), name, None)
         if isinstance(kind, type) and isinstance(exc, kind):
-            return prefix
+            text = str(exc)
+            if prefix.endswith("pack: ") and text.startswith("pack: "):
+                text = text[len("pack: "):]
+            return f"{prefix}{text}"
     return None
 
 
@@ -149,9 +154,9 @@ def main(argv: list[str] | None = None) -> int:
         typer.echo("aborted", err=True)
         return 1
     except Exception as exc:
-        prefix = _input_error(exc)
-        if prefix is not None:
-            typer.echo(f"{prefix}{exc}", err=True)
+        line = input_error_line(exc)
+        if line is not None:
+            typer.echo(line, err=True)
             return EXIT_USAGE
         # click's usage errors (typer vendors its own click) carry their exit code
         if callable(getattr(exc, "show", None)) and isinstance(

@@ -26,7 +26,9 @@ def _pack(assignment: str, packs_dir: Path | None) -> Pack:
     try:
         return resolve_pack(assignment, packs_dir)
     except PackError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        from grader.cli import input_error_line
+
+        typer.echo(input_error_line(exc), err=True)  # the line every command prints
         raise typer.Exit(2) from None
 
 

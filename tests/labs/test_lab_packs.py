@@ -219,6 +219,7 @@ def test_grader_grade_takes_a_folder_of_student_folders_with_reports_only(tmp_pa
     assert 0 < q3["score"] < q3["max"]  # the LM count right, the classifier's 1,000 off
 
 
+@pytest.mark.sandbox
 def test_both_lab_packs_validate_with_the_ta_share_named():
     """`pack validate` on a lab whose per-seed figures need logs the solution does not
     hand in: the solution owes full marks on what it can be scored on, and the
