@@ -32,6 +32,8 @@ BENIGN = (
     "matplotlib_inline.backend_inline.*",  # %matplotlib inline
     "IPython.core.pylabtools.*",  # %matplotlib, %pylab
     "ipympl.*",  # %matplotlib widget
+    # `import matplotlib.pyplot` under IPython registers its redraw after every cell
+    "matplotlib.pyplot._draw_all_if_interactive",
     "autotime.*",  # %load_ext autotime
     "line_profiler.*", "memory_profiler.*",  # %lprun, %memit
 )

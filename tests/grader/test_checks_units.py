@@ -126,3 +126,18 @@ def test_parsing_survives_a_finalizer_that_parses(monkeypatch):
     finally:
         gc.set_threshold(*old)
         gc.collect()
+
+
+def test_matplotlibs_own_redraw_hook_is_benign_and_still_listed():
+    """`import matplotlib.pyplot` under IPython registers its redraw after every cell: no
+    tamper flag for a notebook that plots (issue 27 item 10), but the record lists it."""
+    from grader.checks.tamper import benign_changes, diff_telemetry
+
+    hook = "matplotlib.pyplot._draw_all_if_interactive"
+    telemetry = {"baseline": {"hooks": {"events.post_execute": []}},
+                 "after": {"hooks": {"events.post_execute": [hook]}}}
+    assert diff_telemetry(telemetry) == []
+    assert benign_changes(telemetry) == [f"added events.post_execute: {hook}"]
+    # a notebook's own hook beside it is still a flag
+    telemetry["after"]["hooks"]["events.post_execute"].append("__main__.spy")
+    assert diff_telemetry(telemetry) == ["added events.post_execute: __main__.spy"]
