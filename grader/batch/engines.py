@@ -151,8 +151,12 @@ class RayEngine:
                 try:
                     ray.init(address=address, runtime_env=runtime_env, log_to_driver=False)
                 except Exception as exc:
-                    if type(exc).__name__ == "AuthenticationError":
+                    if _refused_token(exc):
                         raise ClusterError(f"joining {address}: {AUTH_HINT}") from None
+                    if isinstance(exc, ConnectionError):
+                        raise ClusterError(
+                            f"could not join the Ray cluster at {address} ({exc}): is the "
+                            "head up there (`ray status --address ADDRESS`)?") from None
                     raise
             else:
                 ray.init(num_cpus=max(1, jobs) * max(1, int(cpus_per_job)),
@@ -280,6 +284,17 @@ class RayEngine:
             with contextlib.suppress(Exception):  # already finished or gone
                 self.ray.cancel(ref, force=True)
         self.close()
+
+
+def _refused_token(exc: BaseException) -> bool:
+    """Whether joining failed on the token. Ray 2.60 retries for about 20 s, then raises
+    a ConnectionError whose cause's message holds the GCS's `InvalidAuthToken`."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if type(seen).__name__ == "AuthenticationError" or "InvalidAuthToken" in str(seen):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def _node_name(node: dict[str, Any], facts: dict[str, Any] | None = None) -> str:

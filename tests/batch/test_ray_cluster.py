@@ -264,6 +264,20 @@ def test_a_path_missing_on_a_node_is_named_before_any_task(cluster, hf_cache):
     assert not [e for e in events(driver / "hidden-out") if e["event"] == "start"]
 
 
+def test_a_driver_without_the_token_is_told_how_to_pass_it(cluster, hf_cache):
+    """Ray 2.60 sends no token to an explicit address unless RAY_AUTH_MODE=token: the
+    join fails after Ray's retries, and the grader says what to set (exit 2)."""
+    nodes, driver, _ = cluster
+    env = {k: v for k, v in nodes.env.items() if k != "RAY_AUTH_MODE"}
+    done = subprocess.run(
+        [str(BIN / "grader"), "grade", "subs/", "-a", "stat8021-a3", "--out", "no-token",
+         "--hf-cache", str(hf_cache), "--engine", "ray", "--ray-address", nodes.address],
+        cwd=driver, env=env, capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert "error: cluster: joining" in done.stderr and "RAY_AUTH_MODE=token" in done.stderr
+    assert records(driver / "no-token") == {}
+
+
 def test_a_node_killed_mid_batch_loses_nothing(cluster, local, hf_cache):
     """Kill the worker node's raylet while a notebook runs there: its submission is
     retried on the head and the batch ends with every record, as a local batch does."""
