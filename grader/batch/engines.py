@@ -228,7 +228,7 @@ class RayEngine:
         from grader.batch.ship import node_facts
 
         nodes = self._nodes()
-        if not nodes and not self.checked:
+        if not nodes:  # Ray would hold the tasks forever, waiting for such a node
             raise ClusterError(
                 f"no live node of the cluster has {self.cpus:g} CPU(s) and {self.gpus:g} "
                 "GPU(s) for a submission (--cpus-per-job, --gpus-per-job; `ray status`)")
