@@ -183,4 +183,4 @@ def models() -> dict[str, dict[str, str]]:
 
 @router.get("/conventions", summary="Counting conventions the parameter count accepts")
 def conventions() -> dict[str, dict[str, str]]:
-    return {"conventions": calc.conventions()}
+    return {"conventions": calc.conventions("params")}

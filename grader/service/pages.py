@@ -44,7 +44,7 @@ def make_router() -> APIRouter:
         models = [(n, registry.hub_id(n)) for n in registry.names()]
         mathml = Markup(result["mathml"]) if result else None  # built by sympy from our formula
         return page(request, "calc.html.j2", 422 if error else 200, form=form, models=models,
-                    heads=HEADS, conventions=calc.conventions(), result=result, mathml=mathml,
+                    heads=HEADS, conventions=calc.conventions("params"), result=result, mathml=mathml,
                     error=error)
 
     @router.get("/", response_class=HTMLResponse)
