@@ -9,6 +9,7 @@ the pack's limits.
 from __future__ import annotations
 
 import os
+import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -189,6 +190,26 @@ def readme_scores() -> dict[str, float]:
 class Graded:
     record: object
     run: object
+
+
+CHROMIUM = os.environ.get("GRADER_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+"""Debian's Chromium (scripts/install.sh installs it); Playwright's own download is never used."""
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+"""Without the background-networking flags Chromium tries the closed network at every start."""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium driven by Playwright, one per test module (tests marked `browser`)."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (Debian: apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                     args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
 
 
 @pytest.fixture(scope="session")

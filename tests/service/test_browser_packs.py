@@ -15,7 +15,6 @@ import pytest
 from grader.pack import export_public, load_pack
 from grader.service import Settings
 from tests.service.conftest import PACKS, serve
-from tests.service.test_browser import browser  # noqa: F401  (the module's Chromium)
 
 pytestmark = pytest.mark.browser
 
