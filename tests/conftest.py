@@ -54,10 +54,11 @@ def _heavy(item: pytest.Item) -> bool:
     return any(item.get_closest_marker(m) for m in HEAVY) and not item.get_closest_marker("smoke")
 
 
-NEEDS_OF_FIXTURES = {"graded": ("sandbox",), "built": ("venv",), "installed": ("venv",)}
+NEEDS_OF_FIXTURES = {"graded": ("sandbox",), "built": ("venv", "kernel"),
+                     "installed": ("venv",)}
 """Fixtures that grade in the sandbox (`graded`) or install a venv (tests/grader/test_env.py's
-`built`, tests/test_wheel.py's `installed`): a test that uses one (directly or through
-another fixture) needs what they need, without saying so itself."""
+`built`, which also starts a kernel of it; tests/test_wheel.py's `installed`): a test that
+uses one (directly or through another fixture) needs what they need, without saying so."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

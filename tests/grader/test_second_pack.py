@@ -111,7 +111,8 @@ def test_the_correct_folder_runs_unedited_and_the_record_says_how(records):
     the record lists the student's files, each bridge the grader made, and the environment."""
     record = records["correct"]
     assert record["run"]["cell_errors"] == []
-    assert record["flags"] == {"tamper": [], "printed_mismatch": [], "finetune": []}
+    assert record["flags"] == {"tamper": [], "printed_mismatch": [], "finetune": [],
+                               "grader": []}
     assert {f["path"] for f in record["submission"]["files"]} == {
         "dl4nlp/__init__.py", "dl4nlp/transformer_layers.py"}
     notes = " | ".join(shim["note"] for shim in record["run"]["shims"])

@@ -225,6 +225,7 @@ def test_a_self_check_past_its_limit_fails_and_leaves_no_process(model_cache) ->
 
 
 @pytest.mark.sandbox
+@pytest.mark.server
 def test_sigterm_in_the_middle_of_a_check_leaves_no_worker_or_kernel(model_cache) -> None:
     needs_bwrap()
     with socket.socket() as s:
