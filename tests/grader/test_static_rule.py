@@ -111,6 +111,38 @@ def test_a_cell_too_deep_to_parse_is_skipped_not_a_grader_failure():
     assert result.status == "passed"
 
 
+def test_a_line_too_long_to_tokenize_is_never_tokenized(monkeypatch):
+    """Python 3.12's tokenizer copies a token's line into every token: the one-line sum
+    above took 23 GB in the grader process there. Such a cell is left out before any
+    tokenizer sees it; a deep sum written over many short lines still reaches the parser
+    and is left out there."""
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    from grader.checks.static import MAX_LINE_CHARS
+
+    seen: list[str] = []
+    real = TransformerManager.transform_cell
+    monkeypatch.setattr(TransformerManager, "transform_cell",
+                        lambda self, cell: seen.append(cell) or real(self, cell))
+    long_line = "x = (" + " + ".join(["1"] * 200_000) + ")\n"
+    assert len(long_line) > MAX_LINE_CHARS
+    many_lines = "x = (\n" + "1 +\n" * 200_000 + "1)\n"
+    result = check_static(RULE, notebook(long_line, many_lines,
+                                         "class MultiHeadAttention(nn.Module):\n"
+                                         + CLEAN_FORWARD))
+    assert result.status == "passed"
+    assert long_line not in seen and many_lines in seen
+
+
+def test_similarity_reads_a_too_long_line_as_empty():
+    from grader.checks.static import MAX_LINE_CHARS
+    from grader.similarity.winnow import normalise
+
+    tokens = normalise("a = 1\n" + "b = '" + "x" * (MAX_LINE_CHARS + 1) + "'\nc = 2\n")
+    assert [t.text for t in tokens if t.text != "\n"][:3] == ["N", "=", "0"]
+    assert sum(1 for t in tokens if t.text == "S") == 0  # the long string was never read
+
+
 @pytest.mark.sandbox
 def test_the_runtime_half_catches_what_no_reader_sees(pack, hf_cache, tmp_path):
     """Through the real sandbox: a correct class whose forward is wrapped, after the class,
