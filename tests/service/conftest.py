@@ -19,6 +19,7 @@ import httpx
 import pytest
 import uvicorn
 
+from grader.pack import export_public, load_pack
 from grader.service import Settings, create_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,6 +93,16 @@ def model_cache(request: pytest.FixtureRequest) -> str | None:
         return None
     os.environ["GRADER_HF_CACHE"] = str(cache)
     return str(cache)
+
+
+@pytest.fixture(scope="module")
+def public_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A course's server holding only the exported public part of stat8021-a3."""
+    packs = tmp_path_factory.mktemp("packs")
+    export_public(load_pack(PACKS / "stat8021-a3"), packs / "stat8021-a3-public")
+    with serve(Settings(packs_dir=packs, compute_workers=1, rate_per_minute=0,
+                        selfcheck_workers=1, sandbox="none")) as url:
+        yield url
 
 
 @pytest.fixture

@@ -8,28 +8,13 @@ are named as checked at grading, with no form to check them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-
-from grader.pack import export_public, load_pack
-from grader.service import Settings
-from tests.service.conftest import PACKS, serve
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def public_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    packs = tmp_path_factory.mktemp("packs")
-    export_public(load_pack(PACKS / "stat8021-a3"), packs / "stat8021-a3-public")
-    with serve(Settings(packs_dir=packs, compute_workers=1, rate_per_minute=0,
-                        selfcheck_workers=1, sandbox="none")) as url:
-        yield url
-
-
 def test_each_assignment_has_a_heading_and_a_public_pack_says_checked_at_grading(
-        browser, public_url: str) -> None:  # noqa: F811
+        browser, public_url: str) -> None:
     context = browser.new_context(base_url=public_url, java_script_enabled=False)
     context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
         public_url) else route.abort())

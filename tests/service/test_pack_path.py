@@ -13,28 +13,17 @@ is here only in its public part is listed as checked at grading, and a check of 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
 from grader.cli import main
-from grader.pack import export_public, load_pack
+from grader.pack import load_pack
 from grader.service import Settings
-from tests.service.conftest import PACKS, assert_error, serve
+from tests.service.conftest import assert_error, serve
 
 PART3 = ["q3a2", "q3c", "q3d", "q3e1", "q3e2", "q3e3"]
-
-
-@pytest.fixture(scope="module")
-def public_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A course's server holding only the exported public part of stat8021-a3."""
-    packs = tmp_path_factory.mktemp("packs")
-    export_public(load_pack(PACKS / "stat8021-a3"), packs / "stat8021-a3-public")
-    with serve(Settings(packs_dir=packs, compute_workers=1, rate_per_minute=0,
-                        selfcheck_workers=1, sandbox="none")) as url:
-        yield url
 
 
 def test_a_public_pack_s_answers_are_listed_as_checked_at_grading(public_url: str) -> None:
