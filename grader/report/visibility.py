@@ -35,6 +35,11 @@ can leak what the view does not hold. The rules (documented in docs/reports.md):
   `after_deadline` (as `score` until `[assignment] deadline` has passed). Rows about
   a question shown as `score` or `hidden` (`run.models`, `flags.printed_mismatch`,
   `flags.finetune`) are left out with it.
+- A question the pack keeps off (`points = 0`, e.g. lab B's numeric follow-up to Q2,
+  "give it points to enable it") is `hidden` unless the pack sets its `visibility`
+  itself: a student is never shown a question that cannot count as "failed, 0 / 0".
+  Every student format (HTML, Markdown, JSON, Gradescope, Moodle feedback) and the
+  self-check service's record come from `student_view`, so this is the one place.
 """
 
 from __future__ import annotations
@@ -174,13 +179,25 @@ def _scrub(value: Any, *, hidden: bool, own_seeds: bool = False) -> Any:
     return value
 
 
+def kept_off(question: dict[str, Any]) -> bool:
+    """Whether a question of the raw rubric is one the pack keeps off: no points, and no
+    `visibility` of its own (a pack that wants a 0-point practice question shown says
+    `visibility = "visible"`)."""
+    points = question.get("points")
+    return (isinstance(points, int | float) and not isinstance(points, bool) and points == 0
+            and "visibility" not in question)
+
+
 def question_visibility(pack_raw: dict[str, Any] | None, qid: str,
                         now: datetime | None = None) -> str:
-    """The rubric's `visibility` for question `qid`, resolved against the deadline."""
+    """The rubric's `visibility` for question `qid`, resolved against the deadline; a
+    question the pack keeps off (`kept_off`) is `hidden`."""
     raw = pack_raw or {}
     value = "visible"
     for q in raw.get("questions", []) or []:
         if isinstance(q, dict) and q.get("id") == qid:
+            if kept_off(q):
+                return "hidden"
             value = str(q.get("visibility", "visible"))
     if value not in VISIBILITIES:
         return "score"  # an unknown word errs on the side of showing less
