@@ -55,6 +55,13 @@ PACK_NAMES: dict[str, tuple[str, ...]] = {
 }
 """The names a pack gives the same convention in `[[questions.checks.conventions]]`."""
 
+IMPLIES: dict[str, tuple[str, ...]] = {
+    "weights_only": ("no_bias", "no_layernorm"),
+}
+"""A stated convention in other conventions' terms, for a pack that lists those and not
+it: counting only the weight matrices leaves out the biases and the norms' vectors (the
+1-D parameters). Used only where the key under both is the same number."""
+
 LEFT_OUT: dict[str, str] = {
     "no_bias": "the bias vectors",
     "no_layernorm": "the LayerNorm weights and biases",
@@ -233,7 +240,11 @@ class Holder:
                     n for name in applied for n in PACK_NAMES.get(name, (name,))} \
                     and len(applied) == 1:
                 return verdict  # the pack's own message for that convention
-            credit, named, missing = _pack_credit(self.check, applied)
+            if verdict.verdict == "convention" and self._pack_value(verdict.convention) == \
+                    self.expected_value(value, self.unit):
+                return verdict  # the pack lists this combination itself (5·nhid² per layer)
+            credit, named, missing = _pack_credit(self.check, self._in_pack_terms(
+                spec, applied, value))
             message = (f"Your answer, {under.answer.display if under.answer else text}, is right "
                        f"{words}, as you state; the question asks for "
                        f"{expected_display(self.key.expected, self.symbols)}.")
@@ -248,6 +259,30 @@ class Holder:
         message = verdict.message + f" Even {words}, as you state, it is not right"
         message += f": your count leaves out {gap}." if gap else "."
         return replace(verdict, message=message)
+
+    def _pack_value(self, name: str | None) -> Any:
+        """The value of the pack's convention `name` (as `check_answer` takes it), or None."""
+        return next((alt.value for alt in self.key.alternatives if alt.name == name), None)
+
+    def _in_pack_terms(self, spec: Any, applied: list[str], value: Any) -> list[str]:
+        """`applied` with each convention the pack does not list replaced by the listed ones
+        it amounts to (`IMPLIES`: "weight matrices only" is no biases and no LayerNorm),
+        where the key under those is the same number; the others kept as they are."""
+        listed = {str(c.get("name")) for c in self.settings.get("conventions", [])}
+        out: list[str] = []
+        for name in applied:
+            parts = IMPLIES.get(name, ())
+            if parts and not listed & set(PACK_NAMES.get(name, (name,))) and all(
+                    listed & set(PACK_NAMES.get(p, (p,))) for p in parts):
+                rest = [n for n in applied if n != name and n not in parts]
+                same, done = restate(spec, [*rest, *parts], self.reference)
+                if same is not None and set(parts) <= set(done) \
+                        and _call(same, self.reference)[1] == value:
+                    out += [p for p in parts if p not in out]
+                    continue
+            if name not in out:
+                out.append(name)
+        return out
 
     def _gap(self, text: str, spec: dict[str, Any], raw: Any, value: Any,
              applied: list[str]) -> str | None:

@@ -101,3 +101,34 @@ def test_q3_a_ii_has_two_answers_from_one_report_part(packs, tmp_path):
     p, loss = (grade(packs, tmp_path, "stat8021-a3", "q3a2", text, i) for i in (0, 1))
     assert (p.evidence["answer"], p.fraction) == ("0.7500", 1)
     assert (loss.evidence["answer"], loss.fraction) == ("0.2876", 1)
+
+
+def test_weight_matrices_only_is_the_packs_no_biases_and_no_layernorm(packs, tmp_path):
+    """The issue's sentence: three stated conventions, of which the pack lists two; counting
+    only the weight matrices leaves out exactly the biases and the LayerNorms, so the
+    answer earns the pack's combined convention, not "close" (nor nothing for a convention
+    the pack does not list)."""
+    sentence = "no biases and no normalization layers, counting only weight matrices"
+    assert conventions_in(sentence) == ("no_bias", "no_layernorm", "weights_only")
+    for said in (f"We count {sentence}", "Counting the weight matrices only"):
+        text = ("## Question 3\n### Language modeling task\n" + said + ": the model has "
+                "**20,960,400** parameters.\n### Classification task\n402\n")
+        got = grade(packs, tmp_path, "transfer-lab-a", "q3", text)
+        assert got.evidence["verdict"] == "convention", got.message
+        assert got.evidence["convention"] == "no_biases+no_layernorm"
+        assert got.fraction == pytest.approx(0.5 * 0.75)
+        assert "close" not in got.message and "gives no credit" not in got.message
+
+
+def test_a_combination_the_pack_lists_itself_keeps_the_packs_credit(packs, tmp_path):
+    """Weight matrices only, without the out-projection, is lab A's own
+    `five_nhid_squared_per_layer` (1/4), not the product of its parts' credits."""
+    ref = packs["transfer-lab-a"].reference()
+    value = ref.count(head="causal-lm", convention="no_out_proj+weights_only")
+    text = ("## Question 3\n### Language modeling task\nCounting only the weight matrices, "
+            f"without the output projection: **{value:,}** parameters.\n"
+            "### Classification task\n402\n")
+    got = grade(packs, tmp_path, "transfer-lab-a", "q3", text)
+    assert got.evidence["convention"] == "five_nhid_squared_per_layer", got.message
+    assert got.fraction == pytest.approx(0.25) and "gives no credit" not in got.message
+    assert got.message.startswith("Your count")  # the pack's own message for it
