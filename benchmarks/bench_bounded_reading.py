@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from calculators.answers.reading import (  # noqa: E402
+from grader.written.reading import (  # noqa: E402
     ReportReadError,
     close_workers,
     read_document,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from calculators.answers.candidates import clean
+from calculators.answers.tex import clean
 
 _LEAVE = (r"(?:without|no|not\s+(?:count\w*|includ\w*)|omit\w*|ignor\w*|exclud\w*|leav\w*\s+out"
           r"|drop\w*|neglect\w*|skip\w*|disregard\w*|do(?:es)?\s+not\s+(?:count|include)"

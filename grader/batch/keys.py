@@ -33,7 +33,7 @@ CODE_PARTS = ("run", "cases.py")
 kernel-side harness, and how probe inputs are written. The modules of the check kinds
 that ask the kernel something (`Kind.probes` overridden) count too; kinds that only
 score (static, answer, logs, ...) do not, so a fix there re-scores without a kernel."""
-SCORING_PARTS = ((grader, ("checks", "grade.py", "written.py", "record.py", "cases.py")),
+SCORING_PARTS = ((grader, ("checks", "grade.py", "written", "record.py", "cases.py")),
                  (calculators, (".",)))
 """The code that turns a run into a record: check kinds, the scoring loop, answer reading,
 the record, and the calculators that compute answer keys."""

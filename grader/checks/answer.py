@@ -38,7 +38,6 @@ from sympy import Rational
 import calculators
 from calculators.answers import (
     Alternative,
-    QuestionSpec,
     Tolerance,
     Verdict,
     check_answer,
@@ -53,6 +52,7 @@ from grader.pack import Check, Pack, PackError, Question
 from grader.written import (
     DEFAULT_LABEL,
     Found,
+    QuestionSpec,
     Reports,
     notebook_answer,
     printed_answer,

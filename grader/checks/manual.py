@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from calculators.answers.report import section_text
 from grader.checks import CheckResult
 from grader.checks.kind import Context, Kind, Settings, generic_rows
 from grader.pack import Check, Question
+from grader.written.report import section_text
 
 if TYPE_CHECKING:
     from grader.pack import Pack

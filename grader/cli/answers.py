@@ -14,15 +14,10 @@ import typer
 from rich.console import Console
 
 from calculators import ConfigError, _render
-from calculators.answers import (
-    ReportReadError,
-    check_answer,
-    lint_arithmetic,
-    parse_answer,
-    read_report,
-)
+from calculators.answers import check_answer, lint_arithmetic, parse_answer
 from grader.checks.answer import Key, answer_key
 from grader.pack import resolve_pack
+from grader.written.reading import ReportReadError, read_report
 
 answers_app = typer.Typer(
     help="Read students' written answers: check one against a value, lint a report's arithmetic.",

@@ -25,10 +25,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from calculators.answers import ReportReadError, read_report
-from calculators.answers.report import section_text
 from grader.checks.manual import SECTION_KEYS, cut_at_others
 from grader.report.lms import safe_cell, unsafe_cell
+from grader.written.reading import ReportReadError, read_report
+from grader.written.report import section_text
 
 SHEET_COLUMNS = ("key", "student", "id", "question", "title", "max_points", "rubric",
                  "answer", "points", "comment")

@@ -26,7 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from calculators.answers.reading import (
+from grader.written import Reports
+from grader.written.reading import (
     ReadLimits,
     ReportReadError,
     ReportTooComplex,
@@ -35,8 +36,7 @@ from calculators.answers.reading import (
     read_document,
     read_here,
 )
-from calculators.answers.reading.pdf import MAX_ORDER_STEPS, MAX_PAGE_BLOCKS, _reading_order
-from grader.written import Reports
+from grader.written.reading.pdf import MAX_ORDER_STEPS, MAX_PAGE_BLOCKS, _reading_order
 
 ROOT = Path(__file__).resolve().parents[2]
 MAKE = ROOT / "tests" / "fixtures" / "hostile-files" / "make_hostile.py"
@@ -92,7 +92,7 @@ def test_reading_order_keeps_the_stream_order_past_its_budget():
     """Blocks each starting above the one drawn first, in its column: every block would
     scan all before it. Past MAX_ORDER_STEPS the rest keep the stream's order, so the pass
     makes at most that many comparisons whatever the page holds."""
-    from calculators.answers.reading.pdf import _Block, _Line, _Span
+    from grader.written.reading.pdf import _Block, _Line, _Span
 
     def block(y: float) -> _Block:
         span = _Span("a", 50, 51, y + 0.5, 0.5, False, False, False, 1)
@@ -275,14 +275,20 @@ def test_a_forked_child_does_not_use_its_parents_worker():
 
 
 def test_calculators_import_no_reader_library():
-    """The bounded reader is standard library only: `calculators` stays light."""
-    code = ("import sys, calculators, calculators.answers, calculators.answers.reading; "
-            "heavy = [m for m in sys.modules if m.split('.')[0] in "
-            "('grader', 'pymupdf', 'fitz', 'docx', 'lxml', 'pypdf', 'torch')]; "
-            "assert not heavy, heavy")
+    """`calculators` imports nothing from the grader and no reader library (the
+    calculators-only install has none); the bounded reader is standard library only, so
+    importing `grader.written` loads no PDF or Word library either."""
     import subprocess
 
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+    heavy = ("'pymupdf', 'fitz', 'docx', 'lxml', 'pypdf', 'torch'")
+    calculators_only = ("import sys, calculators, calculators.answers; "
+                        "bad = [m for m in sys.modules if m.split('.')[0] in "
+                        f"('grader', {heavy})]; assert not bad, bad")
+    reading = ("import sys, grader.written, grader.written.reading; "
+               f"bad = [m for m in sys.modules if m.split('.')[0] in ({heavy})]; "
+               "assert not bad, bad")
+    for code in (calculators_only, reading):
+        subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 
 
 def test_a_question_answered_in_a_hostile_file_goes_to_a_ta(pack, tmp_path):

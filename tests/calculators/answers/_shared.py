@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from calculators.answers import QuestionSpec
+from grader.written import QuestionSpec
 
 
 def repo_root() -> Path:

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import pytest
 
-from calculators.answers import QuestionSpec, extract_answers
 from calculators.answers.stated import conventions_in
 from grader.checks.claims import find_claim
+from grader.written import QuestionSpec, extract_answers
 
 
 def final(text: str, symbols=None) -> tuple[str | None, str | None]:

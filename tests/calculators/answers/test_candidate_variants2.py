@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from sympy import Rational
 
-from calculators.answers import QuestionSpec, extract_answers
 from grader.checks.claims import find_claim
+from grader.written import QuestionSpec, extract_answers
 
 
 def final(text: str, symbols=None) -> tuple[str | None, str | None]:

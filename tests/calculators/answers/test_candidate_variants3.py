@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from calculators.answers import QuestionSpec, extract_answers
 from grader.checks.claims import find_claim
+from grader.written import QuestionSpec, extract_answers
 
 LAB_A = {"pretrained": ["pretrained", "pre-trained"],
          "scratch": ["scratch", "randomly initiali", "random init", "not pre-trained",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from calculators.answers import QuestionSpec, extract_answers
+from grader.written import QuestionSpec, extract_answers
 
 PLAIN = """STAT8021 Assignment 3
 

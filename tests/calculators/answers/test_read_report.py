@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from calculators.answers import ReportReadError, read_report
+from grader.written import ReportReadError, read_report
 
 
 def test_markdown_and_text(tmp_path):
@@ -61,7 +61,8 @@ def _tiny_pdf(lines: list[str]) -> bytes:
 
 def test_pdf_text_is_extracted(tmp_path):
     pytest.importorskip("pypdf", reason="pypdf is an optional dependency for PDF reports")
-    from calculators.answers import QuestionSpec, extract_answers, lint_arithmetic
+    from calculators.answers import lint_arithmetic
+    from grader.written import QuestionSpec, extract_answers
 
     pdf = tmp_path / "report.pdf"
     pdf.write_bytes(

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from calculators.answers.parse import parse_answer
-from calculators.answers.reading import read_document
+from grader.written.reading import read_document
 
 pymupdf = pytest.importorskip("pymupdf", reason="the reports extra reads PDFs with pymupdf")
 

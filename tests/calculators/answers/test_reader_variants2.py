@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from calculators.answers.reading import read_document
-from calculators.answers.reading.html import SOFT_BREAK, inline, markdown_html
-from calculators.answers.reading.markup import Run, render
-from calculators.answers.reading.mathblocks import display_math
+from grader.written.reading import read_document
+from grader.written.reading.html import SOFT_BREAK, inline, markdown_html
+from grader.written.reading.markup import Run, render
+from grader.written.reading.mathblocks import display_math
 
 PANDOC_TABLE = """Intro line.
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from calculators.answers.reading import (
+from grader.written.reading import (
     MAX_PAGES,
     MAX_UNPACKED_BYTES,
     ReportReadError,

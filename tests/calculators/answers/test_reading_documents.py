@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from calculators.answers import QuestionSpec, extract_answers, read_report
-from calculators.answers.reading import Document, read_document
+from grader.written import QuestionSpec, extract_answers, read_report
+from grader.written.reading import Document, read_document
 
 pymupdf = pytest.importorskip("pymupdf", reason="the reports extra reads PDFs with pymupdf")
 pytest.importorskip("docx", reason="the reports extra reads .docx with python-docx")
@@ -148,7 +148,7 @@ def test_markdown_and_text_keep_their_lines(tmp_path):
 
 def test_without_pymupdf_pypdf_reads_plain_text():
     pytest.importorskip("pypdf")
-    from calculators.answers.reading.pdf import _read_pypdf
+    from grader.written.reading.pdf import _read_pypdf
 
     doc = _read_pypdf(DOCS / "latex-twocol.pdf")
     assert doc.reader.startswith("pypdf ") and doc.pages == 2

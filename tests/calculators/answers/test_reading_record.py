@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from calculators.answers import QuestionSpec
-from grader.written import Reports, report_answer
+from grader.written import QuestionSpec, Reports, report_answer
 
 pymupdf = pytest.importorskip("pymupdf", reason="the reports extra reads PDFs with pymupdf")
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from calculators.answers import QuestionSpec, extract_answers
-from calculators.answers.candidates import Source, candidates, clean, pick, shotgun
+from grader.written import QuestionSpec, extract_answers
+from grader.written.candidates import Source, candidates, clean, pick, shotgun
 
 LAB_SYMBOLS = {"ntoken": 50001, "nhid": 200, "nlayers": 4}
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from calculators.answers import QuestionSpec, extract_answers
-from calculators.answers.report import section_text
-from calculators.answers.sections import Target, parse_label, parse_part, read_lines
+from grader.written import QuestionSpec, extract_answers
+from grader.written.report import section_text
+from grader.written.sections import Target, parse_label, parse_part, read_lines
 
 PART3 = [
     QuestionSpec("q3a1", ("Q3 (a)",)),

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from calculators.answers import QuestionSpec, check_answer, extract_answers, lint_arithmetic
+from calculators.answers import check_answer, lint_arithmetic
+from grader.written import QuestionSpec, extract_answers
 from tests.calculators.answers._shared import sample_report
 
 LAB_A = [

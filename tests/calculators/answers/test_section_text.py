@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from calculators.answers import QuestionSpec, extract_answers
-from calculators.answers.report import section_text
+from grader.written import QuestionSpec, extract_answers
+from grader.written.report import section_text
 from tests.calculators.answers._shared import sample_report
 
 REPORT = """# My report

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from calculators.answers import extract_answers
-from calculators.answers.report import section_text
-from calculators.answers.sections import (
+from grader.written import extract_answers
+from grader.written.report import section_text
+from grader.written.sections import (
     Target,
     parse_label,
     parse_part,

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from calculators.answers import extract_answers
-from calculators.answers.report import section_text
-from calculators.answers.sections import read_lines
+from grader.written import extract_answers
+from grader.written.report import section_text
+from grader.written.sections import read_lines
 from tests.calculators.answers._shared import PART3, C, D, E
 
 BODY = (f"{{c}}\n  Memory = 48 x 16384^2 x 2 bytes = {C}\n\n{{d}}\n  FFN total = {D}\n\n{{e}}\n"

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from calculators.answers import QuestionSpec, extract_answers
-from calculators.answers.report import split_run_in_headings
-from calculators.answers.sections import read_lines
+from grader.written import QuestionSpec, extract_answers
+from grader.written.report import split_run_in_headings
+from grader.written.sections import read_lines
 from tests.calculators.answers._shared import PART3, C, D, E
 
 

@@ -42,7 +42,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from calculators.answers.reading.document import (
+from grader.written.reading.document import (
     Document,
     ReportReadError,
     ReportTooComplex,
@@ -77,7 +77,7 @@ SYS_PATH_ENV = "CALCULATORS_READER_SYS_PATH"
 
 _BOOT = (
     f"import json, os, sys; sys.path[:] = json.loads(os.environ[{SYS_PATH_ENV!r}]); "
-    "from calculators.answers.reading.bounded import serve; serve()"
+    "from grader.written.reading.bounded import serve; serve()"
 )
 
 _lock = threading.Lock()
@@ -225,7 +225,7 @@ def read_bounded(path: str | Path, limits: ReadLimits | None = None) -> Document
     if not p.is_file():  # the one answer a worker is not needed for
         raise ReportReadError(f"{p}: no such file")
     if os.name != "posix":  # no rlimits, no select on pipes: read here, unbounded
-        from calculators.answers.reading.document import read_here
+        from grader.written.reading.document import read_here
 
         return read_here(p)
     deadline = time.monotonic() + limits.wall_seconds
@@ -301,7 +301,7 @@ def _handle(request: dict[str, Any], memory: int) -> dict[str, Any]:
 def _read_one(request: dict[str, Any]) -> dict[str, Any]:
     import resource
 
-    from calculators.answers.reading.document import read_here
+    from grader.written.reading.document import read_here
 
     # this file's CPU budget on top of what the worker has used so far (RLIMIT_CPU counts
     # the process's whole life); the hard limit stays where it is

@@ -6,9 +6,9 @@ a Markdown cell per sub-question with an `Answer:` line), printed by the noteboo
 it (a PDF or Markdown file, as the labs ask). The `answer` check asks this module
 for the answer text and where it came from, so the record can say which evidence
 came from where. Reports are read once per submission (`Reports`), with their
-arithmetic linted once, through `calculators.answers`.
+arithmetic linted once (`calculators.answers.lint_arithmetic`).
 
-Every report is read through `calculators.answers.read_report`, which reads it in a
+Every report is read through `read_document` (`grader.written.reading`), which reads it in a
 bounded worker process (CPU time, address space, wall clock: `reading/bounded.py`). A
 file too complex to read within those bounds (`ReportTooComplex`: a limit tripped, a
 page of thousands of text blocks, a zip member inflating past its limit or its header)
@@ -24,19 +24,44 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from calculators.answers import (
-    Extracted,
-    QuestionSpec,
+from calculators.answers import Slip, lint_arithmetic
+from grader.checks.patterns import labelled_values
+from grader.written.reading import (
+    Document,
     Report,
     ReportReadError,
-    Slip,
-    extract_answers,
-    lint_arithmetic,
+    ReportTooComplex,
+    read_document,
     read_report,
 )
-from calculators.answers.reading import ReportTooComplex
-from calculators.answers.report import section_text
-from grader.checks.patterns import labelled_values
+from grader.written.report import (
+    Candidate,
+    Extracted,
+    QuestionSpec,
+    extract_answers,
+    section_text,
+)
+
+__all__ = [
+    "Candidate",
+    "Document",
+    "Extracted",
+    "Found",
+    "QuestionSpec",
+    "Report",
+    "ReportReadError",
+    "ReportTooComplex",
+    "Reports",
+    "extract_answers",
+    "notebook_answer",
+    "printed_answer",
+    "read_document",
+    "read_report",
+    "report_answer",
+    "report_section",
+    "section_text",
+    "slips_in",
+]
 
 DEFAULT_LABEL = "Answer"
 MAX_ANSWER = 2000
@@ -194,7 +219,7 @@ def report_answer(reports: Reports, spec: QuestionSpec,
 def report_section(reports: Reports, qid: str, headings: Sequence[str]) -> str:
     """The text of the first report's section for `headings` (for a TA to read), or "".
 
-    `calculators.answers.section_text` finds it: from the heading to the next
+    `section_text` (`grader.written.report`) finds it: from the heading to the next
     "Question N" heading, sub-headings inside an answer kept with it.
     """
     for doc in reports.docs:

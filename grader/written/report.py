@@ -1,6 +1,6 @@
 """Reports: find each question's final answer (``extract_answers``) and quote a section
 (``section_text``). The one place the grader finds a report's sections; reading files is
-``calculators.answers.reading``.
+``grader.written.reading``.
 
 A question is named once, by its label and part (``QuestionSpec("q3e2", ("Q3 (e)",),
 part="(II)")``): ``sections`` reads every labelled line of the report (Q3(c), Question 3(c),
@@ -20,15 +20,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from calculators.answers.candidates import Candidate, Source, candidates, clean, pick, shotgun
 from calculators.answers.parse import ParsedAnswer
-from calculators.answers.reading import (  # noqa: F401  (re-exported: existing imports)
+from calculators.answers.stated import conventions_in
+from grader.written.candidates import Candidate, Source, candidates, clean, pick, shotgun
+from grader.written.reading import (  # noqa: F401  (re-exported: existing imports)
     MAX_REPORT_BYTES,
     Report,
     ReportReadError,
     read_report,
 )
-from calculators.answers.sections import (
+from grader.written.sections import (
     SOFT_BREAK,
     find_section,
     lettered_numbers,
@@ -37,7 +38,6 @@ from calculators.answers.sections import (
     split_run_in,
     target_of,
 )
-from calculators.answers.stated import conventions_in
 
 # -- questions and candidates ---------------------------------------------------------------
 

@@ -38,7 +38,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from calculators.answers.reading.document import (
+from grader.written.reading.document import (
     MAX_PAGES,
     MAX_TEXT_CHARS,
     NO_TEXT_LAYER,
@@ -46,8 +46,8 @@ from calculators.answers.reading.document import (
     ReportReadError,
     ReportTooComplex,
 )
-from calculators.answers.reading.markup import Run, render
-from calculators.answers.reading.normalise import LOST_GLYPHS, LOST_NOTE, normalise
+from grader.written.reading.markup import Run, render
+from grader.written.reading.normalise import LOST_GLYPHS, LOST_NOTE, normalise
 
 MARGIN = 0.1
 """Top and bottom fraction of a page where running headers and footers live."""

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from calculators.answers.reading.document import Document
-from calculators.answers.reading.html import markdown_html
-from calculators.answers.reading.mathblocks import display_math
-from calculators.answers.reading.normalise import normalise
+from grader.written.reading.document import Document
+from grader.written.reading.html import markdown_html
+from grader.written.reading.mathblocks import display_math
+from grader.written.reading.normalise import normalise
 
 REPLACED_NOTE = "some characters are not valid UTF-8 and were replaced"
 

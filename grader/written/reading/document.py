@@ -116,7 +116,7 @@ def read_document(path: str | Path, limits: Any = None) -> Document:
     one function every reader of reports goes through. A file that trips a limit raises
     ``ReportTooComplex``. ``read_here`` reads in this process, unbounded.
     """
-    from calculators.answers.reading.bounded import read_bounded
+    from grader.written.reading.bounded import read_bounded
 
     return read_bounded(path, limits)
 
@@ -138,11 +138,11 @@ def read_here(path: str | Path) -> Document:
     kind = sniff(head)
     suffix = p.suffix.lower()
     if kind == "pdf":
-        from calculators.answers.reading.pdf import read_pdf
+        from grader.written.reading.pdf import read_pdf
 
         return read_pdf(p)
     if kind == "zip":
-        from calculators.answers.reading.word import read_docx
+        from grader.written.reading.word import read_docx
 
         return read_docx(p, named_pdf=suffix == ".pdf")
     if kind == "ole":
@@ -158,6 +158,6 @@ def read_here(path: str | Path) -> Document:
         raise ReportReadError(f"{p.name}: named .pdf but is not a PDF (no %PDF- header)")
     if suffix in (".docx", ".doc", ".odt", ".rtf", ".pages"):
         raise ReportReadError(f"{p.name}: named {suffix} but is not a Word/Office file")
-    from calculators.answers.reading.plain import read_plain
+    from grader.written.reading.plain import read_plain
 
     return read_plain(p)

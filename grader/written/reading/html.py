@@ -20,11 +20,11 @@ from __future__ import annotations
 import html
 import re
 
-from calculators.answers.reading.normalise import raised
+from grader.written.reading.normalise import raised
 
 SOFT_BREAK = "\u2028"
 """A line to ``str.splitlines`` but not to section finding's numbering (the same
-character as ``calculators.answers.sections.SOFT_BREAK``)."""
+character as ``grader.written.sections.SOFT_BREAK``)."""
 
 _TABLE = re.compile(r"<table\b[^>]*>(.*?)</table\s*>", re.I | re.S)
 _ROW = re.compile(r"<tr\b[^>]*>(.*?)(?=<tr\b|</table|$)", re.I | re.S)

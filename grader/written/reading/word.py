@@ -29,15 +29,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from calculators.answers.reading.document import (
+from grader.written.reading.document import (
     MAX_TEXT_CHARS,
     MAX_UNPACKED_BYTES,
     Document,
     ReportReadError,
     ReportTooComplex,
 )
-from calculators.answers.reading.markup import Run, render
-from calculators.answers.reading.normalise import normalise, raised
+from grader.written.reading.markup import Run, render
+from grader.written.reading.normalise import normalise, raised
 
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 M = "{http://schemas.openxmlformats.org/officeDocument/2006/math}"

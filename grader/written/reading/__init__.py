@@ -33,8 +33,8 @@ Heavy libraries (pymupdf, python-docx, pypdf) are imported only when a file need
 so ``calculators`` imports with sympy alone.
 """
 
-from calculators.answers.reading.bounded import ReadLimits, close_workers
-from calculators.answers.reading.document import (
+from grader.written.reading.bounded import ReadLimits, close_workers
+from grader.written.reading.document import (
     MAX_PAGES,
     MAX_REPORT_BYTES,
     MAX_TEXT_CHARS,
