@@ -97,6 +97,26 @@ def _matching_run(claim: dict[str, Any], bests: list[dict[str, Any]], tolerance:
     return max(runs, key=agreeing, default=None)
 
 
+FIELDS = ("best_validation", "step", "test")
+
+
+def _agrees(claim: dict[str, Any], run: dict[str, Any], tolerance: float) -> bool:
+    """Every figure of the claim is the run's."""
+    return all(claim.get(k) is None or (run.get(k) is not None and (
+        claim[k] == run[k] if k == "step" else abs(claim[k] - run[k]) <= tolerance))
+        for k in FIELDS)
+
+
+def _agreeing_run(claim: dict[str, Any], bests: list[dict[str, Any]], tolerance: float
+                  ) -> dict[str, Any] | None:
+    """For figures whose seed is not certain: the one run, among the seeds they may belong
+    to (and their model, when named), whose figures they all are; None when none or two."""
+    runs = [b for b in bests if b["seed"] in claim.get("candidates", [])
+            and (claim.get("family") is None or b["family"] == claim["family"])
+            and _agrees(claim, b, tolerance)]
+    return runs[0] if len(runs) == 1 else None
+
+
 def check_logs(check: Check, logs: list[Path], sources: list[Source] | str) -> CheckResult:
     """Each figure the report gives per seed against the best of that run's own log.
 
@@ -138,7 +158,19 @@ def check_logs(check: Check, logs: list[Path], sources: list[Source] | str) -> C
                       + "): a TA reads the figures.", evidence, quote)
     checked = confirmed = 0
     contradictions = []
+    unsure = []
     for claim in claims:
+        if claim.get("certain") is False:
+            # not certain which seed these figures are: they agree when every figure is
+            # that of one run of a seed they may belong to, else a TA pairs them
+            run = _agreeing_run(claim, bests, tolerance)
+            if run is None:
+                unsure.append(claim)
+                continue
+            claim.update(seed=run["seed"], paired_by="the logs")
+            n = sum(1 for k in FIELDS if claim.get(k) is not None)
+            checked, confirmed = checked + n, confirmed + n
+            continue
         run = _matching_run(claim, bests, tolerance)
         if run is None:
             contradictions.append(f"{claim['where']}: no log for seed {claim['seed']}"
@@ -158,6 +190,14 @@ def check_logs(check: Check, logs: list[Path], sources: list[Source] | str) -> C
                                       + (f" ({run['family']})" if run.get("family") else "")
                                       + f", the log says {run[key]:g}")
     evidence["contradictions"] = contradictions
+    if unsure:
+        first = unsure[0]
+        seeds = ", ".join(str(c) for c in first.get("candidates", []))
+        return _to_ta(f"Which seed the figures at {first['where']} belong to is not certain "
+                      f"({first.get('why') or 'seeds ' + seeds}), and they are not those of "
+                      f"one run of seed {seeds.replace(', ', ' or ')} in the logs: a TA reads "
+                      "them" + (f"; of the other figures, {len(contradictions)} disagree with "
+                                "the logs" if contradictions else "") + ".", evidence, quote)
     fraction = confirmed / checked if checked else 0.0
     status = "passed" if fraction == 1 else ("partial" if fraction else "failed")
     message = (f"All {checked} figures you report agree with the logs." if fraction == 1 else

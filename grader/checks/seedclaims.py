@@ -76,6 +76,10 @@ class Claim:
     best_validation: float | None = None
     step: int | None = None
     test: float | None = None
+    candidates: tuple[int, ...] = ()
+    """Set when the pairing is not certain: the seeds the figures may belong to (`seed` is
+    then only the likeliest); `why` says what made it uncertain."""
+    why: str = ""
 
     def has(self) -> bool:
         return any(getattr(self, f) is not None for f in FIELDS)
@@ -84,6 +88,8 @@ class Claim:
         out: dict[str, Any] = {"line": self.line, "quote": self.quote, "seed": self.seed,
                                "family": self.family}
         out.update({f: getattr(self, f) for f in FIELDS if getattr(self, f) is not None})
+        if self.candidates:
+            out.update(certain=False, candidates=list(self.candidates), why=self.why)
         return out
 
 
@@ -241,6 +247,110 @@ def _name_unnamed(figures: list[tuple[int, str | None, float | int]]
     return out
 
 
+Figure = tuple[int, str | None, float | int]
+"""(offset in the sentence, field or None for an accuracy whose split is not named, value)."""
+
+
+def _records(figures: list[Figure]) -> list[list[Figure]]:
+    """The figures of one sentence cut into runs: a run holds at most one step and two
+    accuracies, each field once, so a field met again starts the next run ("0.853 at step
+    1200 (test 0.841) with seed 1, 0.851 at step 1400 (test 0.840) with seed 2")."""
+    out: list[list[Figure]] = []
+    for figure in figures:
+        run = out[-1] if out else None
+        keys = [k for _, k, _ in run] if run else []
+        accs = [k for k in keys if k != "step"]
+        key = figure[1]
+        full = run is None or (key is not None and key in keys) or (
+            key != "step" and (len(accs) >= 2 or (key is None and "best_validation" in keys
+                                                  and "test" in keys)))
+        if full:
+            out.append([figure])
+        else:
+            run.append(figure)  # type: ignore[union-attr]
+    return out
+
+
+def _name_runs(runs: list[list[Figure]]) -> list[list[tuple[int, str, float | int]]]:
+    """Each run's figures with their field: `_name_unnamed`, and a run whose accuracies are
+    all unnamed takes the order of the last run before it that named as many ("seed 1 gives
+    0.853 validation and 0.841 test; seed 2 gives 0.851 and 0.840")."""
+    out = []
+    pattern: list[str] = []
+    for run in runs:
+        accs = [k for _, k, _ in run if k != "step"]
+        if accs and all(k is None for k in accs) and len(pattern) == len(accs):
+            names = iter(pattern)
+            run = [(o, k if k == "step" else next(names), v) for o, k, v in run]
+        elif accs and all(k is not None for k in accs):
+            pattern = [str(k) for k in accs]
+        out.append(_name_unnamed(run))
+    return out
+
+
+@dataclass
+class _Pairing:
+    """Which seed each run of a sentence belongs to, and whether that is certain."""
+
+    seeds: list[int | None]
+    certain: bool
+    why: str = ""
+
+
+def _pair(runs: list[list[Figure]], seeds: list[tuple[int, int]], carried: int | None
+          ) -> _Pairing:
+    """Seeds to runs. A seed named inside a run's figures is that run's; the others stand
+    between runs, and the pairing is certain when one reading places one seed with each
+    run that lacks one: every seed before its figures ("for seed 2 it peaks at ...") or
+    every seed after them ("peaks at 0.651 (step 2000, test 0.640) for seed 2"). No seed
+    in the sentence: the seed carried from before, certain for a single run. Anything else
+    (two seeds before one run, seeds listed together, runs without seeds) is not certain:
+    the likeliest seed is kept (named last before the figure, else the first after it)."""
+    n = len(runs)
+    spans = [(run[0][0], run[-1][0]) for run in runs]
+    inside: list[set[int]] = [set() for _ in runs]
+    gaps: list[list[int]] = [[] for _ in range(n + 1)]
+    for offset, seed in seeds:
+        at = next((i for i, (a, b) in enumerate(spans) if a < offset < b), None)
+        if at is not None:
+            inside[at].add(seed)
+        else:
+            gaps[sum(1 for _, b in spans if b < offset)].append(seed)
+    guess = []
+    for a, _ in spans:
+        before = [s for o, s in seeds if o < a]
+        guess.append(before[-1] if before else (seeds[0][1] if seeds else carried))
+    if not seeds:
+        return _Pairing([carried] * n, n == 1 or carried is None,
+                        "" if n == 1 else "the sentence gives figures of several runs and "
+                        "names no seed")
+    if any(len(found) > 1 for found in inside):
+        return _Pairing(guess, False, "the figures of one run name two seeds")
+    lacking = [i for i in range(n) if not inside[i]]
+    for shift in (0, 1):  # 0: each seed before its run; 1: each seed after it
+        used = {i + shift for i in lacking}
+        if all(len(gaps[g]) == 1 for g in used) and all(
+                not gaps[g] or g in used or set(gaps[g]) <= _neighbours(inside, g)
+                for g in range(n + 1)):
+            return _Pairing([next(iter(inside[i])) if inside[i] else gaps[i + shift][0]
+                             for i in range(n)], True)
+    named = [str(s) for s in dict.fromkeys(s for _, s in seeds)]
+    listed = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+    runs_said = "one set of figures" if n == 1 else f"{n} sets of figures"
+    return _Pairing(guess, False, f"the sentence names seed{'s' if len(named) > 1 else ''} "
+                    f"{listed} for {runs_said}; which seed each figure belongs to is "
+                    "not certain")
+
+
+def _neighbours(inside: list[set[int]], gap: int) -> set[int]:
+    """The seeds named inside the runs on either side of a gap (a seed named again)."""
+    out: set[int] = set()
+    for i in (gap - 1, gap):
+        if 0 <= i < len(inside):
+            out |= inside[i]
+    return out
+
+
 @dataclass
 class _Unit:
     """A paragraph or list item joined into one string, with the line of each offset."""
@@ -266,9 +376,9 @@ class _Reader:
         self.label_body: str | None = None  # "list" or "prose": what follows the label
 
     def add(self, seed: int | None, family: str | None, line: int, quote: str,
-            key: str, value: float | int, open_claims: dict[Any, Claim]) -> None:
+            key: str, value: float | int, open_claims: dict[Any, Claim]) -> Claim | None:
         if seed is None:
-            return
+            return None
         claim = open_claims.get((family, seed))
         if claim is None or getattr(claim, key) not in (None, value):
             claim = Claim(seed, family, line, " ".join(quote.split())[:200])
@@ -276,6 +386,7 @@ class _Reader:
             self.claims.append(claim)
         if getattr(claim, key) is None:
             setattr(claim, key, value)
+        return claim
 
     # -- prose ---------------------------------------------------------------------------
 
@@ -291,21 +402,24 @@ class _Reader:
                 accs, steps, seeds = read_sentence(segment)
                 family_here = family or family_here
                 fam = family_here or self.family
-                figures: list[tuple[int, str | None, float | int]] = [
-                    (o, {"val": "best_validation", "test": "test"}.get(str(r)), v)
-                    for o, r, v in accs] + [(o, "step", st) for o, st in steps]
-                by_seed: dict[int | None, list[tuple[int, str | None, float | int]]] = {}
-                for figure in sorted(figures, key=lambda f: f[0]):
-                    # the seed named last before a figure, else the sentence's first one
-                    before = [n for o, n in seeds if o < figure[0]]
-                    run_seed = before[-1] if before else (seeds[0][1] if seeds else seed)
-                    by_seed.setdefault(run_seed, []).append(figure)
-                for run_seed, group in by_seed.items():
-                    for o, key, value in _name_unnamed(group):
+                figures: list[Figure] = sorted(
+                    [(o, {"val": "best_validation", "test": "test"}.get(str(r)), v)
+                     for o, r, v in accs] + [(o, "step", st) for o, st in steps],
+                    key=lambda f: f[0])
+                runs = _records(figures)
+                pairing = _pair(runs, seeds, seed)
+                candidates = tuple(dict.fromkeys(
+                    [n for _, n in seeds] + ([seed] if seed is not None else [])))
+                for run_seed, named in zip(pairing.seeds, _name_runs(runs), strict=True):
+                    # an uncertain run is a claim of its own, never merged with another
+                    target = open_claims if pairing.certain else {}
+                    for o, key, value in named:
                         found = True
                         here = offset + seg_offset + o
-                        self.add(run_seed, fam, unit.line_at(here), sentence, key, value,
-                                 open_claims)
+                        claim = self.add(run_seed, fam, unit.line_at(here), sentence, key,
+                                         value, target)
+                        if claim is not None and not pairing.certain:
+                            claim.candidates, claim.why = candidates, pairing.why
                 if seeds:
                     seed = seeds[-1][1]
         return found
@@ -336,8 +450,14 @@ class _Reader:
         (_, header), body = rows[0], rows[1:]
         first = len(self.claims)
         header = [c.strip("*_ ").lower() for c in header]
+        if header and _seed_cell(header[0]) is not None and 2 * sum(
+                len(cells) == len(header) + 1 for _, cells in body) > len(body):
+            # the empty top-left cell was lost (a PDF's table text): the header's first
+            # cell is a seed, so it heads the first column of figures, not the labels
+            header = ["", *header]
         seeds = [_seed_cell(c) for c in header[1:]]
         if sum(s is not None for s in seeds) >= 2:  # one column per seed
+            named = tuple(s for s in seeds if s is not None)
             for number, cells in body:
                 label = cells[0] if cells else ""
                 key = _column_role(label)
@@ -345,7 +465,12 @@ class _Reader:
                 for seed, cell in zip(seeds, cells[1:], strict=False):
                     value = _cell_value(cell, key) if key in FIELDS else None
                     if seed is not None and value is not None:
-                        self.add(seed, fam, number, " | ".join(cells), key, value, {})
+                        claim = self.add(seed, fam, number, " | ".join(cells), key, value, {})
+                        if claim is not None and len(cells) != len(header):
+                            claim.candidates = named
+                            claim.why = (f"the row has {len(cells)} cells and the header "
+                                         f"{len(header)}, so which seed's column each "
+                                         "figure is in is not certain")
             self._merge_columns(first)
             return
         roles = [_column_role(h) for h in header]
@@ -385,10 +510,11 @@ class _Reader:
         merged: dict[Any, Claim] = {}
         out = self.claims[:first]
         for claim in self.claims[first:]:
-            have = merged.get((claim.family, claim.seed))
+            run = (claim.family, claim.seed, bool(claim.candidates))
+            have = merged.get(run)
             if have is None or any(getattr(have, f) is not None and getattr(claim, f)
                                    is not None for f in FIELDS):
-                merged[(claim.family, claim.seed)] = claim
+                merged[run] = claim
                 out.append(claim)
                 continue
             for f in FIELDS:
@@ -479,6 +605,20 @@ def _is_label(line: str) -> bool:
                                                           re.IGNORECASE))))
 
 
+CAPTION = re.compile(r"^\s*[*_]*(?:table|tab\.)\s*\d+[*_]*\s*[:.—–-]", re.IGNORECASE)
+
+
+def _caption(lines: list[str], at: int, step: int) -> str | None:
+    """The caption ("Table 1: pre-trained model") on the nearest non-blank line before
+    (`step` -1) or after (+1) a table's line `at`, or None: it names the table's model."""
+    i = at + step
+    while 0 <= i < len(lines) and not lines[i].strip():
+        i += step
+    if 0 <= i < len(lines) and CAPTION.match(lines[i]):
+        return lines[i]
+    return None
+
+
 def parse_claims(text: str, families: Families | dict[str, list[str]],
                  first_line: int = 1) -> list[dict[str, Any]]:
     """Every per-seed claim of `text` (tables, lists, sentences), as dicts with `line`
@@ -515,10 +655,15 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
         if line.strip().startswith("|"):
             flush()
             block = []
+            start = i
             while i < len(raw) and raw[i].strip().startswith("|"):
                 block.append((first_line + i, _cells(raw[i])))
                 i += 1
+            above = reader.family
+            caption = _caption(raw, start, -1) or _caption(raw, i - 1, 1)
+            reader.family = (fams.first(caption) if caption else None) or above
             reader.table(block)
+            reader.family = above
             continue
         fields = _plain_header(line)
         if fields and i + 1 < len(raw) and reader.plain_row(number + 1, raw[i + 1], fields):
