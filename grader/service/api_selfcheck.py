@@ -13,7 +13,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, File, Form, Request, UploadFile
 from fastapi.responses import JSONResponse
 
-from grader.service.errors import ApiError
+from grader.service.api_answers import client_of
+from grader.service.errors import ApiError, ErrorBody
 from grader.service.selfcheck import SelfCheckQueue
 
 router = APIRouter(prefix="/v1", tags=["self-check"])
@@ -30,13 +31,17 @@ def assignments(request: Request) -> dict[str, list[dict[str, Any]]]:
                             for p in packs.values()]}
 
 
-@router.post("/selfcheck", status_code=202, summary="Queue a notebook for a self-check")
+@router.post("/selfcheck", status_code=202, summary="Queue a notebook for a self-check",
+             responses={429: {"model": ErrorBody, "description": "This client already has a "
+                              "self-check running and one waiting (`too_many_jobs`), or is "
+                              "over its rate; see Retry-After."}})
 async def upload(request: Request,
                  assignment: Annotated[str, Form(min_length=1, max_length=100)],
                  notebook: Annotated[UploadFile, File(description="The .ipynb file.")]
                  ) -> JSONResponse:
     data = await notebook.read()
-    job = _queue(request).submit(assignment, notebook.filename or "", data)
+    job = _queue(request).submit(assignment, notebook.filename or "", data,
+                                 client=client_of(request))
     return JSONResponse(job.public(_queue(request).position(job)), status_code=202,
                         headers={"Location": f"/v1/selfcheck/{job.id}"})
 

@@ -66,7 +66,9 @@ def create_app(settings: Settings | None = None,
                                size=settings.selfcheck_queue, keep=settings.selfcheck_jobs_kept,
                                sandbox=settings.sandbox,
                                timeout_s=settings.selfcheck_timeout_s,
-                               warm=settings.selfcheck_warm)
+                               warm=settings.selfcheck_warm,
+                               per_client=settings.selfcheck_per_client,
+                               share_s=settings.selfcheck_share_s)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

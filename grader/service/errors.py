@@ -44,7 +44,8 @@ ERROR_RESPONSES = {
     409: "The self-check has not finished yet.",
     413: "The body is over its size limit.",
     422: "Invalid input; `field` names what to fix.",
-    429: "Over the client's rate limit, or a question's checks for the day; see Retry-After.",
+    429: "Over the client's rate limit, a question's checks for the day, or a self-check "
+         "already running and one waiting for this client; see Retry-After.",
     503: "The self-check queue is full, or self-check is off here.",
     504: "The computation ran past its time limit and was stopped.",
 }

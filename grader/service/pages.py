@@ -23,7 +23,12 @@ from calculators.params import registry
 from calculators.params.count import HEADS
 from grader.pack.expected import mark_expected
 from grader.service import work
-from grader.service.api_answers import checked_at_grading, find_answerable, self_checkable
+from grader.service.api_answers import (
+    checked_at_grading,
+    client_of,
+    find_answerable,
+    self_checkable,
+)
 from grader.service.api_calc import compute
 from grader.service.errors import ApiError
 from grader.service.settings import templates_dir
@@ -120,7 +125,7 @@ def make_router() -> APIRouter:
 
     @router.post("/answers/check", response_class=HTMLResponse)
     async def answers_check(request: Request) -> HTMLResponse:
-        from grader.service.api_answers import check_pack_answer, client_of
+        from grader.service.api_answers import check_pack_answer
 
         form = await _form(request)
         checked = {"assignment": form.get("assignment", ""), "question": form.get("question", ""),
@@ -164,9 +169,12 @@ def make_router() -> APIRouter:
                 raise ApiError(422, "invalid_input", "choose a notebook file", field="notebook")
             data = await upload.read()
             job = request.app.state.selfcheck.submit(str(form.get("assignment", "")),
-                                                     upload.filename or "", data)
+                                                     upload.filename or "", data,
+                                                     client=client_of(request))
         except ApiError as exc:
-            return upload_page(request, exc.status, error=exc)
+            refused = upload_page(request, exc.status, error=exc)
+            refused.headers.update(exc.headers)  # Retry-After of a 429 or 503
+            return refused
         return RedirectResponse(f"/selfcheck/{job.id}", status_code=303)
 
     @router.get("/selfcheck/{job_id}", response_class=HTMLResponse)

@@ -3,8 +3,12 @@
 Each upload is run by the same code path as ``grader check`` (``grade_notebook`` in
 ``check`` mode, sandboxed): public demo inputs only, so the reference never loads.
 The queue holds at most ``selfcheck_queue`` waiting notebooks; beyond that the upload
-is refused with a 503 rather than letting the backlog grow. Job ids are random, so
-a student's report is reachable only through the link they were given.
+is refused with a 503 rather than letting the backlog grow. The line is fair
+(`fairshare.FairLine`): each client has at most one job running and one waiting (a
+further upload is a 429), a free worker takes the client served longest ago, and with
+``selfcheck_share_s`` a job that has had its share while another client waits is
+stopped. Job ids are random, so a student's report is reachable only through the link
+they were given.
 
 Nothing of a job runs in the web process. Each of the ``selfcheck_workers`` threads
 owns one warm worker process (`procs.Worker`, ``spawn`` context; torch and the
@@ -30,7 +34,6 @@ import dataclasses
 import json
 import logging
 import os
-import queue
 import secrets
 import shutil
 import signal
@@ -45,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 from grader.pack import Pack
 from grader.run.sandbox import Sandbox, SandboxUnavailable
 from grader.service.errors import ApiError
+from grader.service.fairshare import FairLine
 from grader.service.procs import CallFailed, CallTimeout, Worker, WorkerGone
 
 if TYPE_CHECKING:
@@ -57,9 +61,11 @@ STATUSES = ("queued", "running", "done", "failed", "error")
 died); ``error``: the grader itself failed. Both are final, as ``done`` is."""
 FINISHED = ("done", "failed", "error")
 RESTART_PAUSE_S = 5.0
+"""Wait before trying again when a worker could not start (a broken install, no memory)."""
 STOP_WAIT_S = 5.0
 """How long `stop` waits for a worker to end on SIGTERM before it kills its tree."""
-"""Wait before trying again when a worker could not start (a broken install, no memory)."""
+REFEREE_TICK_S = 0.5
+"""How often the referee looks for a job past its share while another client waits."""
 
 
 @dataclass
@@ -74,6 +80,14 @@ class Job:
     finished: float | None = None
     message: str = ""
     record: dict[str, Any] | None = None
+    client: str = ""
+    """Who uploaded it (the client's address): the key of the per-client quota."""
+    seq: int = 0
+    checking_since: float | None = None
+    """`time.monotonic` when its worker was given it (the share counts from there)."""
+    preempted: bool = False
+    """Stopped by the referee so that another client's job could run."""
+    worker: Worker | None = field(default=None, repr=False)
 
     def public(self, position: int | None = None) -> dict[str, Any]:
         """What the status endpoint shows; the record only once the run is over."""
@@ -106,7 +120,8 @@ class SelfCheckQueue:
     """
 
     def __init__(self, packs: dict[str, Pack], *, workers: int, size: int, keep: int,
-                 sandbox: str, timeout_s: float = 300.0, warm: int = 0) -> None:
+                 sandbox: str, timeout_s: float = 300.0, warm: int = 0,
+                 per_client: bool = True, share_s: float = 0.0) -> None:
         self.packs = packs
         self.warm = max(0, warm)
         self.workers, self.size, self.keep = max(1, workers), max(1, size), keep
@@ -115,8 +130,10 @@ class SelfCheckQueue:
         self.box: Sandbox | None = None
         self.unavailable = ""
         self.jobs: OrderedDict[str, Job] = OrderedDict()
-        self._queue: queue.Queue[Job | None] = queue.Queue(maxsize=self.size)
+        self._line = FairLine(self.size, per_client=per_client, share_s=share_s,
+                              timeout_s=timeout_s)
         self._lock = threading.Lock()
+        self._cond = threading.Condition(self._lock)
         self._threads: list[threading.Thread] = []
         self._workers: dict[int, Worker] = {}
         self._uids: set[int] = set()
@@ -139,12 +156,19 @@ class SelfCheckQueue:
                                       daemon=True)
             thread.start()
             self._threads.append(thread)
+        if per_client_share(self._line):
+            referee = threading.Thread(target=self._referee, name="selfcheck-referee",
+                                       daemon=True)
+            referee.start()
+            self._threads.append(referee)
 
     def stop(self) -> None:
         """Kill every worker (and so every kernel), fail what waits, end the threads."""
         with self._lock:
             self._stopping = True
             workers = list(self._workers.values())
+            waiting = self._line.drain()
+            self._cond.notify_all()
         for worker in workers:  # first asked: a worker's SIGTERM removes its kernels' cgroups
             with contextlib.suppress(OSError, TypeError):
                 os.kill(worker.pid, signal.SIGTERM)  # type: ignore[arg-type]
@@ -152,22 +176,16 @@ class SelfCheckQueue:
             if worker.process is not None:
                 worker.process.join(timeout=STOP_WAIT_S)
             worker.kill()
-        while True:
-            try:
-                job = self._queue.get_nowait()
-            except queue.Empty:
-                break
-            if job is not None:
-                self._finish(job, "failed", STOPPED)
-        for _ in self._threads:
-            self._queue.put(None)
+        for job in waiting:
+            self._finish(job, "failed", STOPPED)
         for thread in self._threads:
             thread.join(timeout=15)
         if self._threads:  # started: the folder is its own
             shutil.rmtree(self._tmp, ignore_errors=True)
 
-    def submit(self, assignment: str, filename: str, data: bytes) -> Job:
-        """Queue a notebook, or raise ApiError: unknown pack, not a notebook, queue full."""
+    def submit(self, assignment: str, filename: str, data: bytes, client: str = "") -> Job:
+        """Queue a notebook, or raise ApiError: unknown pack, not a notebook, ``client``
+        over its quota (429), queue full (503)."""
         if self.unavailable:
             raise ApiError(503, "unavailable", self.unavailable)
         if self._stopping:
@@ -183,17 +201,18 @@ class SelfCheckQueue:
         path = folder / self.packs[assignment].notebook  # the name the pack expects
         path.write_bytes(data)
         name = Path(filename or path.name).name[:120] or path.name
-        job = Job(job_id, assignment, name, path)
+        job = Job(job_id, assignment, name, path, client=client)
         with self._lock:
-            try:
-                self._queue.put_nowait(job)
-            except queue.Full:
-                shutil.rmtree(folder, ignore_errors=True)
-                raise ApiError(503, "queue_full", f"{self.size} notebooks are already waiting; "
-                               "try again in a minute", field="notebook",
-                               headers={"Retry-After": "60"}) from None
-            self.jobs[job_id] = job
-            self._forget_old()
+            refused = self._line.refusal(client, time.monotonic())
+            if refused is None:
+                self._line.add(job)
+                self.jobs[job_id] = job
+                self._forget_old()
+                self._cond.notify_all()
+        if refused is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise ApiError(refused.status, refused.code, refused.message, field="notebook",
+                           headers={"Retry-After": str(refused.retry_after_s)})
         return job
 
     def get(self, job_id: str) -> Job:
@@ -208,8 +227,7 @@ class SelfCheckQueue:
         if job.status != "queued":
             return None
         with self._lock:
-            waiting = [j for j in self.jobs.values() if j.status == "queued"]
-        return next((i for i, j in enumerate(waiting, 1) if j is job), None)
+            return self._line.position(job)
 
     def _forget_old(self) -> None:
         finished = [k for k, j in self.jobs.items() if j.status in FINISHED]
@@ -218,10 +236,39 @@ class SelfCheckQueue:
 
     # -- the threads and their workers ------------------------------------------------------
 
+    def _take(self) -> Job | None:
+        """The next job the line gives this thread (marked running), waiting for one;
+        None when the service stops."""
+        with self._cond:
+            while not self._stopping:
+                job = self._line.take(time.monotonic())
+                if job is not None:
+                    job.status, job.started = "running", time.time()
+                    return job
+                self._cond.wait()
+        return None
+
+    def _referee(self) -> None:
+        """Stop a job past its share while another client's job waits for a worker; its
+        thread sees the job `preempted`, ends it `failed` and starts a fresh worker."""
+        while True:
+            with self._cond:
+                self._cond.wait(REFEREE_TICK_S)
+                if self._stopping:
+                    return
+                job = self._line.to_stop(time.monotonic(), self.workers)
+                worker = job.worker if job is not None else None
+                if job is None or worker is None:
+                    continue
+                job.preempted = True
+            log.info("self-check %s: stopped after its share (%g s) for a waiting client",
+                     job.id, self._line.share_s)
+            worker.kill()  # its thread's call raises WorkerGone
+
     def _work(self, slot: int) -> None:
         worker = self._fresh_worker(slot)
         while True:
-            job = self._queue.get()
+            job = self._take()
             if job is None:
                 break
             if worker is None or not worker.alive:
@@ -234,6 +281,10 @@ class SelfCheckQueue:
                                  "not start (the server's log says why)")
                 continue
             self.run(job, worker)
+            with self._lock:
+                stopped = job.preempted  # the referee may be killing it: never reuse it
+            if stopped:
+                worker.kill()
             if not worker.alive:  # killed past the time limit: the next job finds a warm one
                 worker = self._fresh_worker(slot)
         if worker is not None:
@@ -279,12 +330,15 @@ class SelfCheckQueue:
         status, never a crash. Past ``timeout_s`` the worker is killed (with its kernel)."""
         from grader.models.cache import cache_dir
 
-        job.status, job.started = "running", time.time()
+        job.status = "running"
+        job.started = job.started or time.time()
         box = self._job_box()
         pack = self.packs[job.assignment]
         # exactly `grader check`: check mode, sandboxed; the model cache as the environment
         # names it now (a worker started earlier may have an older environment)
         args = (str(pack.root), str(job.path), box, str(cache_dir()))
+        with self._lock:
+            job.worker, job.checking_since = worker, time.monotonic()
         try:
             out = worker.call(check_notebook, args, self.timeout_s)
         except CallTimeout:
@@ -293,6 +347,8 @@ class SelfCheckQueue:
         except WorkerGone as exc:
             if self._stopping:
                 self._finish(job, "failed", STOPPED)
+            elif job.preempted:
+                self._finish(job, "failed", preempted_message(self._line.share_s))
             else:
                 log.error("self-check %s: its worker died: %s", job.id, exc)
                 self._finish(job, "failed", "stopped: the process checking the notebook died "
@@ -316,9 +372,24 @@ class SelfCheckQueue:
         job.message, job.finished = message, time.time()
         job.status = status  # last: a poller that sees the status sees the message too
         shutil.rmtree(job.path.parent, ignore_errors=True)
+        with self._cond:
+            job.worker = None
+            self._line.finished(job)
+            self._cond.notify_all()  # a client's waiting job may start now
 
 
 STOPPED = "stopped: the service was shut down before the check finished; upload it again"
+
+
+def preempted_message(share_s: float) -> str:
+    return (f"stopped after {share_s:g} s because other students were waiting: while the "
+            f"server is busy each check gets {share_s:g} s in turn. Upload it again (it "
+            "runs to the full limit when nobody else waits)")
+
+
+def per_client_share(line: FairLine) -> bool:
+    """Whether the referee has work: the quota on and a share set."""
+    return line.per_client and line.share_s > 0
 
 
 def _validate_notebook(data: bytes) -> None:

@@ -53,6 +53,15 @@ class Settings:
     """Notebooks self-checked at the same time."""
     selfcheck_queue: int = 8
     """Notebooks waiting beyond those running; a full queue answers 503."""
+    selfcheck_per_client: bool = True
+    """Each client (by address) has at most one self-check running and one waiting; a
+    further upload answers 429, and a free worker takes the client served longest ago.
+    Off (every upload its own client, first come first served) only behind a proxy
+    that hides the students' addresses."""
+    selfcheck_share_s: float = 30.0
+    """While another client's notebook waits for a worker, a self-check that has run this
+    long is stopped (``failed``, saying why) so that the waiting one starts; 0 = never.
+    A client alone on the server always gets ``selfcheck_timeout_s``."""
     selfcheck_timeout_s: float = 300.0
     """Wall-clock limit of one self-check (kernel start, cells, probes, checks); past it
     the job ends ``failed`` and its worker process, kernel included, is killed."""

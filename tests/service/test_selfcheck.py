@@ -68,7 +68,9 @@ def test_an_unknown_assignment_or_job_is_a_404(client: httpx.Client) -> None:
 
 def test_a_full_queue_refuses_with_503_and_runs_the_rest(model_cache) -> None:
     needs_bwrap()
-    settings = dataclasses.replace(BASE, selfcheck_workers=1, selfcheck_queue=1)
+    # every upload its own client (as behind a proxy): the bound across clients
+    settings = dataclasses.replace(BASE, selfcheck_workers=1, selfcheck_queue=1,
+                                   selfcheck_per_client=False)
     tiny = json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
         {"cell_type": "code", "id": "a", "metadata": {}, "execution_count": None,
          "outputs": [], "source": "import time; time.sleep(1)"}]}).encode()
