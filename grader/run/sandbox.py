@@ -37,14 +37,13 @@ import os
 import posixpath
 import secrets
 import shutil
-import signal
 import subprocess
 import sys
-import time
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from grader.run import sandbox_processes as processes
 from grader.run.limits import Limits
 
 SCRATCH_MOUNT = "/home/student"
@@ -363,7 +362,7 @@ class Sandbox:
         if limits.processes:
             # RLIMIT_NPROC counts every task of the uid; a fresh uid starts from zero,
             # a shared one (no root) starts from what the user already runs.
-            base = 0 if self.uid is not None else _tasks_of_uid(os.getuid())
+            base = 0 if self.uid is not None else processes.tasks_of_uid(os.getuid())
             argv.append(f"--nproc={limits.processes + base}")
         return [*argv, "--"]
 
@@ -462,105 +461,23 @@ class Sandbox:
 
     def kill_leftovers(self) -> int:
         """Kill any process still running as the sandbox's uid; returns how many."""
-        if self.uid is None:
-            return 0
-        killed = 0
-        for pid in _pids_of_uid(self.uid):
-            try:
-                os.kill(pid, signal.SIGKILL)
-                killed += 1
-            except ProcessLookupError:
-                pass
-        return killed
-
+        return 0 if self.uid is None else processes.kill_uid(self.uid)
 
     def kernel_pid(self) -> int | None:
         """The kernel's pid as the grader sees it (pid 2 of the sandbox's pid namespace), or
         None without a uid of its own to find it by."""
-        if self.uid is None:
-            return None
-        for pid in _pids_of_uid(self.uid):
-            try:
-                status = Path(f"/proc/{pid}/status").read_text()
-            except OSError:
-                continue
-            if _ns_pid(status) == 2 and "\nState:\tZ" not in status:
-                return pid
-        return None
+        return None if self.uid is None else processes.kernel_pid(self.uid)
 
     def kill_strays(self) -> int:
         """Kill every process of the sandbox but the kernel (children, a fork bomb's, daemons
         reparented to bwrap's init); returns how many. The kernel is pid 2 of the sandbox's
-        pid namespace (bwrap's init is 1). Stopping before killing keeps a fork bomb from
-        refilling the table while it is emptied."""
-        if self.uid is None:
-            return 0
-        killed: set[int] = set()
-        for _round in range(5):
-            strays = []
-            for pid in _pids_of_uid(self.uid):
-                try:
-                    status = Path(f"/proc/{pid}/status").read_text()
-                except OSError:
-                    continue
-                if _ns_pid(status) != 2 and "\nState:\tZ" not in status:  # zombies are dead
-                    strays.append(pid)
-            if not strays:
-                break
-            for sig in (signal.SIGSTOP, signal.SIGKILL):
-                for pid in strays:
-                    with contextlib.suppress(ProcessLookupError):
-                        os.kill(pid, sig)
-            killed.update(strays)
-        deadline = time.monotonic() + 1.0  # let them go (freeing much memory takes a while)
-        while killed and time.monotonic() < deadline and any(
-                _alive(pid) for pid in killed):
-            time.sleep(0.02)
-        return len(killed)
+        pid namespace (bwrap's init is 1); `grader.run.sandbox_processes` says how."""
+        return 0 if self.uid is None else processes.kill_strays(self.uid)
 
 
-def _alive(pid: int) -> bool:
-    """Whether a process still exists and is not a zombie."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[-1].split()[:1] != ["Z"]
-
-
-def _ns_pid(status: str) -> int | None:
-    """A process's pid in its innermost pid namespace, from /proc/<pid>/status."""
-    for line in status.splitlines():
-        if line.startswith("NSpid:"):
-            return int(line.split()[-1])
-    return None
-
-
-def _status_uid(status: str) -> int | None:
-    for line in status.splitlines():
-        if line.startswith("Uid:"):
-            return int(line.split()[1])
-    return None
-
-
-def _pids_of_uid(uid: int) -> list[int]:
-    pids = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                status = Path(f"/proc/{entry}/status").read_text()
-            except OSError:
-                continue
-            if _status_uid(status) == uid:
-                pids.append(int(entry))
-    return pids
-
-
-def _tasks_of_uid(uid: int) -> int:
-    count = 0
-    for pid in _pids_of_uid(uid):
-        try:
-            count += len(os.listdir(f"/proc/{pid}/task"))
-        except OSError:
-            continue
-    return count
+# Kept importable from here, where they lived before `grader.run.sandbox_processes`.
+_alive = processes.alive
+_ns_pid = processes.ns_pid
+_status_uid = processes.status_uid
+_pids_of_uid = processes.pids_of_uid
+_tasks_of_uid = processes.tasks_of_uid

@@ -19,7 +19,8 @@ import nbformat
 import pytest
 
 from grader.run.limits import Limits
-from grader.run.sandbox import Sandbox, _pids_of_uid
+from grader.run.sandbox import Sandbox
+from grader.run.sandbox_processes import pids_of_uid as _pids_of_uid
 from tests.conftest import (
     ALONE,
     ALONE_LIMITS,
