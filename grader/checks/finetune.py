@@ -1,8 +1,13 @@
 """Fine-tuning checks: the student's model, re-evaluated on data it never saw.
 
-A notebook can print "test accuracy: 0.99" whatever its model does. So the probe
-gives the student's model texts (the public test split, the hidden split, the
-external set) and takes back predicted class ids; the labels stay here, and the
+A notebook can print "test accuracy: 0.99" whatever its model does, and whatever runs in
+its kernel can lie about itself (a tokenizer whose `__call__` classifies, a `forward`
+compiled under the library's file name, a stand-in module in `sys.modules`). So the
+probe only exports the model as data: its weights and a few names
+(`grader.checks.finetune_export`). A clean evaluator in a fresh sandboxed process, which
+never ran the student's code, builds the library's classifier from the pack's checkpoint,
+loads those weights, tokenizes the texts (public test split, hidden split, external set)
+with the pack's tokenizer and predicts (`grader.evaluate`); the labels stay here, and the
 accuracy is computed here. What is printed is only compared with that:
 
 - `samples` (Q2(a)): the first processed training samples are tensors of matching
@@ -14,6 +19,11 @@ accuracy is computed here. What is printed is only compared with that:
   printed test accuracy is what the model really scores on the test split.
 - `external` (Q2(c)): a prediction printed for every external item, each the one
   the model makes.
+
+Weights the library's classifier cannot take (names, shapes or dtypes the checkpoint's
+config does not have) are not evaluated, and the message names them. The encoder's
+distance from every checkpoint its weights fit is measured in the evaluator, so a model
+that was never trained is flagged whatever its config says of its origin.
 
 Quick mode (a student's laptop) trains on a subset for one epoch: the threshold is
 then "not graded", never failed. No-execute mode reads the saved outputs only.
@@ -30,19 +40,22 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
-from grader.checks import CheckResult
+from grader.checks import CheckResult, finetune_export
+from grader.checks.finetune_evaluation import Evaluated, evaluate_all
 from grader.checks.kind import Context as Submission
 from grader.checks.kind import Kind, Probe, Settings, generic_rows
 from grader.checks.series import parse_accuracy_series
+from grader.evaluate.launch import ModelResult
 from grader.pack import Check, Pack, Question
 from grader.run.result import ProbePayload, RunResult
 
-PROBES = {"samples": "processed_samples", "accuracy": "predict", "external": "predict",
-          "reported": "predict"}
+PROBES = {"samples": "processed_samples", "accuracy": "export_model",
+          "external": "export_model", "reported": "export_model"}
 """Which probe function each evaluation needs."""
 UNMOVED = 1e-6
 """A relative weight change below this is no fine-tuning of the encoder (flagged)."""
 PREDICT_BATCH = 64
+"""Texts per forward pass in the clean evaluator."""
 MAX_LENGTH = 128
 
 
@@ -84,52 +97,25 @@ def request_id(check: Check) -> str:
     return f"ft-predict-{s['model']}"
 
 
-def request(check: Check, pack: Pack, mode: str) -> Probe:
-    """The probe request of one finetune check (checks of one model share its id).
-
-    The public test split always goes in (to compare with what was printed); the hidden
-    split only when grading; the external set when a question asks about it.
-    """
-    s, rid = check.settings, request_id(check)
+def request(check: Check, pack: Pack, mode: str, hf_cache: Path | None = None) -> list[Probe]:
+    """The probe requests of one finetune check (checks of one model share their ids): the
+    samples of a dataset, or the model's weights in as many shards as the pack's
+    checkpoints need (`finetune_export.requests`). No text goes into the kernel: the
+    evaluator outside it predicts."""
+    s = check.settings
     if s["evaluate"] == "samples":
-        return Probe(rid, PROBES["samples"], [{"name": "head", "tensors": {}, "params": {
-            "dataset": s["dataset"], "count": int(s.get("count", 3))}}])
-    base = {"model": s["model"], "tokenizer": s.get("tokenizer", ""),
-            "family": s.get("family", ""), "family_not": s.get("family_not", ""),
-            "num_labels": len(pack.labels) or 2, "batch_size": PREDICT_BATCH,
-            "max_length": int(s.get("max_length", MAX_LENGTH))}
-    roles = ["external"] if s["evaluate"] == "external" else ["test"]
-    if s["evaluate"] == "accuracy" and mode == "grade":
-        roles.append("hidden")
-    cases = [{"name": "public-test" if role == "test" else role, "tensors": {},
-              "params": {**base, "texts": read_split(pack.data[role])[0]}}
-             for role in roles if role in pack.data]
-    return Probe(rid, PROBES[s["evaluate"]], cases)
+        return [Probe(request_id(check), PROBES["samples"], [{"name": "head", "tensors": {},
+                      "params": {"dataset": s["dataset"], "count": int(s.get("count", 3))}}])]
+    return finetune_export.requests(s, pack, hf_cache)
 
 
 # ----------------------------------------------------------------------------------------
 # helpers
 
 
-def _predictions(payload: ProbePayload | None, case: str) -> tuple[list[int] | None, str]:
-    """The predicted ids of one case, or None and why not."""
-    if payload is None:
-        return None, "the probe did not run"
-    if payload.status != "ok":
-        return None, payload.message or f"the probe ended with {payload.status}"
-    result = payload.cases.get(case)
-    if result is None:
-        return None, f"no result for {case}"
-    if result.get("status") != "ok":
-        return None, str(result.get("message", "the probe failed"))
-    tensor = payload.tensors.get(f"{case}/predictions")
-    if tensor is None:
-        return None, "the probe returned no predictions"
-    return [int(x) for x in tensor.tolist()], ""
-
-
 def info(payload: ProbePayload | None) -> dict[str, Any]:
-    """What the probe said of the model it found (name, class, device, memory)."""
+    """What the probe said of the model it found (name, class, device, memory): names the
+    record shows, never what decides a score."""
     if payload is None or payload.status != "ok":
         return {}
     for result in payload.cases.values():
@@ -183,6 +169,14 @@ class Context:
     payloads: dict[str, ProbePayload]
     hf_cache: Path | None = None
     flags: list[dict[str, Any]] = field(default_factory=list)
+    evaluated: dict[str, Evaluated] | None = None
+
+    def model(self, name: str) -> Evaluated:
+        """The clean evaluator's verdict on one model (all of them evaluated on first use)."""
+        if self.evaluated is None:
+            self.evaluated = evaluate_all(self.pack, self.run, self.payloads, self.mode,
+                                          self.hf_cache, read_split)
+        return self.evaluated.get(name) or Evaluated(why="the probe did not run")
 
     def labels(self, role: str) -> list[int | None] | None:
         if role not in self.pack.data:
@@ -293,25 +287,28 @@ def _accuracy(check: Check, question_id: str, payload: ProbePayload | None,
     threshold = float(s.get("threshold", 0.85))
     tag = s.get("cell_tag")
     series = parse_accuracy_series(ctx.printed(tag))
-    model_info = info(payload)
+    evaluated = ctx.model(s["model"]) if ctx.executed else Evaluated(info=info(payload))
+    model_info = evaluated.info
+    found = evaluated.result
     model: dict[str, Any] = {
         "name": model_info.get("model_name", s["model"]),
-        "architecture": model_info.get("class"), "reported": series,
+        "architecture": (found.architecture if found is not None and found.architecture
+                         else model_info.get("class")),
+        "reported": series,
         "threshold": threshold, "train_seconds": training_seconds(ctx.run, tag),
         "peak_memory_bytes": model_info.get("cuda_peak_bytes")
         or model_info.get("kernel_peak_rss_bytes"),
         "memory_scope": "cuda" if model_info.get("cuda_peak_bytes") else "kernel",
         "device": model_info.get("device_name") or model_info.get("device"),
         "parameters": model_info.get("parameters"),
-        # how far the encoder moved from its checkpoint (relative L2; head aside)
-        "weight_distance": model_info.get("weight_distance")}
+        # how far the encoder moved from the nearest checkpoint it fits (relative L2; head
+        # aside), measured by the clean evaluator
+        "weight_distance": found.weight_distance if found is not None else None}
+    if ctx.executed:
+        model["evaluated"] = _evaluated_evidence(evaluated)
     evidence: dict[str, Any] = {"models": [model], "quick": ctx.quick, "executed": ctx.executed}
-    distance = model["weight_distance"]
-    if isinstance(distance, int | float) and distance < UNMOVED and not ctx.quick:
-        ctx.flags.append({"question": question_id, "kind": "weights_unchanged",
-                          "message": f"The encoder's weights are those of the checkpoint "
-                                     f"(relative change {distance:.1e}): only the "
-                                     "classification head was trained, or nothing was."})
+    if not ctx.quick:
+        ctx.flags.extend(model_flags(question_id, s["model"], evaluated))
     if not ctx.executed:
         last = series["test_accuracy"][-1] if series["test_accuracy"] else None
         model["reported_final_test_accuracy"] = last
@@ -323,16 +320,16 @@ def _accuracy(check: Check, question_id: str, payload: ProbePayload | None,
                            f"From the saved outputs (--no-execute; nothing re-evaluated): the last "
                            f"printed test accuracy is {last:.1%} against {threshold:.0%}.",
                            evidence)  # type: ignore[arg-type]
-    public, why = _predictions(payload, "public-test")
+    public, why = evaluated.predictions("test")
     if public is None:
-        return CheckResult("finetune", 0.0, "failed",
+        return CheckResult("finetune", 0.0, "error" if evaluated.grader_failure else "failed",
                            f"Your fine-tuned model could not be evaluated: {why}",
                            evidence)  # type: ignore[arg-type]
     public_acc = accuracy(public, ctx.labels("test") or [])
     model["public_test_accuracy"] = public_acc
     scored_acc, split, fitted = public_acc, "the test split", ""
     if ctx.mode == "grade" and "hidden" in ctx.pack.data:
-        hidden, why = _predictions(payload, "hidden")
+        hidden, why = evaluated.predictions("hidden")
         if hidden is None:
             return CheckResult("finetune", 0.0, "failed",
                                f"Your model could not be evaluated on the hidden split: {why}",
@@ -368,6 +365,78 @@ def _accuracy(check: Check, question_id: str, payload: ProbePayload | None,
                        evidence)  # type: ignore[arg-type]
 
 
+def _evaluated_evidence(evaluated: Evaluated) -> dict[str, Any]:
+    """How the grader evaluated the model, for the TA: the library class and checkpoint it
+    loaded the weights into, the pack's tokenizer it used, what the notebook's own objects
+    were called, and the evaluator's cost."""
+    found, said = evaluated.result, evaluated.info
+    out: dict[str, Any] = {
+        "student_class": said.get("class"), "student_tokenizer": said.get("tokenizer"),
+        "student_tokenizer_size": said.get("tokenizer_size"),
+        "config_name_or_path": said.get("name_or_path"), **evaluated.run}
+    if found is not None:
+        out.update(status=found.status, checkpoint=found.checkpoint,
+                   architecture=found.architecture, tokenizer=found.tokenizer,
+                   device=found.device_name or found.device, distances=found.distances,
+                   peft_merged=found.peft_merged, load_seconds=found.load_seconds,
+                   predict_seconds=found.predict_seconds)
+        if found.status != "ok":
+            out.update(why=found.why, tried=[t.model_dump() for t in found.tried])
+    elif evaluated.why:
+        out["why"] = evaluated.why
+    return out
+
+
+def _library_tokenizers(found: ModelResult) -> set[str]:
+    """Tokenizer class names that are the library's own for the evaluated model."""
+    names = set(found.library_tokenizers) | {"PreTrainedTokenizerFast", "TokenizersBackend"}
+    for base in (found.tokenizer or "", (found.architecture or "").split("For")[0]
+                 + "Tokenizer"):
+        if base:
+            stem = base.removesuffix("Fast")
+            names |= {stem, stem + "Fast"}
+    return names
+
+
+def model_flags(question_id: str, name: str, evaluated: Evaluated) -> list[dict[str, Any]]:
+    """What a TA should see of one model: an encoder that never moved, weights the library
+    class cannot take, and a notebook whose own model or tokenizer class is not the
+    library's (evaluated from the weights all the same: what its code does is not used)."""
+    flags: list[dict[str, Any]] = []
+    found, said = evaluated.result, evaluated.info
+
+    def flag(kind: str, message: str) -> None:
+        flags.append({"question": question_id, "kind": kind, "message": message})
+
+    if found is None:
+        if evaluated.why and not evaluated.grader_failure and said:
+            flag("not_evaluated", f"`{name}` could not be evaluated: {evaluated.why}")
+        return flags
+    if found.status != "ok":
+        named = "; ".join(f"{t.checkpoint}: " + ", ".join(
+            [*(f"unknown {k}" for k in t.unknown[:3]), *(f"missing {k}" for k in t.missing[:3]),
+             *t.shapes[:2], *(f"dtype {d}" for d in t.dtypes[:2])]) for t in found.tried[:2])
+        flag("not_evaluated", f"`{name}` ({said.get('class')}) could not be evaluated as the "
+             f"library's classifier: {found.why}" + (f" ({named})" if named else ""))
+        return flags
+    distance = found.weight_distance
+    if isinstance(distance, int | float) and distance < UNMOVED:
+        flag("weights_unchanged", f"The encoder's weights are those of the checkpoint "
+             f"`{found.checkpoint}` (relative change {distance:.1e}): only the "
+             "classification head was trained, or nothing was.")
+    student_class = said.get("class")
+    if student_class and student_class != found.architecture and not found.peft_merged:
+        flag("model_class", f"`{name}` is a `{student_class}`, not the library's "
+             f"`{found.architecture}`: the grader evaluated its weights in the library's "
+             "class; what the notebook's own class does was not used.")
+    tokenizer = said.get("tokenizer")
+    if tokenizer and tokenizer not in _library_tokenizers(found):
+        flag("tokenizer_class", f"The notebook's tokenizer is a `{tokenizer}`, not a "
+             f"tokenizer of the library's: the grader tokenized with the pack's "
+             f"`{found.checkpoint}` tokenizer (`{found.tokenizer}`) instead.")
+    return flags
+
+
 def _reported(check: Check, question_id: str, payload: ProbePayload | None,
               ctx: Context) -> CheckResult:
     s = check.settings
@@ -379,7 +448,7 @@ def _reported(check: Check, question_id: str, payload: ProbePayload | None,
     message = (f"Printed {len(train)} train and {len(test)} test accuracies."
                if not missing else f"No {' or '.join(missing)} accuracy per epoch was printed.")
     if test and ctx.executed and not ctx.quick:
-        public, _ = _predictions(payload, "public-test")
+        public, _ = ctx.model(s["model"]).predictions("test")
         actual = accuracy(public, ctx.labels("test") or []) if public is not None else None
         tolerance = float(s.get("reported_tolerance", 0.03))
         evidence[0].update(reported_final_test_accuracy=test[-1], reevaluated=actual)
@@ -431,9 +500,10 @@ def _external(check: Check, payload: ProbePayload | None, ctx: Context) -> Check
                            f"Not executed (--no-execute): {len(printed)} of {n} predictions "
                            "printed; only a run can check them against the model.",
                            [{**evidence[0], "fraction_if_verified": fraction}])
-    predicted, why = _predictions(payload, "external")
+    evaluated = ctx.model(s["model"])
+    predicted, why = evaluated.predictions("external")
     if predicted is None:
-        return CheckResult("finetune", 0.0, "failed",
+        return CheckResult("finetune", 0.0, "error" if evaluated.grader_failure else "failed",
                            f"Your model could not be run on the external items: {why}", evidence)
     same = sum(p == q for p, q in zip(printed, predicted, strict=False))
     evidence[0].update(agree_with_model=same)
@@ -489,7 +559,7 @@ class Finetune(Kind):
                       "count", "max_length")
 
     def probes(self, check: Check, question: Question, ctx: Submission) -> list[Probe]:
-        return [request(check, ctx.pack, ctx.mode)]
+        return request(check, ctx.pack, ctx.mode, ctx.hf_cache)
 
     def score(self, check: Check, question: Question, ctx: Submission) -> CheckResult:
         assert ctx.run is not None

@@ -1,5 +1,6 @@
 """The pure pieces of Part 2 grading: reading printed accuracies and predictions, the
-rubric's credit table, the model cache layout, and what the sandbox binds for GPUs."""
+rubric's credit table, the model cache layout, what the sandbox binds for GPUs, the
+export's plan and what the evaluator's verdict shows a TA."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from grader.checks.finetune import credit, printed_labels, read_split
+from grader.checks.finetune import credit, model_flags, printed_labels, read_split
+from grader.checks.finetune_evaluation import Evaluated, roles
 from grader.checks.series import parse_accuracy_series
+from grader.evaluate.launch import ModelResult, Tried
 from grader.models.cache import ModelCacheError, cached_models, install_snapshot, require
 from grader.pack import PackError, load_pack
 from grader.run.limits import Limits
@@ -141,3 +144,71 @@ def test_time_budgets_of_questions_become_cell_timeouts():
     pack = load_pack(PACK_DIR)
     assert pack.limits.cell_timeout_for(["q2b"]) == 900
     assert pack.limits.cell_timeout_for(["q1a"]) == pack.limits.cell_timeout
+
+
+def test_the_checks_of_one_model_share_one_export_and_no_text_enters_the_kernel(pack):
+    from grader.checks.kind import Context
+    from grader.grade import plan_probes
+
+    probes = {p.id: p for p in plan_probes(Context(pack=pack, mode="grade", seed=1))}
+    for model in ("model", "model2"):
+        export = probes[f"ft-predict-{model}"]
+        assert export.function == "export_model"
+        assert [c["name"] for c in export.cases] == ["part-0"]  # the four checks, one request
+    assert all("texts" not in c["params"] for p in probes.values() for c in p.cases)
+
+
+def test_the_evaluator_is_asked_for_the_hidden_split_only_when_grading(pack):
+    assert set(roles(pack, "grade")) == {"test", "hidden", "external"}
+    assert set(roles(pack, "check")) == {"test", "external"}
+
+
+def _result(**over) -> ModelResult:
+    return ModelResult(**{"status": "ok", "checkpoint": "distilbert-base-uncased",
+                          "architecture": "DistilBertForSequenceClassification",
+                          "tokenizer": "DistilBertTokenizer",
+                          "library_tokenizers": ["BertTokenizer", "BertTokenizerFast"],
+                          "weight_distance": 0.2, **over})
+
+
+def _said(**over) -> dict:
+    return {"class": "DistilBertForSequenceClassification",
+            "tokenizer": "DistilBertTokenizerFast", **over}
+
+
+def _kinds(evaluated: Evaluated) -> list[str]:
+    return [f["kind"] for f in model_flags("q2b", "model", evaluated)]
+
+
+def test_an_honest_model_shows_nothing_to_a_ta():
+    assert _kinds(Evaluated(info=_said(), result=_result())) == []
+    assert _kinds(Evaluated(info=_said(tokenizer="PreTrainedTokenizerFast"),
+                            result=_result())) == []
+
+
+def test_what_the_notebooks_objects_were_is_shown_not_used():
+    assert _kinds(Evaluated(info=_said(), result=_result(weight_distance=0.0))) == [
+        "weights_unchanged"]
+    flags = model_flags("q2b", "model", Evaluated(
+        info=_said(**{"class": "NaiveBayes", "tokenizer": "ClassifyingTokenizer"}),
+        result=_result()))
+    assert [f["kind"] for f in flags] == ["model_class", "tokenizer_class"]
+    assert "`NaiveBayes`" in flags[0]["message"] and "`ClassifyingTokenizer`" in flags[1]["message"]
+    # a PEFT model is a wrapper by design: its class is not held against it
+    assert _kinds(Evaluated(info=_said(**{"class": "PeftModelForSequenceClassification"}),
+                            result=_result(peft_merged=True))) == []
+
+
+def test_weights_the_library_cannot_take_are_named():
+    tried = Tried(checkpoint="distilbert-base-uncased", missing=["classifier.bias"],
+                  unknown=["nb.counts"], shapes=[], dtypes=[], missing_count=1, unknown_count=1)
+    flags = model_flags("q2b", "model", Evaluated(info=_said(), result=_result(
+        status="not_evaluable", why="not the library's classifier", tried=[tried])))
+    assert [f["kind"] for f in flags] == ["not_evaluated"]
+    assert "unknown nb.counts" in flags[0]["message"]
+    assert "missing classifier.bias" in flags[0]["message"]
+    # the grader's own failure is not the student's: no flag, the check says `error`
+    assert _kinds(Evaluated(info=_said(), why="the grader's evaluator failed",
+                            grader_failure=True)) == []
+    found, why = Evaluated(info=_said(), why="the probe did not run").predictions("test")
+    assert found is None and why == "the probe did not run"

@@ -1,26 +1,28 @@
-"""Probes for Part 2: look at the student's data and models, inside the student's kernel.
+"""Probes for Part 2: hand the student's data and model weights out, inside the kernel.
 
-Why so small, again: this runs next to the student's code. It holds no labels, no
-expected accuracy and no comparison. `processed_samples` hands back the first
-training samples as the student prepared them; `predict` gives texts to the
-student's fine-tuned model and hands back its predicted class ids. The grader, outside
-the kernel, holds the labels and computes the accuracy. It imports only torch and
-transformers, which the notebook already has.
+Why so small, again: this runs next to the student's code, and nothing it could say
+about itself is trusted. `processed_samples` hands back the first training samples as
+the student prepared them. `export_model` hands back the fine-tuned model as data: its
+weights (the state dict, piece by piece) and a few names (class, model type, label
+count, the tokenizer's name and size). It predicts nothing: a clean evaluator outside
+the kernel, which never ran the student's code, builds the library's class from the
+pack's checkpoint, loads these weights, tokenizes the hidden texts with the pack's
+tokenizer and predicts (grader/evaluate/). So a tokenizer that classifies, a replaced
+`forward`, a stand-in module that rewrites a list in a caller's frame, or a forged file
+name, changes nothing of what is scored: they are not in the weights.
+
+This file imports nothing at probe time: a notebook can put what it likes in
+`sys.modules`. It uses the `torch` the harness hands it (loaded before the student's
+first cell) and calls only the model's `state_dict`, whose result is data checked
+outside (names, shapes and dtypes against the checkpoint's config).
 
 A case carries its settings: `model` / `tokenizer` (the names the template fixes),
 `family` or `family_not` (the model type the question asks for, to find a model the
-student named differently), and for `predict` the `texts` to classify.
+student named differently), and for `export_model` which piece of the weights it hands
+back (`shard` of `shards`, each case `part` of it).
 """
 
-import resource
-
-import torch
-
-
-def _pretrained_model_class():
-    from transformers import PreTrainedModel
-
-    return PreTrainedModel
+torch = globals()["torch"]  # the harness's (tests pass theirs); never `import` here
 
 
 def _model_type(model):
@@ -40,11 +42,11 @@ def _fits(model, case):
 
 def _find_model(student, case):
     """The model by the template's name; else the one classifier in the namespace that fits."""
+    module = torch.nn.Module
     named = student.value(case["model"], None)
-    base = _pretrained_model_class()
-    if isinstance(named, base) and _fits(named, case):
+    if isinstance(named, module) and _fits(named, case):
         return case["model"], named
-    found = [(name, value) for name, value in student.instances(base) if _fits(value, case)]
+    found = [(name, value) for name, value in student.instances(module) if _fits(value, case)]
     if not found:
         wanted = case.get("family") or f"not {case.get('family_not')}"
         raise LookupError(
@@ -53,75 +55,114 @@ def _find_model(student, case):
     return found[-1]
 
 
-def _find_tokenizer(student, case, model):
-    """The tokenizer by the template's name, else one whose vocabulary fits the model."""
-    from transformers import PreTrainedTokenizerBase
-
-    vocab = getattr(model.config, "vocab_size", None)
+def _tokenizer_facts(student, case):
+    """The tokenizer's class, name and size, as names: shown to the TA, never used to
+    tokenize (the evaluator uses the pack's tokenizer)."""
     named = student.value(case.get("tokenizer") or "", None)
-    if isinstance(named, PreTrainedTokenizerBase) and len(named) <= (vocab or len(named)):
-        return named
-    for _name, value in student.instances(PreTrainedTokenizerBase):
-        if vocab is None or len(value) <= vocab:
-            return value
-    raise LookupError(f"no tokenizer found for the model: `{case.get('tokenizer')}` is missing")
-
-
-def _not_library(model):
-    """Why the model is not the library's own classifier running the library's forward, or
-    "" when it is: a subclass defined in the notebook, a forward replaced on the class, an
-    instance or a submodule, or forward hooks that can rewrite what it computes."""
-    import inspect
-
-    import transformers
-
-    cls = type(model)
-    if getattr(transformers, cls.__name__, None) is not cls or \
-            not cls.__module__.startswith("transformers."):
-        return f"`{cls.__name__}` is defined in your notebook, not by transformers"
-    for name, module in model.named_modules():
-        where = f"`{name}`" if name else "the model"
-        kind = type(module)
-        if not kind.__module__.startswith(("transformers.", "torch.")):
-            return f"{where} is a `{kind.__name__}` defined in your notebook"
-        if "forward" in vars(module):
-            return f"{where} has its own `forward` assigned on it"
-        try:
-            source = inspect.getfile(kind.forward)
-        except TypeError:
-            source = ""
-        if "/transformers/" not in source and "/torch/" not in source:
-            return f"the `forward` of {where} ({kind.__name__}) was replaced"
-        if module._forward_hooks or module._forward_pre_hooks:
-            return f"{where} has forward hooks that can change its outputs"
-    from torch.nn.modules import module as torch_module
-
-    if torch_module._global_forward_hooks or torch_module._global_forward_pre_hooks:
-        return "global forward hooks are installed"
-    return ""
-
-
-def _distance_from_checkpoint(model):
-    """Relative L2 distance of the encoder's weights from the checkpoint they came from
-    (the classification head aside), or None when the checkpoint cannot be loaded."""
-    name = getattr(model.config, "_name_or_path", "")
-    if not name:
-        return None
+    if named is None:
+        return {"tokenizer": None}
+    facts = {"tokenizer": type(named).__name__,
+             "tokenizer_name": str(getattr(named, "name_or_path", ""))[:64]}
     try:
-        start = type(model).from_pretrained(name, num_labels=model.config.num_labels)
-    except Exception:  # noqa: BLE001 - no checkpoint to compare with: say so, not fail
+        facts["tokenizer_size"] = int(len(named))
+    except Exception:  # noqa: BLE001 - a tokenizer without a size says so
+        facts["tokenizer_size"] = None
+    return facts
+
+
+def _peak_rss():
+    """The kernel's peak resident memory from /proc (not from a `resource` module, which
+    the notebook may have replaced in sys.modules), or None."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
         return None
-    before = start.state_dict()
-    moved = total = 0.0
-    with torch.no_grad():
-        for key, value in model.state_dict().items():
-            old = before.get(key)
-            if old is None or old.shape != value.shape or "classifier" in key:
-                continue
-            old, new = old.double(), value.detach().to("cpu").double()
-            moved += float((new - old).pow(2).sum())
-            total += float(old.pow(2).sum())
-    return (moved / total) ** 0.5 if total else None
+    return None
+
+
+def _peft_facts(model):
+    """For a PEFT model: the adapter's scaling settings, which the evaluator needs to merge
+    its LoRA weights into the base weights; {} otherwise."""
+    configs = getattr(model, "peft_config", None)
+    if not isinstance(configs, dict) or not configs:
+        return {}
+    name = getattr(model, "active_adapter", None)
+    name = name if isinstance(name, str) and name in configs else next(iter(configs))
+    config = configs[name]
+    return {"peft_adapter": str(name)[:64], "lora_r": getattr(config, "r", None),
+            "lora_alpha": getattr(config, "lora_alpha", None),
+            "lora_rslora": bool(getattr(config, "use_rslora", False)),
+            "peft_type": str(getattr(config, "peft_type", ""))[:64]}
+
+
+def pieces(entries, shard_bytes, case_tensors, chunk_bytes):
+    """Cut a state dict into pieces that fit the probe channel: (shard, part, key, rows
+    start, rows end) per piece, in key order. A tensor over `chunk_bytes` is cut into row
+    ranges; a shard holds at most `shard_bytes`, a part (one case) `case_tensors` pieces.
+    `entries` is (key, rows, bytes per row) per tensor. The grader's side (finetune_export)
+    plans the same numbers and puts the pieces back together."""
+    out, shard, part, in_shard, in_part = [], 0, 0, 0, 0
+    for key, rows, row_bytes in entries:
+        step = max(1, chunk_bytes // max(row_bytes, 1)) if rows else 1
+        starts = range(0, rows, step) if rows else [0]
+        for start in starts:
+            stop = min(rows, start + step) if rows else 0
+            size = max(stop - start, 1) * row_bytes
+            if in_shard and in_shard + size > shard_bytes:
+                shard, part, in_shard, in_part = shard + 1, 0, 0, 0
+            if in_part >= case_tensors:
+                part, in_part = part + 1, 0
+            out.append((shard, part, key, start, stop))
+            in_shard += size
+            in_part += 1
+    return out
+
+
+def export_model(student, case):
+    """One case's piece of the model's weights, and (in every case) the names the grader
+    shows; tensors named `w/<key>`, or `w/<key>/rows-<start>-<stop>` for a range of rows."""
+    name, model = _find_model(student, case)
+    state = model.state_dict()
+    entries = []
+    for key, value in state.items():
+        if not isinstance(value, torch.Tensor):
+            raise TypeError(f"the weights of `{name}` hold `{str(key)[:60]}`, not a tensor")
+        rows = int(value.shape[0]) if value.dim() else 0
+        row_bytes = value.element_size() * (value[0].numel() if value.dim() else 1)
+        entries.append((str(key), rows, row_bytes))
+    entries.sort()
+    placed = pieces(entries, case["shard_bytes"], case["case_tensors"], case["chunk_bytes"])
+    last = max((p[0] for p in placed), default=0)
+    config = getattr(model, "config", None)
+    architectures = getattr(config, "architectures", None) or [""]
+    info = {"model_name": name, "class": type(model).__name__, "model_type": _model_type(model),
+            "num_labels": getattr(config, "num_labels", None),
+            "architecture": str(architectures[0])[:64],
+            "name_or_path": str(getattr(config, "_name_or_path", ""))[:64],
+            "parameters": sum(int(v.numel()) for v in state.values()),
+            "tensors": len(entries), "pieces": len(placed), "shards_needed": last + 1,
+            "kernel_peak_rss_bytes": _peak_rss(), **_tokenizer_facts(student, case),
+            **_peft_facts(model)}
+    device = next((v.device for v in state.values()), None)
+    info["device"] = device.type if device is not None else "cpu"
+    if device is not None and device.type == "cuda":
+        info["device_name"] = torch.cuda.get_device_name(device)
+        info["cuda_peak_bytes"] = torch.cuda.max_memory_allocated(device)
+    out = {"__info__": info}
+    if last >= case["shards"]:
+        return out  # more weights than the grader planned for: it says so, from the info
+    for shard, part, key, start, stop in placed:
+        if shard != case["shard"] or part != case["part"]:
+            continue
+        value = state[key]
+        if value.dim() and (start, stop) != (0, value.shape[0]):
+            out[f"w/{key}/rows-{start}-{stop}"] = value[start:stop]
+        else:
+            out[f"w/{key}"] = value
+    return out
 
 
 def processed_samples(student, case):
@@ -139,39 +180,3 @@ def processed_samples(student, case):
                                 "not a tensor: set the dataset's format to torch")
             out[f"{i}/{key}"] = value
     return out
-
-
-def predict(student, case):
-    """Class ids the student's model predicts for `case["texts"]`, batch by batch."""
-    name, model = _find_model(student, case)
-    not_library = _not_library(model)
-    if not_library:
-        raise TypeError(f"the model `{name}` must be the library's classifier fine-tuned, "
-                        f"not code of your own: {not_library}")
-    tokenizer = _find_tokenizer(student, case, model)
-    device = next(model.parameters()).device
-    was_training = model.training
-    model.eval()
-    predictions = []
-    texts = list(case["texts"])
-    try:
-        with torch.no_grad():
-            for start in range(0, len(texts), case["batch_size"]):
-                enc = tokenizer(texts[start:start + case["batch_size"]], truncation=True,
-                                padding=True, max_length=case["max_length"],
-                                return_tensors="pt")
-                logits = model(input_ids=enc["input_ids"].to(device),
-                               attention_mask=enc["attention_mask"].to(device)).logits
-                predictions.append(logits.argmax(-1).to("cpu"))
-    finally:
-        model.train(was_training)
-    info = {"model_name": name, "class": type(model).__name__, "model_type": _model_type(model),
-            "parameters": sum(p.numel() for p in model.parameters()),
-            "device": str(device), "tokenizer": type(tokenizer).__name__,
-            "kernel_peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
-            "weight_distance": _distance_from_checkpoint(model)}
-    if device.type == "cuda":
-        info["device_name"] = torch.cuda.get_device_name(device)
-        info["cuda_peak_bytes"] = torch.cuda.max_memory_allocated(device)
-    out = torch.cat(predictions) if predictions else torch.zeros(0, dtype=torch.long)
-    return {"predictions": out, "__info__": info}
