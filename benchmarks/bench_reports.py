@@ -7,9 +7,11 @@ path (the same as tests/calculators/answers/test_report_corpus.py): read, then t
 `answer`, `series` and `logs` checks. An item is "read right" when the grader gives it the
 verdict manifest.toml wrote for it. Prints
 
+    newest held-out batch (held-out-4): N/M from PDF, N/M from DOCX, N/M from text
     answers read right: N/M from PDF, N/M from DOCX, N/M from text
 
-(and the same for each `batch` the manifest names: "held-out" reports were written
+(and the same for each `batch` the manifest names, the newest, last in the manifest,
+first of all: it was never tuned on; "held-out" reports were written
 before and committed after the readers were tuned on the others), then one row per
 family of mistake ("none" = right answers; "claim" = lab A's Q4 claim;
 "per_seed" = a lab B report's six per-seed rows checked against its log), one row per
@@ -70,15 +72,21 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"right": dict(right), "total": dict(total), "families": per_family,
                           "seconds": round(seconds, 2), "files": len(set(o.file for o in outcomes))}))
         return 0
+    batches = {e["id"]: e.get("batch", "") for e in manifest()}
+    named = list(dict.fromkeys(b for b in batches.values() if b))  # in the manifest's order
+
+    def row(batch: str) -> str:
+        part = [o for o in outcomes if batches[o.report] == batch]
+        return ", ".join(f"{sum(o.ok for o in part if o.format == f)}/"
+                         f"{sum(1 for o in part if o.format == f)} from {label}"
+                         for f, label in LABELS.items())
+
+    if named:  # the newest held-out batch first: the figure a course should expect
+        print(f"newest held-out batch ({named[-1]}): {row(named[-1])}")
     print("answers read right: " + ", ".join(
         f"{right[fmt]}/{total[fmt]} from {label}" for fmt, label in LABELS.items()))
-    batches = {e["id"]: e.get("batch", "") for e in manifest()}
-    for batch in sorted({b for b in batches.values() if b}):
-        part = [o for o in outcomes if batches[o.report] == batch]
-        print(f"  of which {batch} reports: " + ", ".join(
-            f"{sum(o.ok for o in part if o.format == f)}/"
-            f"{sum(1 for o in part if o.format == f)} from {label}"
-            for f, label in LABELS.items()))
+    for batch in named:
+        print(f"  of which {batch} reports: {row(batch)}")
     print(f"\n{'family of mistake':26}" + "".join(f"{LABELS[f]:>10}" for f in LABELS))
     for family, cells in per_family.items():
         print(f"{family:26}" + "".join(

@@ -36,10 +36,8 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 
-_SENTENCE_END = re.compile(
-    r"(?<!\bi\.e)(?<!\be\.g)(?<!\bvs)(?<!\bcf)(?<!\bapprox)(?<!\bca)(?<!\bv)(?<!\d)[.!?;](?=\s|$)"
-    r"|(?<=\d)[.!?;](?=\s+[A-Z(]|$)|\n"
-)
+from grader.written.vocabulary import SENTENCE_END, UNIT_WORDS
+
 _EXPLICIT = re.compile(
     r"\b(?:vs\.?|versus|v\.|compared\s+(?:with|to)|in\s+comparison\s+(?:with|to)"
     r"|as\s+opposed\s+to|against|relative\s+to|than)(?!\w)", re.I)
@@ -61,8 +59,7 @@ _PROPORTION = re.compile(
     r"|\ba\s+(?:small\s+|tiny\s+|minor\s+)?fraction\s+of\b", re.I)
 _SCOPE = re.compile(
     r"\b(?:for|over|across|in|with|on|from|per|among|between)\s+(?:all\s+|the\s+|each\s+of\s+the\s+)?"
-    r"(\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]*\d)\s+(?!(?:bytes?|bits?|[KMGT]i?B|[kMGT]b|billions?|millions?"
-    r"|thousands?|trillions?|percent|per\s*cent|times|x)\b)[A-Za-z][a-z-]*", re.I)
+    r"(\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]*\d)\s+(?!(?:" + UNIT_WORDS + r"|x)\b)[A-Za-z][a-z-]*", re.I)
 """A count that scopes the answer before it ("37.7 MB for 48 layers", "over the 5 words")."""
 _FILLER = (r"(?:(?:i\.e\.|e\.g\.|that\s+is|so|just|only|about|approx\.?|approximately|roughly"
            r"|around|nearly|almost|some|close\s+to|more\s+than|less\s+than|over|under|barely"
@@ -95,7 +92,7 @@ _OPERAND = re.compile(r"(?:[/÷×*]|\\times|\\cdot|\\div|\bover\b)\s*\**\s*$")
 
 def _sentences(text: str, pos: int) -> list[int]:
     """Start offsets of the sentences of ``text`` from ``pos`` (a line may hold several)."""
-    return [pos] + [m.end() for m in _SENTENCE_END.finditer(text, pos)]
+    return [pos] + [m.end() for m in SENTENCE_END.finditer(text, pos)]
 
 
 def _unclosed_paren(gap: str) -> bool:

@@ -27,21 +27,13 @@ from calculators.answers._lexer import normalize_name
 from calculators.answers.parse import ParsedAnswer, parse_answer
 from calculators.answers.tex import clean
 from grader.written.asides import comparison_spans, inside
+from grader.written.vocabulary import NUMBER, UNIT_WORDS, magnitude_after
 
-_UNIT_WORDS = (
-    r"KiB|MiB|GiB|TiB|kB|KB|MB|GB|TB|Gb|Mb|bytes?|bits?|billions?|millions?|thousands?"
-    r"|trillions?|bn|[kKMBGT](?![A-Za-z])"
-    r"|(?:kilo|mega|giga|tera|kibi|mebi|gibi|tebi)(?:bytes?|bits?)|percent|per\s?cent|times"
-)
-_NUMBER = (
-    r"(?:\d{1,3}(?:(?:,\s?|['’ \u2009\u202f])\d{3})+(?!\d)|\d+)(?:\.\d+)?"
-    r"(?:[eE][+-]?\d+|\s*(?:×|x|\\times|\\cdot|[*·⋅])\s*10\s*(?:\^|\*\*)\s*\{?[-−]?\d+\}?)?"
-)
 _CANDIDATE = re.compile(
-    r"(?<![\w.,^_])(?<!\^\{)(?<!_\{)(" + _NUMBER + r")"
-    r"(?:[\s*}]*(?:%|(?:" + _UNIT_WORDS + r")\b|×(?!\s*\d)|x(?=\s*$|\s*[.,;)]|\s+(?:smaller|larger|less|more)\b)))?"
+    r"(?<![\w.,^_])(?<!\^\{)(?<!_\{)(" + NUMBER + r")"
+    r"(?:[\s*}]*(?:%|(?:" + UNIT_WORDS + r")\b|×(?!\s*\d)|x(?=\s*$|\s*[.,;)]|\s+(?:smaller|larger|less|more)\b)))?"
 )
-_UNIT_START = re.compile(r"^\s*(?:\$\s*)?((?:" + _UNIT_WORDS + r")\b|%)")
+_UNIT_START = re.compile(r"^\s*(?:\$\s*)?((?:" + UNIT_WORDS + r")\b|%)")
 _BOLD_SPANS = re.compile(r"\*\*(.+?)\*\*|__(.+?)__|\\textbf\{([^{}]*)\}|\\mathbf\{([^{}]*)\}")
 _BOXED_SPANS = re.compile(r"\\(?:boxed|fbox)\{((?:[^{}]|\{[^{}]*\})*)\}|\[\[(.+?)\]\]")
 _ANSWER_LINE = re.compile(r"^\W*(?:final\s+)?answers?\b\W*(?:[:=]|is\b)", re.I)
@@ -243,6 +235,8 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
                 continue  # a list marker "1. "
             exponent_braces = re.sub(r"\^\s*\{([-−]?\d+)\}", r"^\1", m.group(0))  # 10^{9}
             written = " ".join(re.sub(r"(?<=\S)[*}]+", " ", exponent_braces).split())
+            if (power := magnitude_after(after)) is not None:
+                written = f"{written} × 10^{power}"  # "（约 145 亿）": 145 × 10^8, as meant
             unit_next = None
             if not after.strip(" *.") and not re.search(r"[A-Za-z%]\s*$", written):
                 unit_next = _UNIT_START.match(clean(src.next_text))

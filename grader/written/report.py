@@ -38,6 +38,15 @@ from grader.written.sections import (
     split_run_in,
     target_of,
 )
+from grader.written.vocabulary import (
+    END_WORDS,
+    LEADING_MARKERS,
+    MD_HEADING,
+    QUESTION_LABEL,
+    TABLE_SEPARATOR,
+    heading_text,
+    kind_of,
+)
 
 # -- questions and candidates ---------------------------------------------------------------
 
@@ -106,17 +115,11 @@ class Extracted:
 
 # -- phrase headings (sections whose heading names no label) ----------------------------------
 
-_MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
-_BOLD_LINE = re.compile(r"^\s*\*\*([^*]{0,60}[A-Za-z][^*]{0,60})\*\*\s*[:.]?\s*$")
-_LABEL = re.compile(r"\b(question|task|exercise|problem|part|q)\s*(\d+)")
 _LEADING_NUMBER = re.compile(r"^(\d+)((?:\.\d+)*)\b")
-_LEADING_MARKERS = re.compile(r"^(?:[-•*+]\s+|\d+(?:\.\d+)*[.)]?\s+)+")
-"""Bullets and numbered-list markers; never ``(I)``, which may be the part searched for."""
-_END_WORDS = ("references", "bibliography", "appendix", "acknowledg")
 _RUN_IN_BOLD = re.compile(r"^(.*?[^\s*#][ \t]*(?:\*\*)?)[ \t]+(\*\*([^*\n]{1,80})\*\*)[ \t]*$")
 """A bold run at the end of a line ("= **21015201** **3.2 Classification task**"): a PDF's
 text may run a subheading onto the line before it. Matched on one line's tail
-(`split_run_in_headings`), never on a Markdown heading (`_HEADING_START`)."""
+(`split_run_in_headings`), never on a Markdown heading (`MD_HEADING`)."""
 
 
 def split_run_in_headings(text: str, phrases: Sequence[str]) -> str:
@@ -128,7 +131,7 @@ def split_run_in_headings(text: str, phrases: Sequence[str]) -> str:
     wanted = [n for p in phrases if len(n := _norm(p)) > 4]  # a phrase, no "(I)" marker
 
     def split(m: re.Match[str]) -> str:
-        head = _LEADING_MARKERS.sub("", _norm(m.group(3)))
+        head = LEADING_MARKERS.sub("", _norm(m.group(3)))
         if any(_find_phrase(head, w) == 0 for w in wanted):
             return m.group(1) + SOFT_BREAK + m.group(2)
         return m.group(0)
@@ -141,7 +144,7 @@ def split_run_in_headings(text: str, phrases: Sequence[str]) -> str:
         # 79 s), so it only sees a line whose end could be a bold run's, with a gap of at
         # most `_TAIL_CHARS`, and only from the last word before that gap on.
         tail = line.rstrip(" \t")
-        if not tail.endswith("**") or tail.count("**") < 2 or _HEADING_START.match(line):
+        if not tail.endswith("**") or tail.count("**") < 2 or MD_HEADING.match(line):
             continue
         opening = tail.rfind("**", 0, len(tail) - 2)
         before = tail[:opening].rstrip(" \t")
@@ -152,7 +155,6 @@ def split_run_in_headings(text: str, phrases: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-_HEADING_START = re.compile(r"\s{0,3}#")
 _TAIL_CHARS = 200
 """The most a bold run at a line's end (80 characters) and the gap before it may span."""
 
@@ -198,16 +200,16 @@ class _Line:
 def _lines(text: str) -> list[_Line]:
     out = []
     for idx, raw in enumerate(text.splitlines(), start=1):
-        m = _MD_HEADING.match(raw) or _BOLD_LINE.match(raw)
-        heading = _norm(m.group(1)) if m else None
+        text = heading_text(raw)
+        heading = _norm(text) if text is not None else None
         norm = _norm(raw)
-        norm = _LEADING_MARKERS.sub("", norm) if heading is None else heading
+        norm = LEADING_MARKERS.sub("", norm) if heading is None else heading
         out.append(_Line(idx, raw, heading, norm))
     return out
 
 
 def _labels(text: str) -> set[tuple[str, str]]:
-    return {(("question" if w == "q" else w), n) for w, n in _LABEL.findall(text)}
+    return {(kind_of(w), n) for w, n in QUESTION_LABEL.findall(text)}
 
 
 def _opens(line: _Line, phrases: Sequence[str]) -> int | None:
@@ -231,14 +233,11 @@ def _ends_section(line: _Line, own: _Line, own_phrases: Sequence[str],
     text = line.heading if line.heading is not None else line.norm
     own_text = own.heading if own.heading is not None else own.norm
     if line.heading is None:
-        starts_label = _LABEL.match(text)
+        starts_label = QUESTION_LABEL.match(text)
         if starts_label:
-            return (
-                ("question" if starts_label.group(1) == "q" else starts_label.group(1)),
-                starts_label.group(2),
-            ) not in _labels(own_text)
+            return (kind_of(starts_label.group(1)), starts_label.group(2)) not in _labels(own_text)
         return False
-    if text.startswith(_END_WORDS):
+    if text.startswith(END_WORDS):
         return True
     labels = _labels(text)
     if labels and not labels & _labels(own_text):
@@ -281,7 +280,7 @@ def _part_range(lines: list[_Line], start: int, end: int, part: str,
 
     def begins(line: _Line, phrase: str) -> bool:
         text = line.heading if line.heading is not None else line.norm.lstrip("| ")
-        return _find_phrase(_LEADING_MARKERS.sub("", text), phrase) == 0
+        return _find_phrase(LEADING_MARKERS.sub("", text), phrase) == 0
 
     first = next((i for i in range(start, end) if begins(lines[i], own)), None)
     if first is None:
@@ -397,9 +396,9 @@ class _Reader:
     def _answer_column(self, i: int) -> int | None:
         """The index (in ``row.split("|")``) of the column a table's header calls the answer."""
         j = i
-        while j > 0 and self.lines[j - 1].table and not _SEPARATOR.match(self.lines[j].raw):
+        while j > 0 and self.lines[j - 1].table and not TABLE_SEPARATOR.match(self.lines[j].raw):
             j -= 1
-        if not _SEPARATOR.match(self.lines[j].raw) or j == 0:
+        if not TABLE_SEPARATOR.match(self.lines[j].raw) or j == 0:
             return None
         cells = [_norm(c) for c in self.lines[j - 1].raw.split("|")]
         return next((k for k, c in enumerate(cells)
@@ -493,9 +492,10 @@ def extract_answers(report_text: str, questions: Sequence[QuestionSpec]) -> dict
     return results
 
 
-_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
-
-NEXT_QUESTION = re.compile(r"^[#>*\s\d.]*\**\s*(?:question|q)\s*\d+\b", re.IGNORECASE)
+def _next_question(raw: str) -> bool:
+    """A line that starts a "Question N" / "QN" (after ``#``, ``>``, bold, a hand number)."""
+    m = QUESTION_LABEL.match(raw.lstrip("#>*_ \t0123456789."))
+    return m is not None and m.group(1).lower() in ("question", "q")
 
 
 def section_text(report_text: str, headings: str | Sequence[str],
@@ -519,5 +519,5 @@ def section_text(report_text: str, headings: str | Sequence[str],
     if opening is None:
         return ""
     first = opening[0]
-    last = next((i for i in range(first + 1, len(raw)) if NEXT_QUESTION.match(raw[i])), len(raw))
+    last = next((i for i in range(first + 1, len(raw)) if _next_question(raw[i])), len(raw))
     return "\n".join(raw[first:last]).strip()

@@ -33,15 +33,27 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-ROMAN = r"(?:viii|vii|vi|iv|ix|iii|ii|i|v|x)"
-ROMAN_VALUES = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8,
-                "ix": 9, "x": 10}
-_KINDS = {"question": "q", "q": "q", "qn": "q", "qns": "q", "ques": "q", "part": "q", "problem": "q",
-          "exercise": "q", "task": "task"}
+from grader.written.vocabulary import (
+    ABBREVIATION,
+    ANSWER_WORDS,
+    BOLD_LINE,
+    END_WORDS,
+    ENDS_SENTENCE,
+    KINDS,
+    LABEL_WORD,
+    LATEX_HEADING,
+    MD_HEADING,
+    QUOTE_AND_BULLET,
+    ROMAN,
+    ROMAN_VALUES,
+    TABLE_SEPARATOR,
+    undecorated,
+)
+
 END = ("end", "", None, None)
 """The path of a "References"/"Appendix" heading: it ends every section."""
 
-_WORD = (r"(?P<word>question|problem|exercise|part|task|qns?|ques|q)\s*\.?\s*(?P<num>\d+)"
+_WORD = (rf"(?P<word>{LABEL_WORD[3:-1]})\s*\.?\s*(?P<num>\d+)"
          r"(?!\d|,\d)")
 _BARE = (r"(?P<bare>\d+)(?=\s*\(\s*[a-hA-H]\s*\)|\s?(?-i:[a-h])\)|(?-i:[a-h])[.:](?:\s|$)"
          r"|\.\d{1,2}(?![\d.,]))")
@@ -69,12 +81,13 @@ def _roman_part(tag: str = "") -> str:
             rf"|\s+(?P<r4{tag}>{ROMAN})\)"
             rf"|\s+(?P<r6{tag}>{ROMAN})\.(?=\s|$|\*)"
             rf"|\s*[-–—.,]\s*\(\s*(?P<r7{tag}>{ROMAN})\s*\)"
+            rf"|\s+(?P<r10{tag}>{ROMAN}):(?=\s|$)"
             rf"|\s*\(\s*(?P<n1{tag}>10|[1-9])\s*\)|[.\-–](?P<n2{tag}>10|[1-9])(?![\d.,]))")
 
 
 _ROMAN_PART = _roman_part()
-_ROMAN_NAMES = ("r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9",
-                "r1b", "r2b", "r3b", "r4b", "r6b", "r7b")
+_ROMAN_NAMES = ("r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10",
+                "r1b", "r2b", "r3b", "r4b", "r6b", "r7b", "r10b")
 _ARABIC_NAMES = ("n1", "n2", "n3", "n4", "n5", "n1b", "n2b")
 """A sub-part numbered after its letter ("(e)(2)", "e.2", "Q3 e-2"): read as the numeral."""
 _NUMERALS = {v: k for k, v in ROMAN_VALUES.items()}
@@ -110,13 +123,8 @@ _LETTER_ONLY = re.compile(
     re.I,
 )
 _ROMAN_ONLY = re.compile(rf"(?:\(\s*(?P<r1>{ROMAN})\s*\)|(?P<r2>{ROMAN})[).](?=\s|$|\*|\]))", re.I)
-_SECTION_NUMBER = re.compile(
-    r"^(?P<n>\d+)(?P<dots>(?:\.\d+)*)\.?\s+(?=(?:question|problem|exercise|part|task|q)\s*\.?\s*\d)",
-    re.I,
-)
 _BARE_HEADING = re.compile(r"^(?P<n>\d{1,2})(?P<dots>(?:\.\d+)*)\.?(?:\s+(?![\d.,])|$)")
 """"3 Memory", "3.": a heading numbered by hand; not "# 25769803776 25.77" (a code comment)."""
-_END_WORDS = ("references", "bibliography", "appendix", "acknowledg")
 _CLOSING = re.compile(
     r"(?:\d{1,2}\.?\s+)?(?:summary(?:\s+(?:of|for)\s+(?:the\s+|my\s+|all\s+)?"
     r"(?:answers?|results?|solutions?|questions?))?|(?:final|all|my)\s+(?:answers?|results?)"
@@ -130,22 +138,14 @@ _OUTLINE = re.compile(r"(?P<n>\d{1,2})[.)]?(?:\s+(?P<title>[A-Za-z][^=\d]{0,80}?
 """A plain-text outline's question line, at the left margin: "3." or "3. Transformer analysis"."""
 _FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
 _COMMENT = re.compile(r"^\s*(?:#+|//|--|%)\s*")
-_ANSWER_WORDS = re.compile(r"(?:answers?|ans\.?|solutions?|sol\.)\s*(?:(?:to|for|of)\s+)?[:.\-–]?\s*",
-                           re.I)
-"""'Answer to Q3 (c):', 'Ans. 3(c)', 'Solution to Question 3 (c)': the label after them."""
 
 # markup that may wrap a label: removed before reading it, positions kept
 _MARKUP = re.compile(r"\\(?=[()\[\].*_#|-])|\*\*|__|(?<![\w])[*_](?=\S)|(?<=\S)[*_](?![\w])|`|\$|\\textbf\{|\\textit\{"
                      r"|\\emph\{|\\text\{|\\mathbf\{|\\section\*?\{|\\subsection\*?\{")
-_MD_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
-_BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)([^*_]{0,60}[A-Za-z][^*_]{0,60})(?:\*\*|__)\s*[:.]?\s*$")
-_PREFIX = re.compile(r"^(?:\s|>|[-•*+–·▪◦]\s+)*")
 _LATEX_OPEN = re.compile(r"^\s*\\(?:item\s*\[?|(?:(?:sub){0,2}section|chapter|paragraph)\*?\s*\{)")
 """Raw LaTeX pasted into a text report: "\\section*{Question 3}", "\\item[(a)]" start a label."""
-_LATEX_HEADING = re.compile(r"^\s*\\(?:(?:sub){0,2}section|chapter|paragraph)\*?\s*\{")
 _BULLET_MARK = re.compile(rf"(?-i:(?P<l1>[a-h]))\s*[:.]?\s*$|(?P<r1>(?-i:{ROMAN})):(?=\s|$)")
 """A terse bullet's bare part ("* a" alone, "- ii: softmax ...") under a question."""
-_TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 
 Path = tuple[str, str, str | None, str | None]
 
@@ -203,7 +203,7 @@ def parse_label(text: str) -> Target | None:
     if m is None or m.end() < len(plain.rstrip(" :.)")):
         return None
     word = _first(m, "word", "word2")
-    kind = _KINDS[word] if word else "q"
+    kind = KINDS[word] if word else "q"
     return Target(kind, _first(m, "num", "num2", "bare") or "", _sub_letter(m),
                   _numeral(m))
 
@@ -287,7 +287,7 @@ def _plural_at(text: str, where: list[int], raw_len: int) -> tuple[Mark, int] | 
     m = _PLURAL.match(text)
     if m is None:
         return None
-    kind = _KINDS[m.group("word").lower().rstrip("s") or "q"]
+    kind = KINDS[m.group("word").lower().rstrip("s") or "q"]
     nums = [int(m.group("num"))]
     if m.group("last"):
         nums.extend(range(nums[0] + 1, int(m.group("last")) + 1))
@@ -315,7 +315,7 @@ def _label_at(text: str, where: list[int], raw_len: int) -> tuple[Mark, int] | N
     word = _first(m, "word", "word2")
     letter = _sub_letter(m)
     weak = word is None and m.groupdict().get("sub") is not None
-    kind = _KINDS[word] if word else "?"
+    kind = KINDS[word] if word else "?"
     paths: list[Path] = [(kind, _first(m, "num", "num2", "bare") or "", letter,
                           _numeral(m))]
     end = m.end()
@@ -324,7 +324,7 @@ def _label_at(text: str, where: list[int], raw_len: int) -> tuple[Mark, int] | N
         if more is None:
             break
         more_word = more.group("word")
-        more_kind = _KINDS[more_word.lower()] if more_word else paths[-1][0]
+        more_kind = KINDS[more_word.lower()] if more_word else paths[-1][0]
         paths.append((more_kind, more.group("num"), None, None))
         end = more.end()
     column = where[end] if end < len(where) else raw_len
@@ -349,7 +349,7 @@ def _read_mark(raw: str, heading: bool) -> Mark | None:
     """The label or part marker a line starts with, if any."""
     body = raw
     offset = 0
-    md = _MD_HEADING.match(raw)
+    md = MD_HEADING.match(raw)
     if md:
         offset = md.start(2)
         body = md.group(2)
@@ -357,7 +357,7 @@ def _read_mark(raw: str, heading: bool) -> Mark | None:
     if latex:
         offset += latex.end()
         body = body[latex.end():]
-    prefix = _PREFIX.match(body)
+    prefix = QUOTE_AND_BULLET.match(body)
     bullet = bool(prefix and prefix.group().strip(" >"))
     if prefix:
         offset += prefix.end()
@@ -367,17 +367,20 @@ def _read_mark(raw: str, heading: bool) -> Mark | None:
     plain, where = plain[lead:], where[lead:]
     where = [w + offset for w in where]
     low = plain.lower()
-    if heading and (low.startswith(_END_WORDS) or _CLOSING.fullmatch(plain)):
+    if heading and (low.startswith(END_WORDS) or _CLOSING.fullmatch(plain)):
         return Mark((END,), len(raw))
-    section = _SECTION_NUMBER.match(plain)
-    if section:
-        plain, where = plain[section.end():], where[section.end():]
+    if (skip := undecorated(plain)) and skip < len(plain):
+        plain, where = plain[skip:], where[skip:]  # "🧠 Q3 (c)", "A  Q3(a)", "3.2 Q3(b)"
     found = _label_at(plain, where, len(raw))
-    answer = _ANSWER_WORDS.match(plain) if found is None else None
+    answer = ANSWER_WORDS.match(plain) if found is None else None
     if answer is not None and answer.end() < len(plain):
         found = _label_at(plain[answer.end():], where[answer.end():], len(raw))
         if found is not None and found[0].weak:
             found = None  # "Answer: 3.5 GB" is a value, no "3.5" heading
+        if found is None:  # "**Answer (I):**" inside Q3 (e): the part it answers
+            marker = _marker_at(plain[answer.end():], where[answer.end():], len(raw))
+            if marker is not None:
+                return marker
     if found is not None:
         return found[0]
     if heading and (tail := _trailing_label(plain)) is not None:
@@ -417,7 +420,7 @@ def _trailing_label(plain: str) -> Path | None:
         if m is None or not (_first(m, "word", "word2") or _sub_letter(m)) or m.group("sub"):
             continue
         word = _first(m, "word", "word2")
-        return (_KINDS[word] if word else "?", _first(m, "num", "num2", "bare") or "",
+        return (KINDS[word] if word else "?", _first(m, "num", "num2", "bare") or "",
                 _sub_letter(m), _numeral(m))
     return None
 
@@ -453,11 +456,11 @@ def read_lines(text: str, lettered: set[str] | None = None,
             out.append(Line(number, raw, False, False, mark, paths, new is not None))
             continue
         table = raw.lstrip().startswith("|")
-        if table and _TABLE_SEPARATOR.match(raw):
+        if table and TABLE_SEPARATOR.match(raw):
             out.append(Line(number, raw, False, True, None, paths))
             continue
-        bold = bool(_BOLD_LINE.match(raw))
-        heading = bool(_MD_HEADING.match(raw) or _LATEX_HEADING.match(raw)) \
+        bold = bool(BOLD_LINE.match(raw))
+        heading = bool(MD_HEADING.match(raw) or LATEX_HEADING.match(raw)) \
             or (bold and not re.search(r"\d", raw))
         if table:
             first_cell = raw.split("|")[1] if raw.count("|") >= 2 else raw
@@ -497,7 +500,7 @@ def read_lines(text: str, lettered: set[str] | None = None,
                 if new[0] == END and paths and paths[0] != END:
                     closed = paths[0]
                 paths, opens = new, True
-                if (md := _MD_HEADING.match(raw)) is not None:
+                if (md := MD_HEADING.match(raw)) is not None:
                     level = len(md.group(1))
         if parts is not None and not table and not heading and paths and paths[0] != END:
             split = _run_in(raw, mark.content if mark is not None and opens else 0, paths[0],
@@ -514,9 +517,9 @@ def _subsection(raw: str, level: int | None) -> bool:
     it is in (a bold line is below any Markdown heading): then it sums up that part only.
     "References" and "Appendix" end every section at any level."""
     plain = strip_markup(raw.strip(" #*_"))[0].lower()
-    if level is None or plain.startswith(_END_WORDS):
+    if level is None or plain.startswith(END_WORDS):
         return False
-    md = _MD_HEADING.match(raw)
+    md = MD_HEADING.match(raw)
     return md is None or len(md.group(1)) > level
 
 
@@ -564,7 +567,7 @@ def _restates(pending: list[tuple[int, str]], first: Mark) -> bool:
     for _, raw in reversed(pending):
         if not raw.lstrip().startswith("|"):
             return False
-        if _TABLE_SEPARATOR.match(raw) or raw.count("|") < 2:
+        if TABLE_SEPARATOR.match(raw) or raw.count("|") < 2:
             continue
         mark = _read_mark(raw.split("|")[1], heading=False)
         if mark is not None and mark.paths[0][1:] not in seen:
@@ -653,7 +656,6 @@ class Parts:
 _RUN_IN = re.compile(
     rf"(?<=\S)\s+(?=(?P<paren>\(\s*(?:[a-h]|{ROMAN})\s*\))|(?P<bare_letter>[a-h]\))|{ROMAN}[).]\s"
     r"|(?P<label>(?:question|problem|exercise|task|qns?|ques|q)\s*\.?\s*\d))", re.I)
-_SENTENCE_END = re.compile(r"[.;:!?]$")
 _LIST_NUMBER = re.compile(r"\s*(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)]", re.I)
 """A list's own number opening a line ("3. (d) comes next"): its dot ends no sentence (after
 a marker, "(I) 1. (II) 2." it is an answer)."""
@@ -664,7 +666,6 @@ _REFERENCE = re.compile(r"\b(?:see|in|of|and|or|step|steps|from|by|to|with|as|pa
 """Words that name a part rather than end one ("as in step (ii)", "see (b)")."""
 _NAMED_NOT_OPENED = re.compile(r"\s*(?:(?:and|or|to|through)\b|[,&/])", re.I)
 _COPYRIGHT = re.compile(r"\(\s*c\s*\)\s*(?:19|20)\d\d\b(?![.,]\d)", re.I)
-_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|cf|eq|eqn|fig|vs|see|resp)[.:]$", re.I)
 
 
 _MARKER_HINT = re.compile(rf"\b(?:[a-h]|{ROMAN})\s*\\?[).]|\b(?:question|task|q)\s*\.?\s*\d",
@@ -685,7 +686,7 @@ def _inline_marker(plain: str, at: int, label: bool,
     if m is None or m.group("sub"):
         return None
     word = _first(m, "word", "word2")
-    same = ((_KINDS[word] if word else "q"), _first(m, "num", "num2", "bare"))
+    same = ((KINDS[word] if word else "q"), _first(m, "num", "num2", "bare"))
     if same != ("q" if path[0] == "?" else path[0], path[1]):
         return None  # another question's label: only this question's parts run in
     letter, roman = _sub_letter(m), _numeral(m)
@@ -701,7 +702,7 @@ def _run_in(raw: str, start: int, path: Path, parts: Parts) -> int | None:
     plain, where = strip_markup(raw[start:])
     for gap in _RUN_IN.finditer(plain):
         before = plain[max(0, gap.start() - 24):gap.start()]
-        ended = _SENTENCE_END.search(before) and not _ABBREVIATION.search(before[-9:]) \
+        ended = ENDS_SENTENCE.search(before) and not ABBREVIATION.search(before[-9:]) \
             and not (start == 0 and _LIST_NUMBER.fullmatch(plain, 0, gap.start()))
         named = _REFERENCE.search(before)
         after_value = not gap.group("bare_letter") and _AFTER_VALUE.search(before) and not named

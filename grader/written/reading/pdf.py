@@ -48,6 +48,7 @@ from grader.written.reading.document import (
 )
 from grader.written.reading.markup import Run, render
 from grader.written.reading.normalise import LOST_GLYPHS, LOST_NOTE, normalise
+from grader.written.vocabulary import LIST_MARKER
 
 MARGIN = 0.1
 """Top and bottom fraction of a page where running headers and footers live."""
@@ -77,7 +78,6 @@ _DIGIT_GROUPS = re.compile(r"(?<=[=≈] )\d{1,3}(?:, \d{3})+(?![\d.,])")
 ("= 9, 437, 184"); after "=" that is one number, not a list."""
 _SECTION_NUMBER = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2}){0,3}|[A-Z])\.?$")
 _EQUATION_NUMBER = re.compile(r"^\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)$")
-_LIST_MARKER = re.compile(r"^(?:[•◦▪‣∙·\-–*]|\(?(?:\d{1,2}|[a-z]|[ivxlIVXL]{1,5})[.)])$")
 
 
 @dataclass(frozen=True)
@@ -945,7 +945,7 @@ def _merge_markers(cells: list[list[Run]]) -> list[list[Run]]:
         return cells
     first = "".join(r.text for r in cells[0]).strip()
     last = "".join(r.text for r in cells[1]).strip()
-    if _LIST_MARKER.match(first) or _SECTION_NUMBER.match(first) or _EQUATION_NUMBER.match(last):
+    if LIST_MARKER.match(first) or _SECTION_NUMBER.match(first) or _EQUATION_NUMBER.match(last):
         return [[*cells[0], Run(" "), *cells[1]]]
     return cells
 
@@ -1012,8 +1012,8 @@ def _paragraphs(block: _Block) -> list[_Para]:
     for row in rows:
         indented = row.x0 - left > 0.8 * row.size
         current = paras[-1]
-        starts_list = bool(current) and _LIST_MARKER.match(current[0].first_word)
-        item = bool(_LIST_MARKER.match(row.first_word))
+        starts_list = bool(current) and LIST_MARKER.match(current[0].first_word)
+        item = bool(LIST_MARKER.match(row.first_word))
         if current and (item or (indented and not starts_list)):
             paras.append([])
         paras[-1].append(row)
@@ -1076,7 +1076,7 @@ def _join_broken(paras: list[_Para]) -> list[_Para]:
                     # total" | "25.77 GB of memory"
                     not re.search(r"[.!?:;]\**$", last)
                     and re.match(r"\**[\d$€£−-]", para.text)
-                    and not _LIST_MARKER.match(para.text.strip("*").split(" ")[0])
+                    and not LIST_MARKER.match(para.text.strip("*").split(" ")[0])
                     and (para.page != prev.page or para.top < prev.top)
                 )
                 or (

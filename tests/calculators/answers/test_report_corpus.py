@@ -110,16 +110,47 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "reads '115.98 GB': shotgun 0; should read '1/1536': correct 1",
     ('h3-labB-md-ksteps', 'seeds', 'pdf'):
         "reads 4 of 5 rows read are the report's, 0.846 confirmed; should read 6 rows, 17/18 confirmed",
-    ('h3-labB-docx-transposed', 'seeds', 'docx'):
-        "reads 0 of 6 rows read are the report's, 1 confirmed; should read 6 rows, 18/18 confirmed",
-    ('h3-labB-docx-transposed', 'seeds', 'text'):
-        "reads 0 of 6 rows read are the report's, 1 confirmed; should read 6 rows, 18/18 confirmed",
+    # held out 4: 15 reports in styles the corpus lacked (Typst, Pages/Chromium HTML,
+    # python-docx, Notion, Obsidian, Quarto, R Markdown, Google Docs Markdown, webpdf, a
+    # Chinese text report, e-mail), verdicts written first (batch 'held-out-4'). Read right
+    # when added: 12/26 PDF, 8/12 DOCX, 30/44 text; after the label vocabulary (decorations
+    # taken off before a label: emoji, section numbers and letters; a part after "Answer")
+    # these are left
+    ('h4-p3-latex-typst', 'q3a2.p', 'pdf'):
+        "reads nothing: no notebook was handed in; h4-p3-latex-typst.pdf: no part '(II)' in the section; should read '0.7500': correct 1",
+    ('h4-p3-latex-typst', 'q3a2.loss', 'pdf'):
+        "reads nothing: no notebook was handed in; h4-p3-latex-typst.pdf: no part '(II)' in the section; should read '0.415': wrong 0",
+    ('h4-p3-word-pages', 'q3e1', 'pdf'):
+        "reads '48': wrong 0; should read '9,437,184': correct 1",
+    ('h4-p3-word-pages', 'q3e3', 'pdf'):
+        "reads '115.98 GB': shotgun 0; should read '0.0651 %': correct 1",
+    ('h4-p3-md-gdocs', 'q3d', 'text'):
+        "reads '150,994,944': wrong 0; should read '14.497 billion': correct 1",
+    ('h4-p3-md-webpdf', 'q3e3', 'pdf'):
+        "reads '1536': shotgun 0; should read '0.0651 %': correct 1",
+    ('h4-p3-docx-pydocx', 'q3a2.p', 'docx'):
+        "reads 'e^3 / 26.779': close 0.75; should read '0.750': correct 1",
+    ('h4-p3-docx-pydocx', 'q3d', 'docx'):
+        "reads '8H^2': convention one_layer 0.1875; should read '14.4955 billion': convention no_biases 0.75",
+    ('h4-labA-docx-pydocx', 'q3.lm', 'docx'):
+        "reads nothing: h4-labA-docx-pydocx.docx: no part 'Language modeling task' in the section; no notebook was handed in; should read '20,960,400': convention no_biases+no_layernorm 0.5",
+    ('h4-labA-docx-pydocx', 'q3.cls', 'docx'):
+        "reads nothing: h4-labA-docx-pydocx.docx: no part 'Classification task' in the section; no notebook was handed in; should read '10,960,600': convention no_biases+no_layernorm 0.5",
+    ('h4-labA-latex-typst', 'q3.lm', 'pdf'):
+        "reads '10 968 602': wrong 0; should read '21,018,401': correct 1",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.
 CHECKER_MISSES: dict[tuple[str, str], str] = {
     ("labA-word-5nhid", "q3.cls"): "two conventions combined (no biases and no LayerNorm): "
     "the pack lists each alone, so the checker calls it close (off by 0.073 %)",
+    # held out 4: the same family, checked without the words the report states them in
+    ("h4-labA-docx-pydocx", "q3.lm"): "no biases and no LayerNorm combined, unstated: close "
+    "(off by 0.28 %)",
+    ("h4-labA-docx-pydocx", "q3.cls"): "no biases and no LayerNorm combined, unstated: close "
+    "(off by 0.073 %)",
+    ("h4-labB-md-rmarkdown", "q1"): "no biases and no LayerNorm combined, unstated: close "
+    "(off by 0.094 %)",
 }
 
 

@@ -1,0 +1,132 @@
+"""The words of a written report, defined once: headings, list markers, tables, sentence
+ends, numbers and units, and the grammar of question labels.
+
+Why one module: every stage of reading (the readers that turn a file into text, the
+section finder, the phrase finder, the answer picker, the aside finder) has to agree on
+what a heading is, where a sentence ends and what a part label looks like. When each
+stage kept its own copy, the copies drifted apart ("a bold line is a heading" in one,
+"a bold line with no underscore" in another) and every new writing style was fixed in
+one copy only. Stages import these names; none defines its own.
+
+Labels are read after ``decorations`` are taken off: an emoji, a section number or
+letter from the document class ("A  Q3(a)", "3.2 Q3(b)"), a bullet, a bold or italic
+marker and the words that announce a label ("Answer", "Solution") are no part of it, so
+one grammar reads "## 🧠 Q3 (c)", "**Answer (I):**" and "3.2 Q3(b)" alike.
+"""
+
+from __future__ import annotations
+
+import re
+
+# -- headings and tables ----------------------------------------------------------------------
+
+MD_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+"""A Markdown heading (every reader writes its headings so): group 1 the ``#``s, 2 the text."""
+BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)([^*_]{0,60}[A-Za-z][^*_]{0,60})(?:\*\*|__)\s*[:.]?\s*$")
+"""A short line that is all bold (``**Question 3**``): a heading where it holds no number."""
+LATEX_HEADING = re.compile(r"^\s*\\(?:(?:sub){0,2}section|chapter|paragraph)\*?\s*\{")
+"""Raw LaTeX pasted into a text report: ``\\section*{Question 3}``."""
+TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+"""The ``|---|---|`` line under a table's header row."""
+END_WORDS = ("references", "bibliography", "appendix", "acknowledg")
+"""A heading starting with one of these ends every section."""
+
+
+def heading_text(raw: str) -> str | None:
+    """The text of a Markdown heading or an all-bold line, else None."""
+    m = MD_HEADING.match(raw)
+    if m is not None:
+        return m.group(2)
+    m = BOLD_LINE.match(raw)
+    return m.group(1) if m is not None else None
+
+
+def is_table_row(raw: str) -> bool:
+    return raw.lstrip().startswith("|")
+
+
+# -- list markers --------------------------------------------------------------------------------
+
+BULLETS = "-•*+–·▪◦‣∙"
+"""The characters students and exporters start a list item with."""
+LIST_MARKER = re.compile(rf"^(?:[{BULLETS}]|\(?(?:\d{{1,2}}|[a-z]|[ivxlIVXL]{{1,5}})[.)])$")
+"""One word that is a list item's marker: a bullet, ``1.``, ``(a)``, ``iv)``."""
+LEADING_MARKERS = re.compile(rf"^(?:[{BULLETS}]\s+|\d+(?:\.\d+)*[.)]?\s+)+")
+"""Bullets and list numbers at a line's start; never ``(I)``, which may be a part's label."""
+QUOTE_AND_BULLET = re.compile(rf"^(?:\s|>|[{BULLETS}]\s+|\[![a-z]+\][-+]?\s*)*")
+"""What may stand before a label on its line: indentation, ``>`` quote marks (Obsidian
+call-outs ``> [!note]`` too), bullets."""
+
+# -- sentence ends ------------------------------------------------------------------------------
+
+ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|cf|eq|eqn|fig|vs|see|resp)[.:]$", re.I)
+"""A stop that ends no sentence ("e.g.", "cf.", "see:")."""
+SENTENCE_END = re.compile(
+    r"(?<!\bi\.e)(?<!\be\.g)(?<!\bvs)(?<!\bcf)(?<!\bapprox)(?<!\bca)(?<!\bv)(?<!\d)[.!?;。！？；](?=\s|$)"
+    r"|(?<=\d)[.!?;](?=\s+[A-Z(]|$)|[。！？；]|\n"
+)
+"""Where a sentence ends inside a line (CJK full stops too; "3.5" and "e.g." end none)."""
+ENDS_SENTENCE = re.compile(r"[.;:!?。！？；：]$")
+"""Text that ends with a sentence's (or clause's) end."""
+
+# -- numbers and units --------------------------------------------------------------------------
+
+UNIT_WORDS = (
+    r"KiB|MiB|GiB|TiB|kB|KB|MB|GB|TB|Gb|Mb|bytes?|bits?|billions?|millions?|thousands?"
+    r"|trillions?|bn|[kKMBGT](?![A-Za-z])"
+    r"|(?:kilo|mega|giga|tera|kibi|mebi|gibi|tebi)(?:bytes?|bits?)|percent|per\s?cent|times"
+)
+"""Units and scale words a written value may carry."""
+NUMBER = (
+    r"(?:\d{1,3}(?:(?:,\s?|['’ \u2009\u202f])\d{3})+(?!\d)|\d+)(?:\.\d+)?"
+    r"(?:[eE][+-]?\d+|\s*(?:×|x|\\times|\\cdot|[*·⋅])\s*10\s*(?:\^|\*\*)\s*\{?[-−]?\d+\}?)?"
+)
+"""A written number: digit groups (``25,769,803,776``, ``21 018 401``), a decimal part,
+a power of ten (``1.2e9``, ``1.2 × 10^9``)."""
+MAGNITUDES = {"万": 4, "萬": 4, "亿": 8, "億": 8, "兆": 12}
+"""CJK magnitude words and their powers of ten: ``145 亿`` is 145 × 10^8 (14.5 billion),
+never 145; ``944 万`` is 9.44 million."""
+
+
+def magnitude_after(text: str) -> int | None:
+    """The power of ten a CJK magnitude word right after a number stands for, or None."""
+    return MAGNITUDES.get(text.lstrip(" \u3000")[:1])
+CJK = re.compile(r"[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]")
+"""Chinese, Japanese and Korean script and punctuation: an aside in another language."""
+
+# -- question labels ----------------------------------------------------------------------------
+
+ROMAN = r"(?:viii|vii|vi|iv|ix|iii|ii|i|v|x)"
+ROMAN_VALUES = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8,
+                "ix": 9, "x": 10}
+KINDS = {"question": "q", "q": "q", "qn": "q", "qns": "q", "ques": "q", "part": "q",
+         "problem": "q", "exercise": "q", "task": "task"}
+"""The words that name a question, and the kind each is (Question, Q, Part are one kind)."""
+LABEL_WORD = r"(?:question|problem|exercise|part|task|qns?|ques|q)"
+"""A word that names a question before its number ("Question 3", "Q3", "Task 7")."""
+QUESTION_LABEL = re.compile(rf"\b({LABEL_WORD})\s*\.?\s*(\d+)(?!\d|,\d)", re.I)
+"""A question named by word and number anywhere in a text: ("q", "3") of "see Q3 (c)"."""
+ANSWER_WORDS = re.compile(
+    r"(?:(?:final\s+)?answers?|ans\.?|solutions?|sol\.)\s*(?:(?:to|for|of)\s+)?[:.\-–]?\s*",
+    re.I)
+"""'Answer to Q3 (c):', 'Ans. 3(c)', 'Solution to Question 3 (c)': the label after them."""
+
+_EMOJI = (r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D\u20E3"
+          r"\u2190-\u21FF\u25A0-\u25FF\u2700-\u27BF✓✔✗✘]")
+DECORATION = re.compile(
+    rf"^(?:\s+|{_EMOJI}+|(?-i:[A-Z])\s+(?={LABEL_WORD}\s*\.?\s*\d)"
+    rf"|\d{{1,2}}(?:\.\d{{1,2}}){{0,3}}\.?\s+(?={LABEL_WORD}\s*\.?\s*\d))+",
+    re.I)
+"""What may stand before a label and is no part of it: an emoji ("🧠 Q3 (c)"), a section
+letter or number the document class put there ("A  Q3(a)", "3.2 Q3(b)", "2 Task 3")."""
+
+
+def undecorated(text: str) -> int:
+    """How many characters of decoration ``text`` starts with (``DECORATION``)."""
+    m = DECORATION.match(text)
+    return 0 if m is None else m.end()
+
+
+def kind_of(word: str | None) -> str:
+    """The kind of a label word ("Question" -> "q", "Task" -> "task"); "q" when None."""
+    return KINDS[word.lower()] if word else "q"
