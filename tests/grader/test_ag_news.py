@@ -3,8 +3,9 @@
 The data lives outside the repository (`../shared/data/ag_news/`); without it this test
 is skipped. Tiny models built from config are trained from scratch here, so the
 accuracy is lower than a pretrained DistilBERT reaches; the test holds what the grader
-promises: the TA's files reach the notebook by their usual names, the model is
-re-evaluated on the TA's hidden split, and it learned something real.
+promises: the TA's files reach the notebook by their usual names, the model's exported
+weights are re-evaluated on the TA's hidden split by the clean evaluator, and it learned
+something real.
 """
 
 from __future__ import annotations
@@ -52,5 +53,9 @@ def test_solution_on_real_ag_news(pack, real_split, tmp_path_factory):
     # better than the majority class by far: the model learned from the real text
     majority = max(hidden_labels.count(c) for c in range(4)) / len(hidden_labels)
     assert model["reevaluated_accuracy"] > majority + 0.1, model
+    # measured by the clean evaluator, from the exported weights, with the pack's tokenizer
+    evaluated = model["evaluated"]
+    assert (evaluated["status"], evaluated["sandbox"]) == ("ok", "bwrap")
+    assert evaluated["checkpoint"] == "distilbert-base-uncased"
     print(f"real AG News, tiny DistilBERT from scratch: hidden accuracy "
           f"{model['reevaluated_accuracy']:.3f}; q2b {q2b.score}/{q2b.max}")
