@@ -47,7 +47,7 @@ from calculators.answers.parse import (
 
 VERDICTS = ("correct", "close", "convention", "wrong", "unreadable")
 _CORRECT_LEVELS = ("exact", "rounded", "tolerance")
-_LEVEL_RANK = {"exact": 4, "rounded": 3, "tolerance": 2, "close": 1}
+_LEVEL_RANK = {"exact": 4, "rounded": 3, "tolerance": 2, "close": 1, "overprecise": 1}
 _RANDOM_POINTS = 6
 _TINY = Rational(1, 10**30)
 
@@ -69,6 +69,14 @@ class Tolerance:
       the expected value when both are rounded to that many figures.
     * ``close_relative``: within it, an answer is ``close`` and earns ``close_credit``.
     * ``convention_credit``: credit for the built-in unit conventions (GB/GiB, bits/bytes).
+    * ``rough``: the question asks for a rough figure ("a rough percentage is enough"),
+      so the precision the student wrote is what is judged: an answer that is the
+      expected value rounded to its own significant figures is ``correct`` from one
+      figure up ("about 0.07 %" for 0.0651 %), and one that is right only to fewer
+      figures than it claims ("0.066 %": right to one figure, not to two) is ``close``,
+      the message saying so. Significant figures, not decimal places: "0.1 %" is not
+      a rounding of 0.0651 %. The precision written is judged before ``relative``,
+      which still accepts what has no figures to judge closely enough.
     """
 
     relative: Rational = Rational(1, 10**9)
@@ -79,6 +87,7 @@ class Tolerance:
     close_relative: Rational = Rational(5, 1000)
     close_credit: Rational = Rational(3, 4)
     convention_credit: Rational = Rational(1, 2)
+    rough: bool = False
 
     def __post_init__(self) -> None:
         for name in ("relative", "absolute", "close_relative", "close_credit", "convention_credit"):
@@ -99,6 +108,7 @@ class Tolerance:
             "close_relative": str(self.close_relative),
             "close_credit": str(self.close_credit),
             "convention_credit": str(self.convention_credit),
+            "rough": self.rough,
         }
 
 
@@ -231,10 +241,16 @@ def _level(
         not (got.is_Rational and expected.is_Rational) and diff <= _TINY * max(size, 1)
     ):
         return "exact"
+    if tol.rough:  # the precision written is judged before any band
+        level = _rough_level(g, e, _rough_figures(answer), False)
+        if level is not None:
+            return level
     if diff <= tol.absolute or diff <= tol.relative * size:
         return "tolerance"
     if tol.significant and round_sig(g, tol.significant) == round_sig(e, tol.significant):
         return "rounded"
+    if tol.rough:
+        return "close" if diff <= tol.close_relative * size else None
     if tol.sig_figs and answer.sig_figs is not None and answer.sig_figs >= tol.min_sig_figs:
         if answer.place is not None:
             if diff <= abs(answer.place * factor) / 2:
@@ -244,6 +260,40 @@ def _level(
     if diff <= tol.close_relative * size:
         return "close"
     return None
+
+
+ROUGH_EXACT_FIGURES = 3
+"""The precision of a rough figure written exactly, as a formula ("1/1536"): three
+significant figures."""
+
+
+def _rough_figures(answer: ParsedAnswer) -> int:
+    """The significant figures a rough figure is written to: a decimal's own, an integer's
+    digits up to its trailing zeros ("1536 times": 4, "1500 times": 2), else
+    ``ROUGH_EXACT_FIGURES``."""
+    if answer.sig_figs:
+        return answer.sig_figs
+    number = answer.number
+    if number is not None and getattr(number, "is_Integer", False) and not answer.is_formula:
+        return max(1, len(str(abs(int(number))).rstrip("0")))
+    return ROUGH_EXACT_FIGURES
+
+
+def _rough_level(got: Rational, expected: Rational, figures: int, close: bool) -> str | None:
+    """A rough figure judged at the precision written (``Tolerance.rough``): ``rounded``
+    when it is the expected value to its own figures, ``overprecise`` when it is right
+    only to fewer, ``close`` within the close band, else None."""
+    if round_sig(got, figures) == round_sig(expected, figures):
+        return "rounded"
+    if any(round_sig(got, n) == round_sig(expected, n) for n in range(1, figures)):
+        return "overprecise"
+    return "close" if close else None
+
+
+def right_to(got: Rational, expected: Rational, figures: int) -> int:
+    """How many significant figures (fewer than ``figures``) of ``got`` are right."""
+    return max((n for n in range(1, figures) if round_sig(got, n) == round_sig(expected, n)),
+               default=0)
 
 
 def _best(levels: Sequence[str | None]) -> str | None:
@@ -409,7 +459,7 @@ def _check_numeric(
         if clean_best == "rounded" and parsed.sig_figs:
             message = (
                 f"Your answer, {got_text}, is correct to the {parsed.sig_figs} significant "
-                "figures you wrote."
+                f"figure{'s' if parsed.sig_figs > 1 else ''} you wrote."
             )
         else:
             message = f"Your answer, {got_text}, is correct."
@@ -436,7 +486,7 @@ def _check_numeric(
             return _verdict(
                 "convention", alt.credit, message, target, parsed, reading.got, alt.name
             )
-        if alt_best == "close" and close_alt is None:
+        if alt_best in ("close", "overprecise") and close_alt is None:
             close_alt = (alt, alt_target, levels[0][0])
 
     # 3. built-in unit conventions
@@ -451,6 +501,15 @@ def _check_numeric(
             message = (
                 f"Your answer, {got_text}, has a memory unit ({parsed.unit}), but the question "
                 "asks for a plain number."
+            )
+            return _verdict("close", tol.close_credit, message, target, parsed, reading.got)
+        if best == "overprecise":
+            figures = _rough_figures(parsed)
+            right = right_to(_approx(reading.got), _approx(target.value), figures)
+            message = (
+                f"Your answer, {got_text}, is right to {right} significant figure"
+                f"{'s' if right > 1 else ''}, not to the {figures} you wrote (the value is "
+                f"{exp_text}); a rough figure is judged at the precision you write."
             )
             return _verdict("close", tol.close_credit, message, target, parsed, reading.got)
         if best == "close":

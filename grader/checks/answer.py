@@ -17,6 +17,8 @@ Rubric keys of a check (docs/answers.md has the full table):
     unit = "GB"                       # the unit asked (public: the self-check says if it fits)
     symbols = {H = 6144}              # names a formula may use, with their values
     tolerance = {relative = 0.01}     # calculators.answers.Tolerance fields; exact = true
+    rough = true                      # the question asks for a rough figure: judged at the
+                                      # precision the student writes
     slip_cost = 0.0                   # credit lost per arithmetic slip in the section read
     expected = {calc = "attention_scores_memory", args = {seq_len = 16384, n_heads = 48}}
     [[questions.checks.conventions]]  # recognised conventions and their credit
@@ -139,14 +141,15 @@ def expected_value(value: Any, unit: str | None) -> Any:
     return value
 
 
-def tolerance(raw: Any) -> Tolerance:
+def tolerance(raw: Any, rough: bool = False) -> Tolerance:
+    """The check's `tolerance` table as a `Tolerance`; `rough`: the check's `rough` key."""
     if not raw:
-        return Tolerance()
+        return Tolerance(rough=rough)
     if raw.get("exact"):
         return Tolerance.exact()
     kwargs = {k: (Rational(str(v)) if isinstance(v, float) else v)
               for k, v in raw.items() if k in TOLERANCE_KEYS}
-    return Tolerance(**kwargs)
+    return Tolerance(**kwargs, rough=rough)
 
 
 def conventions(check: Check, reference: Callable[[], Any] | None,
@@ -184,7 +187,7 @@ def answer_key(check: Check, qid: str, reference: Callable[[], Any] | None) -> K
         raise PackError(f"{where}.expected", "missing: this is a public pack, it has no key")
     expected = expected_value(resolve(s["expected"], reference, f"{where}.expected"),
                               s.get("unit"))
-    return Key(expected, tolerance(s.get("tolerance")),
+    return Key(expected, tolerance(s.get("tolerance"), bool(s.get("rough", False))),
                tuple(conventions(check, reference, where)), s.get("symbols"))
 
 
@@ -413,6 +416,9 @@ class AnswerSettings(Settings):
     unit: str | None = None
     symbols: dict[str, int | float] | None = None
     tolerance: ToleranceSettings | None = None
+    rough: bool = False
+    """The question asks for a rough figure ("a rough percentage is enough"): the precision
+    the student writes is judged (`calculators.answers.Tolerance.rough`)."""
     slip_cost: Fraction = 0.0
     self_check: bool | Literal["off", "verdict", "feedback"] | SelfCheckPolicy = False
     """Whether students may check this question on the course server, and how:

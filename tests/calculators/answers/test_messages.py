@@ -115,3 +115,34 @@ def test_symbolic():
 def test_slip_message():
     (slip,) = lint_arithmetic("so 120,000 + 600 + 40,000 + 200 = **160,000** parameters")
     assert slip.message == "Line 1: 120,000 + 600 + 40,000 + 200 is 160,800, not 160,000."
+
+
+def test_a_rough_figure_is_judged_at_the_precision_written():
+    """Tolerance(rough=True): "a rough percentage is enough" (STAT8021 Q3(e)(III)). The
+    value is the ratio of two calculator counts, never typed in."""
+    from calculators import ffn_parameters, lora_matrices
+    from calculators.answers import Tolerance
+
+    lora = lora_matrices(shapes=[[6144, 6144], [6144, 6144]], r=8, n_layers=48).total
+    ratio = (R(lora) / ffn_parameters(hidden=6144, n_layers=48).value * 100, "%")
+    rough = Tolerance(rough=True)
+    assert message("0.07 %", ratio, tolerance=rough) == (
+        "Your answer, 0.07 %, is correct to the 1 significant figure you wrote.")
+    assert check_answer("0.07 %", ratio).verdict == "wrong"  # not rough: one figure is too few
+    got = check_answer("0.066 %", ratio, tolerance=rough)
+    assert (got.verdict, got.credit) == ("close", R(3, 4))
+    assert got.message == (
+        "Your answer, 0.066 %, is right to 1 significant figure, not to the 2 you wrote (the "
+        "value is 0.0651 %); a rough figure is judged at the precision you write.")
+    # significant figures, not decimal places: 0.1 % is no rounding of 0.0651 %
+    assert check_answer("0.1 %", ratio, tolerance=rough).verdict == "wrong"
+    # an integer is judged to its digits, a formula to three figures
+    factor = (ffn_parameters(hidden=6144, n_layers=48).value / R(lora), "times")
+    assert check_answer("1536 times", factor, tolerance=rough).verdict == "correct"
+    assert check_answer("1500 times", factor, tolerance=rough).verdict == "correct"
+    assert check_answer("1/1536", 1 / factor[0], tolerance=rough).verdict == "correct"
+    # the precision written is judged before a relative band
+    band = Tolerance(relative=R(1, 100), rough=True)
+    assert check_answer("0.0645 %", ratio, tolerance=band).verdict == "close"
+    assert check_answer("0.0645 %", ratio, tolerance=Tolerance(relative=R(1, 100))
+                        ).verdict == "correct"

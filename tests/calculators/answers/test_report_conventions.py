@@ -82,10 +82,25 @@ def test_a_component_of_the_breakdown_is_named(packs, tmp_path):
 
 
 def test_a_stated_convention_the_question_does_not_accept_keeps_its_verdict(packs, tmp_path):
+    ref = packs["transfer-lab-a"].reference()
+    value = ref.count(head="causal-lm", convention="no_embeddings")
+    text = ("## Question 3\n### Language modeling task\nWithout the embeddings the model has "
+            f"**{value:,}** parameters.\n### Classification task\n402\n")
+    got = grade(packs, tmp_path, "transfer-lab-a", "q3", text)
+    assert (got.evidence["verdict"], got.fraction) == ("wrong", 0)
+    assert "right without the embeddings, as you state" in got.message
+    assert "gives no credit for an answer without the embeddings" in got.message
+
+
+def test_a_stated_convention_the_pack_names_at_no_credit_gets_the_packs_message(packs, tmp_path):
+    """STAT8021 Q3(c) lists fp32 scores at no credit (the question says 2 bytes): the
+    verdict names the convention, with the pack's message and credit."""
     text = "Q3 (c) Scores in fp32: 48 × 16384² × 4 bytes = **51.54 GB**\n"
     got = grade(packs, tmp_path, "stat8021-a3", "q3c", text)
-    assert (got.evidence["verdict"], got.fraction) == ("wrong", 0)
-    assert "right in fp32 (4 bytes a value), as you state" in got.message
+    assert (got.evidence["verdict"], got.evidence["convention"], got.fraction) == (
+        "convention", "fp32", 0)
+    assert got.evidence["stated_conventions"] == ["fp32"]
+    assert "stores each score in 4 bytes (fp32)" in got.message
 
 
 def test_a_shotgun_earns_nothing_and_is_named(packs, tmp_path):
