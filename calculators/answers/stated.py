@@ -50,7 +50,7 @@ WORDS = {
     "no_out_proj": "without the attention output projection",
     "no_embeddings": "without the embeddings",
     "no_position_embeddings": "without position embeddings",
-    "weights_only": "weight matrices only",
+    "weights_only": "counting the weight matrices only",
     "fp32": "in fp32 (4 bytes a value)",
     "one_head": "for one head",
     "per_layer": "for one layer",

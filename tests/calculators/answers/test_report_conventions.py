@@ -133,6 +133,7 @@ def test_weight_matrices_only_is_the_packs_no_biases_and_no_layernorm(packs, tmp
         assert got.evidence["convention"] == "no_biases+no_layernorm"
         assert got.fraction == pytest.approx(0.5 * 0.75)
         assert "close" not in got.message and "gives no credit" not in got.message
+        assert "counting the weight matrices only, as you state" in got.message
 
 
 def test_a_combination_the_pack_lists_itself_keeps_the_packs_credit(packs, tmp_path):
