@@ -100,6 +100,10 @@ class Pack:
     """Globs of the student's files taken besides the notebook (docs/submissions.md)."""
     files_max_count: int = 200
     files_max_bytes: int = 20 << 20
+    synonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Other names students give a report heading or part the pack names by a phrase
+    (``[synonyms]``: "Language modeling task" = ["Pre-training (LM) model"]); the report
+    reader reads them as that phrase (``grader.written.QuestionSpec.synonyms``)."""
     _reference: ModuleType | None = field(default=None, repr=False)
 
     @property
@@ -310,7 +314,8 @@ def load_pack(path: str | Path) -> Pack:
         solution=file("solution", head.solution, required=False), raw=raw, data=data,
         labels=tuple(rubric.data.labels), models=tuple(rubric.models.required),
         demo_file=root / head.demo if head.demo else None, files=tuple(head.files),
-        files_max_count=head.files_max_count, files_max_bytes=head.files_max_bytes)
+        files_max_count=head.files_max_count, files_max_bytes=head.files_max_bytes,
+        synonyms={k: tuple(v) for k, v in rubric.synonyms.items()})
 
 
 PACKS_ENV = "GRADER_PACKS"

@@ -229,6 +229,10 @@ class Rubric(Table):
     lms: LmsTable = LmsTable()
     environment: EnvironmentTable = EnvironmentTable()
     expected_errors: list[ExpectedErrorTable] = []
+    synonyms: dict[Annotated[str, Field(min_length=1)],
+                   list[Annotated[str, Field(min_length=1)]]] = {}
+    """Other names students give a report heading or part the pack names by a phrase
+    (``"Language modeling task" = ["Pre-training (LM) model"]``): read as that phrase."""
 
 
 class CheckHead(Table):

@@ -61,7 +61,10 @@ class QuestionSpec:
     that opens a heading or a line; a ``part`` that is no marker (``"Classification task"``)
     narrows the section to the lines from the one starting with it to a sibling part.
     ``labels``: words that name this answer where one part holds two ("p(mat)", "loss");
-    a number belongs to the nearest label before it.
+    a number belongs to the nearest label before it. ``synonyms``: other names a student
+    may give a phrase heading or part, by the pack's name (the pack's ``[synonyms]``:
+    "Language modeling task" = ["Pre-training (LM) model"]); a label needs none, its
+    forms are read by the label grammar.
     """
 
     id: str
@@ -69,6 +72,11 @@ class QuestionSpec:
     part: str | None = None
     symbols: Mapping[str, Any] | None = None
     labels: tuple[str, ...] = ()
+    synonyms: Mapping[str, Sequence[str]] = field(default_factory=dict)
+
+    def names(self, phrase: str) -> list[str]:
+        """``phrase`` and the other names the pack gives it."""
+        return [phrase, *self.synonyms.get(phrase, ())]
 
     def __post_init__(self) -> None:
         if isinstance(self.headings, str):
@@ -315,12 +323,12 @@ class _Reader:
         self.targets = {q.id: target_of(q.headings, q.part) for q in questions}
         self.parents = {q.id: target_of(q.headings, None) for q in questions}
         lettered = lettered_numbers([*self.targets.values(), *self.parents.values()])
-        phrases = [q.part for q in questions if q.part]  # a part heading, never "# **Q3**"
+        phrases = [n for q in questions if q.part for n in q.names(q.part)]  # never "# **Q3**"
         text = split_run_in(split_run_in_headings(text, phrases),
                             [*self.targets.values(), *self.parents.values()])
         self.lines = read_lines(text, lettered)
         self.plain = _lines(text)
-        self.all_phrases = [p for q in questions for p in q.headings]
+        self.all_phrases = [n for q in questions for p in q.headings for n in q.names(p)]
 
     def range_of(self, spec: QuestionSpec) -> _Range | str:
         """The lines of ``spec``'s answer, or why none were found."""
@@ -336,7 +344,8 @@ class _Reader:
             if spec.part is None:
                 return self._labelled(found)
             return self._part(spec, found[0], found[1])
-        found = _phrase_section(self.plain, spec.headings, self.all_phrases)
+        found = _phrase_section(self.plain, [n for h in spec.headings for n in spec.names(h)],
+                                self.all_phrases)
         if found is None:
             return f"no heading matching {list(spec.headings)}"
         if spec.part is None:
@@ -362,9 +371,11 @@ class _Reader:
 
     def _part(self, spec: QuestionSpec, head: int, end: int) -> _Range | str:
         assert spec.part is not None
-        siblings = [q.part for q in self.questions
-                    if q.part and q.headings == spec.headings and q.part != spec.part]
-        part = _part_range(self.plain, head + 1, end, spec.part, siblings)
+        siblings = [n for q in self.questions
+                    if q.part and q.headings == spec.headings and q.part != spec.part
+                    for n in q.names(q.part)]
+        part = next((found for name in spec.names(spec.part)
+                     if (found := _part_range(self.plain, head + 1, end, name, siblings))), None)
         if part is None:
             return f"no part '{spec.part}' in the section"
         starts = [found[0] for other in siblings
@@ -383,6 +394,10 @@ class _Reader:
             skipped = 0
             if line.mark is not None and (line.opens or line.table):
                 text = line.raw[line.mark.content:]
+                if line.raw[:line.mark.content].count("**") % 2:
+                    # "**Answer (I):** ... **9,437,184**": the label's closing "**" would
+                    # open a bold run that pairs every later one wrongly
+                    text = text.replace("**", "  ", 1)
                 skipped = line.raw[:line.mark.content].count("|")
             elif line.heading:
                 continue

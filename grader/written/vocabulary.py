@@ -51,8 +51,9 @@ BULLETS = "-•*+–·▪◦‣∙"
 """The characters students and exporters start a list item with."""
 LIST_MARKER = re.compile(rf"^(?:[{BULLETS}]|\(?(?:\d{{1,2}}|[a-z]|[ivxlIVXL]{{1,5}})[.)])$")
 """One word that is a list item's marker: a bullet, ``1.``, ``(a)``, ``iv)``."""
-LEADING_MARKERS = re.compile(rf"^(?:[{BULLETS}]\s+|\d+(?:\.\d+)*[.)]?\s+)+")
-"""Bullets and list numbers at a line's start; never ``(I)``, which may be a part's label."""
+LEADING_MARKERS = re.compile(rf"^(?:[{BULLETS}]\s+|(?:\d+|[A-Za-z](?=\.\d))(?:\.\d+)*[.)]?\s+)+")
+"""Bullets, list and section numbers at a line's start ("3.1", "C.1" of a document class
+that letters its sections); never ``(I)``, which may be a part's label."""
 QUOTE_AND_BULLET = re.compile(rf"^(?:\s|>|[{BULLETS}]\s+|\[![a-z]+\][-+]?\s*)*")
 """What may stand before a label on its line: indentation, ``>`` quote marks (Obsidian
 call-outs ``> [!note]`` too), bullets."""

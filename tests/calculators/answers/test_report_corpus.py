@@ -115,19 +115,14 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # Chinese text report, e-mail), verdicts written first (batch 'held-out-4'). Read right
     # when added: 12/26 PDF, 8/12 DOCX, 30/44 text; after the label vocabulary (decorations
     # taken off before a label: emoji, section numbers and letters; a part after "Answer")
-    # these are left
+    # and a bold label's closing '**' no longer pairing the line's bold runs wrongly, and
+    # 'C.1' section numbers before a part's phrase, these are left
     ('h4-p3-latex-typst', 'q3a2.p', 'pdf'):
         "reads nothing: no notebook was handed in; h4-p3-latex-typst.pdf: no part '(II)' in the section; should read '0.7500': correct 1",
     ('h4-p3-latex-typst', 'q3a2.loss', 'pdf'):
         "reads nothing: no notebook was handed in; h4-p3-latex-typst.pdf: no part '(II)' in the section; should read '0.415': wrong 0",
-    ('h4-p3-word-pages', 'q3e1', 'pdf'):
-        "reads '48': wrong 0; should read '9,437,184': correct 1",
-    ('h4-p3-word-pages', 'q3e3', 'pdf'):
-        "reads '115.98 GB': shotgun 0; should read '0.0651 %': correct 1",
     ('h4-p3-md-gdocs', 'q3d', 'text'):
         "reads '150,994,944': wrong 0; should read '14.497 billion': correct 1",
-    ('h4-p3-md-webpdf', 'q3e3', 'pdf'):
-        "reads '1536': shotgun 0; should read '0.0651 %': correct 1",
     ('h4-p3-docx-pydocx', 'q3a2.p', 'docx'):
         "reads 'e^3 / 26.779': close 0.75; should read '0.750': correct 1",
     ('h4-p3-docx-pydocx', 'q3d', 'docx'):
@@ -136,8 +131,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "reads nothing: h4-labA-docx-pydocx.docx: no part 'Language modeling task' in the section; no notebook was handed in; should read '20,960,400': convention no_biases+no_layernorm 0.5",
     ('h4-labA-docx-pydocx', 'q3.cls', 'docx'):
         "reads nothing: h4-labA-docx-pydocx.docx: no part 'Classification task' in the section; no notebook was handed in; should read '10,960,600': convention no_biases+no_layernorm 0.5",
-    ('h4-labA-latex-typst', 'q3.lm', 'pdf'):
-        "reads '10 968 602': wrong 0; should read '21,018,401': correct 1",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.

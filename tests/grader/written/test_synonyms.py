@@ -1,0 +1,66 @@
+"""A pack's synonyms: a part or heading the pack names by a phrase, found under the name a
+student gives it ("Pre-training (LM) model:" for "Language modeling task")."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from grader.pack import PackError, load_pack
+from grader.written import QuestionSpec, extract_answers
+
+ROOT = Path(__file__).resolve().parents[3]
+SYNONYMS = {"Language modeling task": ("Pre-training (LM) model", "LM model"),
+            "Classification task": ("Fine-tuned classifier",)}
+REPORT = """# Question 3
+I count no biases, only weight matrices.
+**Pre-training (LM) model:** 10,000,200 + 960,000 + 10,000,200 = **20,960,400** parameters.
+**Fine-tuned classifier:** 10,000,200 + 960,000 + 400 = **10,960,600** parameters.
+# Question 4
+The pre-trained model stays ahead.
+"""
+
+
+def specs(synonyms):
+    return [QuestionSpec("lm", ("Question 3",), part="Language modeling task", synonyms=synonyms),
+            QuestionSpec("cls", ("Question 3",), part="Classification task", synonyms=synonyms)]
+
+
+def test_a_part_is_found_under_the_name_the_pack_gives_as_its_synonym():
+    got = extract_answers(REPORT, specs(SYNONYMS))
+    assert got["lm"].answer == "20,960,400" and got["lm"].line == 3
+    assert got["cls"].answer == "10,960,600" and got["cls"].line == 4
+
+
+def test_without_the_synonyms_the_parts_are_not_found():
+    got = extract_answers(REPORT, specs({}))
+    assert not got["lm"].found and "no part 'Language modeling task'" in got["lm"].reason
+
+
+def test_a_phrase_heading_is_found_under_its_synonym():
+    text = "## Pre-training (LM) model\nIt has **21,018,401** parameters.\n## Other\n5\n"
+    spec = QuestionSpec("lm", ("Language modeling task",), synonyms=SYNONYMS)
+    assert extract_answers(text, [spec])["lm"].answer == "21,018,401"
+
+
+def _pack_with(tmp_path: Path, table: str) -> Path:
+    root = tmp_path / "pack"
+    shutil.copytree(ROOT / "reference" / "transfer-lab-a", root)
+    with (root / "pack.toml").open("a", encoding="utf-8") as fh:
+        fh.write(table)
+    return root
+
+
+def test_the_pack_reads_its_synonyms_typed(tmp_path):
+    root = _pack_with(tmp_path, '\n[synonyms]\n"Language modeling task" = '
+                                '["Pre-training (LM) model", "LM model"]\n')
+    assert load_pack(root).synonyms == {
+        "Language modeling task": ("Pre-training (LM) model", "LM model")}
+
+
+def test_a_synonym_that_is_no_list_of_names_is_refused(tmp_path):
+    root = _pack_with(tmp_path, '\n[synonyms]\n"Language modeling task" = "LM model"\n')
+    with pytest.raises(PackError, match="synonyms"):
+        load_pack(root)
