@@ -247,6 +247,53 @@ def _name_unnamed(figures: list[tuple[int, str | None, float | int]]
     return out
 
 
+_SEP = r"\s*(?:,\s*(?:and\s+)?|and\s+|&\s*|/\s*)"
+_ITEM = r"(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?|\.\d+)(?:\s*k\b)?(?:\s*%)?"
+SEED_LIST = re.compile(rf"(?<![a-z])seeds[\s#:=]*(?P<list>\d+(?:{_SEP}\d+)+)(?![\d.,]*\d)",
+                       re.IGNORECASE)
+FIGURE_LIST = re.compile(rf"(?<![\w.,]){_ITEM}(?:{_SEP}{_ITEM})+(?![\w.])(?!,\d)", re.IGNORECASE)
+
+
+def respectively(text: str) -> list[tuple[int, str, int, float | int]] | None:
+    """Figures listed in the order of a list of seeds ("best validation accuracies of
+    0.853, 0.851 and 0.861 for seeds 1, 2 and 3, reached at steps 1200, 1400 and 1600,
+    with test accuracies 0.841, 0.840 and 0.850"), as (offset, field, seed, value); None
+    when the text names no list of seeds. A list is read only when it has one figure per
+    seed and its field is named (the step by "step(s)", an accuracy by its split, as in a
+    sentence); others are left out."""
+    seeds_at = SEED_LIST.search(text)
+    if seeds_at is None:
+        return None
+    seeds = [int(n) for n in re.findall(r"\d+", seeds_at.group("list"))]
+    out: list[tuple[int, str, int, float | int]] = []
+    mark = 0
+    for m in FIGURE_LIST.finditer(text):
+        if m.start() <= seeds_at.start("list") < m.end():
+            continue
+        items = re.findall(_ITEM, m.group(0), re.IGNORECASE)
+        before, after = text[mark:m.start()], text[m.end():m.end() + 30]
+        mark = m.end()
+        if len(items) != len(seeds):
+            continue
+        if STEP_BEFORE.search(text[max(0, m.start() - 40):m.start()]) or STEP_AFTER.match(after):
+            key = "step"
+        else:
+            lead = _lead(before)
+            trail = TRAIL.match(text, m.end())
+            split = lead[0] if lead and lead != ["weak"] else (
+                str(trail.lastgroup) if trail else ("val" if lead == ["weak"] else None))
+            key = {"val": "best_validation", "test": "test"}.get(str(split), "")
+        if not key:
+            continue
+        values = [_cell_value(item, key) for item in items]
+        if any(v is None for v in values) or (key == "step" and any(
+                "." in item and not item.lower().endswith("k") for item in items)):
+            continue  # a step is a whole number ("1.2k" aside)
+        out += [(m.start(), key, seed, v) for seed, v in zip(seeds, values, strict=True)
+                if v is not None]
+    return out
+
+
 Figure = tuple[int, str | None, float | int]
 """(offset in the sentence, field or None for an accuracy whose split is not named, value)."""
 
@@ -399,9 +446,16 @@ class _Reader:
             if AVERAGE.search(sentence):
                 continue
             for segment, seg_offset, family in self._segments(sentence):
-                accs, steps, seeds = read_sentence(segment)
                 family_here = family or family_here
                 fam = family_here or self.family
+                listed = respectively(segment)
+                if listed:  # "0.853, 0.851 and 0.861 for seeds 1, 2 and 3"
+                    for o, key, run_seed, value in listed:
+                        found = True
+                        self.add(run_seed, fam, unit.line_at(offset + seg_offset + o),
+                                 sentence, key, value, open_claims)
+                    continue
+                accs, steps, seeds = read_sentence(segment)
                 figures: list[Figure] = sorted(
                     [(o, {"val": "best_validation", "test": "test"}.get(str(r)), v)
                      for o, r, v in accs] + [(o, "step", st) for o, st in steps],
@@ -456,6 +510,9 @@ class _Reader:
             # cell is a seed, so it heads the first column of figures, not the labels
             header = ["", *header]
         seeds = [_seed_cell(c) for c in header[1:]]
+        if _column_role(header[0]) == "seed" and len(header) > 2 and all(
+                c.isdigit() for c in header[1:]):
+            seeds = [int(c) for c in header[1:]]  # "| Seed | 1 | 2 | 3 |"
         if sum(s is not None for s in seeds) >= 2:  # one column per seed
             named = tuple(s for s in seeds if s is not None)
             for number, cells in body:

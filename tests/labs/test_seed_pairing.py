@@ -165,3 +165,28 @@ def test_a_tables_caption_names_its_model():
     after = table + "\nTable 1. The model fine-tuned from scratch, per seed.\n"
     assert {c[0] for c in claims(after)} == {"scratch"}
     assert {c[0] for c in claims(table)} == {None}  # no caption: the model is not named
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("For the pre-trained model, the best validation accuracies were 0.853, 0.851 and 0.861 "
+     "for seeds 1, 2 and 3, reached at steps 1200, 1400 and 1600, with test accuracies of "
+     "0.841, 0.840 and 0.850 respectively.",
+     [("pretrained", s, *BEST[("pretrained", s)]) for s in (1, 2, 3)]),
+    ("Seeds 1/2/3 of the scratch model peak at 71.2%, 70.5% and 72.0% validation accuracy "
+     "(steps 1.8k, 2k, 1.6k; test 69.8%, 69.9%, 70.7%).",
+     [("scratch", s, *BEST[("scratch", s)]) for s in (1, 2, 3)]),
+    # a list of seeds without lists of figures: the sentence is read as any other
+    ("We ran seeds 1, 2 and 3; for seed 2 the pre-trained model's best validation accuracy "
+     "is 0.851 at step 1400 (test 0.840).", [("pretrained", 2, 0.851, 1400, 0.84)]),
+    # a list of the wrong length is not read
+    ("The best validation accuracies were 0.853 and 0.851 for seeds 1, 2 and 3.", []),
+])
+def test_figures_listed_in_the_order_of_a_list_of_seeds(text, expected):
+    assert claims(text) == expected
+
+
+def test_a_table_whose_header_row_is_the_seeds():
+    table = ("Pre-trained model:\n\n| Seed | 1 | 2 | 3 |\n|---|---|---|---|\n"
+             "| Best val. acc. | 0.853 | 0.851 | 0.861 |\n| Step | 1200 | 1400 | 1600 |\n"
+             "| Test acc. | 0.841 | 0.840 | 0.850 |\n")
+    assert claims(table) == [("pretrained", s, *BEST[("pretrained", s)]) for s in (1, 2, 3)]
