@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import Field, field_validator
 
 from grader.checks import CheckResult
+from grader.checks.evasion import Primitive, hold
 
 if TYPE_CHECKING:  # a notebook comes with a run; reading a pack does not import nbformat
     from nbformat import NotebookNode
@@ -65,18 +66,18 @@ def readable(source: str) -> bool:
 
 
 def notebook_source(nb: NotebookNode) -> list[tuple[int, ast.Module]]:
-    """(cell index, parsed module) of each code cell that parses; magics become Python."""
-    from IPython.core.inputtransformer2 import TransformerManager
+    """(cell index, parsed module) of the code the kernel runs, in order: each code cell
+    after IPython's input transformers, then the body of each of its cell magics (and the
+    Python argument of a line magic), which IPython hands to the magic as a string: a
+    class defined under `%%time` is bound as any other. Line numbers are the cell's.
+    A cell that cannot be read (a million-term sum nests too deep) is left out."""
+    from grader.checks.evasion import notebook_sources
 
-    manager = TransformerManager()
     parsed = []
-    for index, cell in enumerate(nb.cells):
-        if cell.cell_type != "code" or not readable(cell.source):
-            continue
-        try:
-            parsed.append((index, parse_python(manager.transform_cell(cell.source))))
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue  # a cell that cannot be read (a million-term sum nests too deep)
+    for source in notebook_sources(nb):
+        if source.offset:
+            ast.increment_lineno(source.tree, source.offset)
+        parsed.append((source.cell if source.cell is not None else -1, source.tree))
     return parsed
 
 
@@ -114,6 +115,9 @@ def _aliases(modules: list[tuple[int, ast.Module]], forbidden: set[str]) -> dict
 
 Node = tuple[int, ast.AST]
 DEFINITIONS = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+RECORDING = "grader::recording-"
+"""How the harness marks a case whose operator recording it cannot vouch for: its modes
+were popped ("-stopped") or switched off or gone around during the call ("-bypassed")."""
 DYNAMIC_CALLS = frozenset({"eval", "exec", "compile", "__import__", "vars", "globals", "locals",
                            "import_module"})
 """Calls that hide what is called from a reader: a rule cannot vouch for code using them."""
@@ -281,7 +285,10 @@ def check_static(check: Check, nb: NotebookNode | None, ops: dict[str, list[str]
     hits = _hits(reached, forbidden, _aliases(modules, forbidden))
     patterns = [str(p) for p in check.settings.get("forbid_ops", [])]
     ran = sorted({op for case_ops in (ops or {}).values() for op in case_ops})
-    op_hits = [op for op in ran if any(fnmatch.fnmatchcase(op, p) for p in patterns)]
+    op_hits = [op for op in ran if any(fnmatch.fnmatchcase(op, p) for p in patterns)
+               and not op.startswith(RECORDING)]
+    unvouched = sorted(case for case, case_ops in (ops or {}).items()
+                       if any(op.startswith(RECORDING) for op in case_ops))
     template = check.settings.get("message", "{scope} must not use `{name}`")
     if module_name:  # a module's findings name the file, not a cell
         hits = [{**{k: v for k, v in h.items() if k != "cell"}, "file": module_name}
@@ -299,6 +306,16 @@ def check_static(check: Check, nb: NotebookNode | None, ops: dict[str, list[str]
         return CheckResult("static", 0.0, "failed",
                            f"{message}: the operator ran while the grader called it.",
                            [{"operator": op} for op in op_hits], gate=check.gate)
+    if patterns and unvouched:
+        # fail closed: a recording the call switched off or went around vouches for nothing
+        markers = sorted({op for case in unvouched for op in (ops or {})[case]
+                          if op.startswith(RECORDING)})
+        return CheckResult(
+            "static", 0.0, "manual",
+            f"Held for a TA: the grader's record of the torch operators {scope} ran was "
+            f"switched off or bypassed during the call ({', '.join(markers)}, on "
+            f"{len(unvouched)} case(s)), so the rule cannot be vouched for.",
+            [{"unvouched_cases": unvouched, "markers": markers}], gate=check.gate)
     return CheckResult("static", 1.0, "passed",
                        f"{scope} uses none of: {', '.join(forbidden_full)}.",
                        [{"operators_seen": len(ran)}] if patterns else [], gate=check.gate)
@@ -336,6 +353,10 @@ class StaticSettings(Settings):
     """Torch operators (fnmatch patterns, e.g. "aten::_scaled_dot_product_*") that must
     not run while the probe calls the scope's object: the runtime half of the rule."""
     message: str = "{scope} must not use `{name}`"
+    allow: list[Primitive] = []
+    """Primitives of `grader.checks.evasion` this course teaches (e.g. "dynamic-code" for a
+    course on metaprogramming): not held for a TA. Every static check's list counts for
+    the whole submission; a name not in `evasion.PRIMITIVES` stops the pack's load."""
 
 
 class Static(Kind):
@@ -344,6 +365,9 @@ class Static(Kind):
 
     def score(self, check: Check, question: Question, ctx: Context) -> CheckResult:
         assert ctx.run is not None
+        held = hold("static", check, ctx)
+        if held is not None:
+            return held
         ops: dict[str, list[str]] = {}
         for probe_id, payload in ctx.run.probes.items():
             if probe_id.startswith(f"{question.id}-"):  # the question's tensor probes

@@ -13,6 +13,7 @@ import hashlib
 from typing import TYPE_CHECKING, Any, Literal
 
 from grader.checks import CheckResult
+from grader.checks.evasion import hold
 from grader.checks.kind import NOT_EXECUTED, Context, Finding, Kind, Probe, Settings, generic_rows
 from grader.pack import Check, Pack, Question
 from grader.run.result import ProbePayload
@@ -210,6 +211,9 @@ class Tensor(Kind):
     def score(self, check: Check, question: Question, ctx: Context) -> CheckResult:
         if not ctx.executed or ctx.run is None:
             return CheckResult("tensor", 0.0, "not_graded", NOT_EXECUTED)
+        held = hold("tensor", check, ctx)  # a primitive that can forge what the kernel says
+        if held is not None:
+            return held
         _sent, expected, scored = cases(ctx, check.target)
         return check_tensor(check, ctx.run.probes.get(check_id(question, check)), expected,
                             scored, hidden=ctx.mode == "grade")

@@ -308,7 +308,7 @@ def _info(value: object, where: str, hidden: Hidden) -> dict[str, Any]:
 
 
 def _ops(value: object, where: str) -> list[str]:
-    if not isinstance(value, list) or len(value) > MAX_OPS + 1:
+    if not isinstance(value, list) or len(value) > MAX_OPS + 3:  # + two marks, "more"
         raise _fail(where, "not a list of operator names")
     if not all(isinstance(op, str) and _OP.fullmatch(op) for op in value):
         raise _fail(where, "an entry is not an operator name")

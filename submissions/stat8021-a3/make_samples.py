@@ -82,6 +82,27 @@ class UseTemplate:
             tagged(nb, tag).source = tagged(template, tag).source
 
 
+@dataclass(frozen=True)
+class MoveUnderCellMagic:
+    """Move the code of the cell tagged `tag` into a new cell right after it (id `cell_id`)
+    that starts with the cell magic `magic`, and leave `placeholder` in the tagged cell.
+    IPython hands a cell magic's body to the magic as a string: a rule that parses only
+    the cells as written never reads that code, although the kernel runs it."""
+
+    tag: str
+    cell_id: str
+    magic: str
+    placeholder: str
+
+    def apply(self, nb: NotebookNode) -> None:
+        cell = tagged(nb, self.tag)
+        body = cell.source
+        cell.source = self.placeholder
+        index = nb.cells.index(cell)
+        nb.cells.insert(index + 1, nbformat.v4.new_code_cell(f"{self.magic}\n{body}",
+                                                             id=self.cell_id))
+
+
 PART2_UNDONE = UseTemplate(tuple(PART2))
 """Part 1 samples leave Part 2 as the template has it: each sample tests one thing, and
 grading them does not fine-tune a model 18 times."""
@@ -554,6 +575,111 @@ BACKGROUND_THREAD = """
     threading.Thread(target=meddle, name="meddler", daemon=True).start()
     """
 
+# Issue 25's Part 1 attacks: each earned Q1(c)'s 12 points, unflagged, while the static rule
+# read only the cells as written and the harness trusted a function's file name.
+
+NAMESPACE_LOOKUP = Replace(
+    "q1c",
+    "        # project, then split into heads: (B, S, D) -> (B, h, S, d_k)\n"
+    "        q = self.W_q(x).view(B, S, h, d_k).transpose(1, 2)\n"
+    "        k = self.W_k(x).view(B, S, h, d_k).transpose(1, 2)\n"
+    "        v = self.W_v(x).view(B, S, h, d_k).transpose(1, 2)\n"
+    "        scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)  # (B, h, S, S)\n"
+    "        if mask is not None:\n"
+    '            scores = scores.masked_fill(mask, float("-inf"))\n'
+    "        weights = torch.softmax(scores, dim=-1)  # (B, h, S, S)\n"
+    "        out = (weights @ v).transpose(1, 2).contiguous().view(B, S, D)  # merge heads\n"
+    "        return self.W_o(out)",
+    "        # the Q1(a)/(b) functions, fetched by strings a reader of names never sees\n"
+    "        import sys\n"
+    "\n"
+    '        qkv = get_ipython().user_ns["get_multihead" + "_qkv"]\n'
+    '        attend = sys.modules["__main__"].__dict__["calculate_multihead" + "_attention"]\n'
+    "        q, k, v = qkv(x, self.W_q.weight.T, self.W_k.weight.T, self.W_v.weight.T, h)\n"
+    "        q = q + self.W_q.bias.view(1, h, 1, d_k)\n"
+    "        k = k + self.W_k.bias.view(1, h, 1, d_k)\n"
+    "        v = v + self.W_v.bias.view(1, h, 1, d_k)\n"
+    "        out, _ = attend(q, k, v, mask=mask)  # (B, S, D)\n"
+    "        return self.W_o(out)",
+)
+
+ATEN_UNDER_DISABLED_FUNCTIONS = Replace(
+    "q1c",
+    "        scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)  # (B, h, S, S)\n"
+    "        if mask is not None:\n"
+    '            scores = scores.masked_fill(mask, float("-inf"))\n'
+    "        weights = torch.softmax(scores, dim=-1)  # (B, h, S, S)\n"
+    "        out = (weights @ v).transpose(1, 2).contiguous().view(B, S, D)  # merge heads\n",
+    "        bias = None if mask is None else torch.zeros(S, S).masked_fill(mask, float(\"-inf\"))\n"
+    "        # the fused attention's composite form, with torch's function modes off for the\n"
+    "        # call: a dispatch mode sees only the bmm and softmax it decomposes into\n"
+    "        with torch._C.DisableTorchFunction():\n"
+    "            out = _aten._scaled_dot_product_attention_math(q, k, v, attn_mask=bias)[0]\n"
+    "        out = out.transpose(1, 2).contiguous().view(B, S, D)  # merge heads\n",
+)
+ATEN_BOUND_AT_TOP = Replace(
+    "q1c", "class MultiHeadAttention(nn.Module):\n",
+    "_aten = torch.ops.aten\n\n\nclass MultiHeadAttention(nn.Module):\n")
+
+UNDER_CELL_MAGIC = MoveUnderCellMagic("q1c", "attack", "%%time", src('''
+    class MultiHeadAttention(nn.Module):
+        """Placeholder: the layer is finished in the next cell."""
+
+        def __init__(self, d_model, num_heads):
+            super().__init__()
+
+        def forward(self, x, mask=None):
+            return x
+    '''))
+
+FORGED_SAFETENSORS = '''
+    import json
+
+    import safetensors.torch
+    from safetensors import safe_open
+
+    # safetensors.torch.save_file replaced by a function compiled under the library's own
+    # file name (a check trusting `co_filename` takes it for the library's): it rewrites
+    # the Q1(c) outputs with correct ones, computed from the inputs beside them.
+    _real_save = safetensors.torch.save_file
+
+
+    def _correct(case):
+        x, h = case["x"], case["num_heads"]
+        B, S, D = x.shape
+        d = D // h
+
+        def project(name):
+            return (x @ case[f"{name}.weight"].T + case[f"{name}.bias"]).view(B, S, h, d)
+
+        q, k, v = (project(n).transpose(1, 2) for n in ("W_q", "W_k", "W_v"))
+        scores = q @ k.transpose(-2, -1) / d ** 0.5
+        if case.get("masked"):
+            scores = scores.masked_fill(case["mask"], float("-inf"))
+        out = (scores.softmax(-1) @ v).transpose(1, 2).reshape(B, S, D)
+        return out @ case["W_o.weight"].T + case["W_o.bias"]
+
+
+    _FORGED = """
+    def save_file(tensors, filename, metadata=None):
+        if str(filename).endswith("/q1c-MultiHeadAttention.safetensors"):
+            with safe_open(str(filename).replace("/out/", "/in/"), framework="pt") as fh:
+                params = json.loads(fh.metadata()["params"])
+                raw = {key: fh.get_tensor(key) for key in fh.keys()}
+            for name, case in params.items():
+                case = dict(case)
+                case.update({k.split("/in/")[1]: v for k, v in raw.items()
+                             if k.startswith(name + "/in/")})
+                if name + "/output" in tensors:
+                    tensors[name + "/output"] = _correct(case).contiguous()
+        return _real_save(tensors, filename, metadata)
+    """
+    _space = {"json": json, "safe_open": safe_open, "_correct": _correct,
+              "_real_save": _real_save}
+    exec(compile(_FORGED, safetensors.torch.__file__, "exec"), _space)
+    safetensors.torch.save_file = _space["save_file"]
+    '''
+
 SHARED_MEMORY = """
     import subprocess
     import sys
@@ -602,15 +728,20 @@ class Sample:
     name: str
     base: str
     what: str
-    edits: tuple[Replace | InsertAfter | UseTemplate, ...] = ()
+    edits: tuple[Replace | InsertAfter | UseTemplate | MoveUnderCellMagic, ...] = ()
     loses: tuple[str, ...] = ()
     keeps: tuple[tuple[str, float], ...] = ()
     """Points kept of a question a sample only half gets, by the rubric's rule."""
+    held: tuple[str, ...] = ()
+    """Questions held for a TA (no score yet): the notebook uses a primitive an honest
+    notebook never needs (grader/checks/evasion.py), so nothing its kernel returned is
+    vouched for. Before the TA they count nothing, like the manual questions."""
 
     @property
     def score(self) -> float:
         kept = dict(self.keeps)
-        return sum(POINTS.values()) - sum(POINTS[q] - kept.get(q, 0) for q in self.loses)
+        lost = set(self.loses) | set(self.held)
+        return sum(POINTS.values()) - sum(POINTS[q] - kept.get(q, 0) for q in lost)
 
 
 SAMPLES = (
@@ -667,8 +798,9 @@ SAMPLES = (
     Sample("hostile-monkeypatch", "wrong-q1c-missing-scale",
            "The missing-scale sample plus a cell patching `torch.allclose`, `torch.isclose`, "
            "`abs` and `Tensor.__sub__` so every in-kernel comparison says equal (its own "
-           "demo prints zero error).",
-           (attack(MONKEYPATCH),), ("q1c", *PART2, *PART3)),
+           "demo prints zero error). Replacing a library's attribute is a primitive no honest "
+           "notebook needs: flagged with its lines, the Part 1 questions held for a TA.",
+           (attack(MONKEYPATCH),), ("q1c", *PART2, *PART3), held=tuple(PART1)),
     Sample("hostile-fake-prints", "wrong-q1c-missing-scale",
            "The missing-scale sample with the Q1(c) demo printing hard-coded zero errors.",
            (FAKE_PRINTS,), ("q1c", *PART2, *PART3)),
@@ -686,8 +818,9 @@ SAMPLES = (
            "The missing-scale sample plus a cell replacing `os.replace` so that what the "
            "grader reads back is hostile: the Q1(c) probe's JSON nested 200,000 deep, its "
            "tensors file a string where tensors belong, the \"after\" snapshot 120 MB. "
-           "Refused or never used; the grader does not fail and Q1(c) stays lost.",
-           (attack(FORGED_PAYLOAD),), ("q1c", *PART2, *PART3)),
+           "Refused or never used; the grader does not fail and Q1(c) stays lost. The replaced "
+           "`os.replace` is flagged and the Part 1 questions held for a TA.",
+           (attack(FORGED_PAYLOAD),), ("q1c", *PART2, *PART3), held=tuple(PART1)),
     Sample("hostile-probe-kills-kernel", "template",
            "Template plus a cell after Part 1 redefining the four Part 1 targets so that "
            "calling any of them (only the grader's probes do) kills the kernel with "
@@ -698,8 +831,10 @@ SAMPLES = (
            "The Part 1 solution plus a cell, after the Q1(d) demo, whose `forward` walks up "
            "the stack from the grader's call and raises an error holding every frame's "
            "locals and the hidden input: the record's message is cut, without tensor values, "
-           "numbers or the run's folders; Q1(d) is lost.",
-           (InsertAfter("demo-q1d", "attack", src(LEAK_HIDDEN)),), ("q1d", *PART2, *PART3)),
+           "numbers or the run's folders; Q1(d) is lost. The frame access (`sys._getframe`, "
+           "`f_back`) is flagged and the Part 1 questions held for a TA.",
+           (InsertAfter("demo-q1d", "attack", src(LEAK_HIDDEN)),), ("q1d", *PART2, *PART3),
+           held=tuple(PART1)),
     Sample("hostile-background-thread", "wrong-q1c-missing-scale",
            "The missing-scale sample plus a cell that makes `json.dump` repeat the first JSON "
            "written in a folder, and starts a thread that swallows SystemExit, waits for the "
@@ -708,6 +843,38 @@ SAMPLES = (
            "notebook's threads, so no probe result is used: nothing is won, everything is "
            "lost, and the record says why.",
            (attack(BACKGROUND_THREAD),), ALL),
+    Sample("hostile-namespace-lookup", "part1",
+           "The Part 1 solution whose Q1(c) `forward` fetches the Q1(a)/(b) functions by "
+           "string: `get_ipython().user_ns[\"get_multihead\" + \"_qkv\"]` and "
+           "`sys.modules[\"__main__\"].__dict__[...]`, right numbers without naming them. "
+           "A namespace lookup by string is a primitive no honest notebook needs: flagged "
+           "with its line, and every question judged from the kernel held for a TA.",
+           (NAMESPACE_LOOKUP,), (*PART2, *PART3), held=tuple(PART1)),
+    Sample("hostile-aten-disable-torchfunction", "part1",
+           "The Part 1 solution whose Q1(c) binds `_aten = torch.ops.aten` at top level and "
+           "calls `_aten._scaled_dot_product_attention_math` inside "
+           "`torch._C.DisableTorchFunction()`, so the function mode records nothing of it "
+           "and the dispatch mode only its bmm and softmax. Both primitives flagged with "
+           "their lines and the Part 1 questions held; the harness's recording says it was "
+           "bypassed (not vouched for) instead of passing.",
+           (ATEN_UNDER_DISABLED_FUNCTIONS, ATEN_BOUND_AT_TOP), (*PART2, *PART3),
+           held=tuple(PART1)),
+    Sample("hostile-cell-magic-body", "wrong-q1c-calls-standalone",
+           "The standalone-calls sample with a placeholder `MultiHeadAttention` in the tagged "
+           "Q1(c) cell and the real class (calling `get_multihead_qkv` and "
+           "`calculate_multihead_attention`) in the next cell under `%%time`, whose body "
+           "IPython passes to the magic as a string. The rule reads the body as the kernel "
+           "runs it: Q1(c) fails the rule as in `wrong-q1c-calls-standalone`, the finding "
+           "naming the body's line.",
+           (UNDER_CELL_MAGIC,), ("q1c", *PART2, *PART3)),
+    Sample("hostile-forged-safetensors", "wrong-q1c-missing-scale",
+           "The missing-scale sample plus a cell replacing `safetensors.torch.save_file` by a "
+           "function compiled (`compile`, `exec`) under the library's own file name, which "
+           "rewrites the Q1(c) outputs with correct ones. The harness compares the function "
+           "with the one it captured before the first cell, not its file name, and refuses "
+           "to write; `compile`/`exec` and the replaced library attribute are flagged and "
+           "the Part 1 questions held.",
+           (attack(FORGED_SAFETENSORS),), ("q1c", *PART2, *PART3), held=tuple(PART1)),
     Sample("hostile-shared-limits", "template",
            "Template plus a cell starting four child processes of 2 GiB each (each under the "
            "per-process address-space limit), and one writing 2 GiB to the working folder: the "
@@ -783,9 +950,14 @@ README_HEAD = src("""
     each and do not fine-tune anything, so they also lose Part 2's 40 points and Part 3's
     24 automatic points. The hostile samples
     built on the template implement nothing, so they score 0 whatever the attack does;
-    those built on `wrong-q1c-missing-scale` must score what that sample scores (18):
-    an attack that fakes numbers inside the kernel, or forges what the grader reads back
-    from it, must not earn the Q1(c) points back, nor make the grader fail.
+    those built on `wrong-q1c-missing-scale` must not earn the Q1(c) points back, nor make
+    the grader fail: an attack that fakes numbers inside the kernel, or forges what the
+    grader reads back from it, scores at most what that sample scores (18). A sample that
+    uses a primitive no honest notebook needs (a namespace looked up by string, torch's
+    modes switched off, a raw aten operator, `compile`/`exec`, frame access, a replaced
+    library attribute: `grader/checks/evasion.py`) has every question judged from its
+    kernel (here Part 1) held for a TA with the line named: those points count nothing
+    before the TA, so such a sample scores 0 here.
     Part 2 needs the tiny models: `grader models seed --tiny` first.
     """)
 
@@ -806,6 +978,22 @@ README_NOTES = src("""
       static check of the class body.
     - `crash-pe-cell`: the probe finds no `PositionalEncoding`; the other three targets
       match everywhere.
+
+    ## What a TA should see of issue 25's Part 1 attacks
+
+    Before the grader read what the kernel runs and compared identities instead of names,
+    each of these earned Q1(c)'s 12 points with no flag (Part 1: 30 of 30):
+
+    - `hostile-namespace-lookup`: every Part 1 question "Held for a TA", naming
+      `get_ipython().user_ns` and the `sys.modules[...]` line of the Q1(c) cell.
+    - `hostile-aten-disable-torchfunction`: held, naming `torch.ops.aten` and
+      `torch._C.DisableTorchFunction`; the Q1(c) probe's operators say
+      `grader::recording-bypassed` on every case.
+    - `hostile-cell-magic-body`: no primitive, so nothing held: the rule reads the class in
+      the `%%time` body and fails Q1(c) at that body's line.
+    - `hostile-forged-safetensors`: held, naming `exec(compile(...))` and the replaced
+      `safetensors.torch.save_file`; every probe is refused ("the notebook replaced
+      safetensors.torch.save_file"), the forged writer never writes.
     """)
 
 

@@ -6,6 +6,7 @@ points), not from a table of numbers.
 
 from __future__ import annotations
 
+import fnmatch
 import os
 from pathlib import Path
 
@@ -25,11 +26,23 @@ WRONG = {
     "wrong-q1d-sin-cos-swapped": "q1d",
     "crash-pe-cell": "q1d",
     # Attacks built on the missing-scale sample must not win Q1(c) back.
-    "hostile-monkeypatch": "q1c",
     "hostile-fake-prints": "q1c",
-    "hostile-forged-payload": "q1c",  # what the grader reads back, forged: refused
-    "hostile-leak-hidden": "q1d",  # the Part 1 solution whose Q1(d) leaks what it can reach
+    # the standalone-calls class under %%time: the rule reads the magic's body
+    "hostile-cell-magic-body": "q1c",
 }
+HELD = {
+    # a primitive no honest notebook needs: Part 1 (judged from the kernel) held for a TA,
+    # named by its first finding (grader/checks/evasion.py)
+    "hostile-monkeypatch": "library-patch",
+    "hostile-forged-payload": "library-patch",  # os.replace forging what is read back
+    "hostile-leak-hidden": "frame-access",  # Q1(d) walking the grader's frames
+    "hostile-namespace-lookup": "namespace-lookup",
+    "hostile-aten-disable-torchfunction": "raw-operator",
+    "hostile-forged-safetensors": "dynamic-code",
+}
+PART1 = ("q1a", "q1b", "q1c", "q1d")
+OTHERS = "hostile-part2-*"
+"""Part 2's attacks: another generator (make_part2_attacks.py) and its own tests."""
 PART2 = ("q2a", "q2b", "q2c", "q2d")
 PART3 = ("q3a2", "q3c", "q3d", "q3e1", "q3e2", "q3e3")
 MANUAL = ("q3a1", "q3b")
@@ -37,7 +50,8 @@ MANUAL = ("q3a1", "q3b")
 submissions/.../README.md); Part 3's explanations wait for a TA in every record."""
 PART2_SAMPLES = {"wrong-q2b-fake-accuracy", "wrong-q2b-trains-on-test", "wrong-q3-conventions"}
 TEMPLATE_BASED = sorted(
-    p.stem for p in SAMPLES.glob("hostile-*.ipynb") if p.stem not in WRONG)
+    p.stem for p in SAMPLES.glob("hostile-*.ipynb")
+    if p.stem not in WRONG and p.stem not in HELD and not fnmatch.fnmatch(p.stem, OTHERS))
 
 
 def scores(record) -> dict[str, float]:
@@ -45,8 +59,9 @@ def scores(record) -> dict[str, float]:
 
 
 def test_every_sample_is_covered(graded):
-    assert set(graded) == {"solution", *WRONG, *TEMPLATE_BASED, *PART2_SAMPLES}
-    assert len(TEMPLATE_BASED) == 13
+    mine = {name for name in graded if not fnmatch.fnmatch(name, OTHERS)}
+    assert mine == {"solution", *WRONG, *HELD, *TEMPLATE_BASED, *PART2_SAMPLES}
+    assert len(TEMPLATE_BASED) == 13 and len(HELD) == 6
 
 
 def test_every_sample_scores_what_the_readme_says(graded):
@@ -82,6 +97,41 @@ def test_wrong_sample_loses_exactly_its_question(graded, pack, sample):
               if q != wrong and q not in (*PART2, *PART3, *MANUAL)}
     assert all(s == pack.question(q).points for q, s in others.items())
     assert next(q for q in record.questions if q.id == wrong).hint
+
+
+@pytest.mark.parametrize("sample", sorted(HELD))
+def test_a_primitive_holds_part1_for_a_ta_and_names_the_line(graded, sample):
+    """Issue 25: evasion made visible, not chased. No point is given for what the kernel
+    returned, none is silently taken: each Part 1 question waits for a TA, its message
+    naming the primitive, what is written and where."""
+    from grader.checks.evasion import PRIMITIVES
+
+    record = graded[sample].record
+    for question in record.questions:
+        if question.id in PART1:
+            assert question.status == "manual" and question.score is None, question.id
+            assert question.message.startswith("Held for a TA: the submission uses "
+                                               + PRIMITIVES[HELD[sample]])
+            assert "of cell" in question.message
+            held = question.checks[0]
+            assert held["status"] == "manual" and held["evidence"][0]["primitive"] == HELD[sample]
+    assert record.score == 0 and record.status == "incomplete"
+
+
+def test_the_runtime_refuses_what_the_attacks_forge(graded):
+    """The halves that hold without the static findings: the forged writer is refused by
+    identity (not by its file name), and the recording switched off for the composite
+    attention says it cannot vouch, on every case."""
+    forged = graded["hostile-forged-safetensors"].run.probes
+    assert all(p.status == "invalid" and "safetensors.torch.save_file" in p.message
+               for p in forged.values())
+    bypassed = graded["hostile-aten-disable-torchfunction"].run.probes[
+        "q1c-MultiHeadAttention"]
+    assert bypassed.ops and all("grader::recording-bypassed" in ops
+                                for ops in bypassed.ops.values())
+    assert not any(op.startswith("grader::") for ops in
+                   graded["solution"].run.probes["q1c-MultiHeadAttention"].ops.values()
+                   for op in ops)
 
 
 def message(record, qid: str) -> str:

@@ -210,7 +210,46 @@ def hides(x):  # pops the grader's recording, then calls the fused kernel
 
 def plain(x):
     return torch.softmax(x @ x.transpose(-2, -1), dim=-1) @ x
+
+def disabled(x):  # the function mode switched off for the call, not popped (issue 25)
+    with torch._C.DisableTorchFunction():
+        return torch.ops.aten._scaled_dot_product_attention_math(x, x, x)[0]
 """
+
+
+def test_a_recording_switched_off_for_a_call_is_marked_bypassed():
+    """The harness's recorder, in this process (the sandboxed run is below): an operator
+    dispatched while the function mode is switched off, outside any call it saw, marks
+    the case; honest code, a backward pass and torch's own subclass switch do not."""
+    from grader.run.kernel_side import HARNESS_SOURCE
+
+    space: dict = {"__name__": "harness_under_test"}
+    exec(compile(HARNESS_SOURCE, "<harness>", "exec"), space)  # no guard: not a kernel
+    space["_VAULT"] = space["_make_vault"]()
+    recording = space["_op_recorder"](torch)
+
+    def ops(fn) -> list[str]:
+        rec = recording()
+        with rec:
+            fn()
+        return rec.ops()
+
+    x = torch.randn(1, 2, 3, 4, requires_grad=True)
+    layer = torch.nn.Linear(4, 4)
+
+    def honest():
+        (torch.softmax(layer(x) @ x.transpose(-2, -1), -1) @ x).sum().backward()
+        with torch._C.DisableTorchFunctionSubclass():
+            torch.mm(torch.ones(2, 2), torch.ones(2, 2))
+
+    def hidden():
+        with torch._C.DisableTorchFunction():
+            torch.ops.aten._scaled_dot_product_attention_math(x, x, x)
+
+    assert not any(op.startswith("grader::") for op in ops(honest))
+    marked = ops(hidden)
+    assert marked[0] == "grader::recording-bypassed" and "aten::bmm" in marked
+    assert not any("scaled_dot_product" in op for op in marked)
 
 
 @pytest.mark.sandbox
@@ -218,7 +257,7 @@ def test_the_operators_a_probe_ran_come_back_per_case(tmp_path):
     needs_bwrap()
     from grader.run.sandbox import Sandbox
 
-    names = ("fused", "composite", "hides", "plain")
+    names = ("fused", "composite", "hides", "plain", "disabled")
     probes = [probe(tmp_path, n, n, shape=(1, 2, 3, 4)) for n in names]
     result = Runner(Sandbox.create(), Limits(cell_timeout=30)).run(
         write(tmp_path, ATTENTION), probes=probes)
@@ -227,6 +266,11 @@ def test_the_operators_a_probe_ran_come_back_per_case(tmp_path):
     assert "aten::scaled_dot_product_attention" in ops["fused"]
     assert "aten::_scaled_dot_product_attention_math" in ops["composite"]
     assert "grader::recording-stopped" in ops["hides"]
+    # fail closed: what ran while the function mode was off is not vouched for
+    assert "grader::recording-bypassed" in ops["disabled"]
+    assert not any("scaled_dot_product" in op for op in ops["disabled"])
+    assert not any(op.startswith("grader::") for n in ("fused", "composite", "plain")
+                   for op in ops[n])
     assert not any("scaled_dot_product" in op for op in ops["plain"])
     assert "aten::bmm" in ops["plain"] and ops["plain"] == sorted(set(ops["plain"]))
     assert all(result.probes[n].status == "ok" for n in names)
@@ -239,9 +283,9 @@ def test_the_operators_a_probe_ran_come_back_per_case(tmp_path):
 @pytest.mark.sandbox
 def test_forged_payloads_cost_the_check_never_the_grader(graded):
     record, run = graded["hostile-forged-payload"].record, graded["hostile-forged-payload"].run
-    assert record.score == 18  # what wrong-q1c-missing-scale scores: nothing won back
+    assert record.score == 0  # nothing won back; the replaced os.replace holds Part 1
     q1c = next(q for q in record.questions if q.id == "q1c")
-    assert q1c.score == 0
+    assert q1c.score is None and q1c.status == "manual" and "os.replace" in q1c.message
     assert all(p.status in ("ok", "invalid") for p in run.probes.values())
 
 
@@ -258,15 +302,19 @@ def test_a_kernel_killed_by_every_probe_is_restarted_at_most_three_times(graded)
 def test_messages_from_a_frame_walking_error_carry_no_hidden_values(graded):
     import re
 
-    record = graded["hostile-leak-hidden"].record
-    assert record.score == 24  # the Part 1 solution less Q1(d)
+    record, run = graded["hostile-leak-hidden"].record, graded["hostile-leak-hidden"].run
+    assert record.score == 0  # the frame access holds Part 1 for a TA
     q1d = next(q for q in record.questions if q.id == "q1d")
-    texts = [q1d.message] + [row["problem"] for row in q1d.checks[0]["evidence"]]
+    assert q1d.status == "manual" and "sys._getframe" in q1d.message
+    # what the probe brought back is still cut and scrubbed, in the run and the record
+    probe = run.probes["q1d-PositionalEncoding"]
+    texts = [q1d.message] + [str(c.get("message", "")) for c in probe.cases.values()
+                             if c.get("status") == "error"]
     assert texts and all("ValueError" in t for t in texts[1:])
     for text in texts:
         assert not re.search(r"\d\.\d", text), text  # no tensor values, no float at all
         assert "/run/" not in text and "g-" not in text.replace("-len", "")
-    assert all(len(row["problem"]) <= 320 for row in q1d.checks[0]["evidence"])
+    assert all(len(t) <= 320 for t in texts[1:])
 
 
 POLITE = """
@@ -406,3 +454,100 @@ def test_children_and_disk_share_the_sandbox_limits(graded):
     # each tripped in one step, far inside the cell timeout these samples get
     # (tests/conftest.py ALONE_LIMITS): no race with the clock, however loaded the machine
     assert "cell_timeout" not in limits
+
+
+# ----------------------------------------------------------------------------------------
+# identities, not self-descriptions (issue 25): each notebook forges what the harness uses
+# in a way a check of names would accept
+
+FORGERIES = {
+    # a function compiled under the library's own file name (attack 7 of issue 25)
+    "forged_file_name": """
+import torch
+import safetensors.torch
+
+space = {"real": safetensors.torch.save_file}
+exec(compile("def save_file(t, f, metadata=None):\\n"
+             "    return real({k: v * 0 + 1 for k, v in t.items()}, f, metadata)\\n",
+             safetensors.torch.__file__, "exec"), space)
+safetensors.torch.save_file = space["save_file"]
+
+def f(x):
+    return x * 2
+""",
+    # the library's own function object, its code swapped: same identity, other behaviour
+    "code_swapped": """
+import torch
+import safetensors.torch
+
+def g(tensors, filename, metadata=None):
+    return None
+
+safetensors.torch.save_file.__code__ = g.__code__
+
+def f(x):
+    return x * 2
+""",
+    # a global the writer calls, replaced in its module
+    "writer_global": """
+import torch
+import safetensors.torch
+
+safetensors.torch.serialize_file = lambda *a, **k: None
+
+def f(x):
+    return x * 2
+""",
+    # a method of torch.Tensor replaced while the probe calls the student's code
+    "tensor_method_during_the_call": """
+import torch
+
+def f(x):
+    torch.Tensor.clone = lambda self, *a, **k: torch.ones_like(self.detach())
+    return x * 2
+""",
+}
+FORGED_NAMES = {
+    "forged_file_name": "safetensors.torch.save_file",
+    "code_swapped": "safetensors.torch.save_file.__code__",
+    "writer_global": "safetensors.torch.serialize_file",
+    "tensor_method_during_the_call": "Tensor.clone",
+}
+STAND_IN_MODULE = """
+import sys
+import types
+import torch
+
+# a stand-in where the harness used to import at probe time: never imported by it now
+fake = types.ModuleType("safetensors.torch")
+fake.save_file = lambda tensors, filename, metadata=None: open(filename, "w").write("forged")
+sys.modules["safetensors.torch"] = fake
+
+def f(x):
+    return x * 2
+"""
+
+
+@pytest.mark.sandbox
+@pytest.mark.parametrize("forgery", sorted(FORGERIES))
+def test_what_the_harness_writes_with_is_compared_by_identity(tmp_path, forgery):
+    needs_bwrap()
+    from grader.run.sandbox import Sandbox
+
+    result = Runner(Sandbox.create(), Limits(cell_timeout=30)).run(
+        write(tmp_path, FORGERIES[forgery]), probes=[probe(tmp_path)])
+    payload = result.probes["q"]
+    assert payload.status != "ok" and payload.tensors == {}
+    assert FORGED_NAMES[forgery] in payload.message, payload.message
+
+
+@pytest.mark.sandbox
+def test_the_harness_never_imports_what_sys_modules_holds_at_probe_time(tmp_path):
+    needs_bwrap()
+    from grader.run.sandbox import Sandbox
+
+    result = Runner(Sandbox.create(), Limits(cell_timeout=30)).run(
+        write(tmp_path, STAND_IN_MODULE), probes=[probe(tmp_path)])
+    payload = result.probes["q"]
+    assert payload.status == "ok", payload.message
+    assert torch.equal(payload.tensors["c0/y"], torch.full((2,), 2.0))  # the real writer's

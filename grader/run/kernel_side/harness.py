@@ -42,96 +42,167 @@ import traceback
 
 # ----------------------------------------------------------------------------------------
 # Integrity: the harness shares the kernel with the student's code, which can replace any
-# module attribute or builtin it uses. What it writes with is checked here, each time it
-# runs, against objects a notebook cannot forge (types reached from literals; a C
-# function's name and module cannot be reassigned), and anything replaced is named in
-# what it writes, so that the grader refuses it (`integrity`).
+# module, module attribute or builtin it uses, and can make a function describe itself as
+# anything (a function compiled under `.../safetensors/torch.py` has that `co_filename`).
+# So nothing here is judged by a name. Before the student's first cell the baseline keeps
+# the objects the harness will use (`_make_vault`: the builtins, the C functions, torch,
+# safetensors' writer and its module's globals, torch.Tensor's methods) where no notebook
+# name reaches them: in the closure of the audit hook it installs (`_guard`), which hands a
+# copy back only by raising it from inside an audited C operation (`_vault`): a notebook
+# can neither add an audit hook after it nor stand between the hook and the harness. Each
+# grader cell takes its objects from there, never `import`s what `sys.modules` may now
+# hold, and compares what is bound now with them by identity (`_integrity`); anything
+# replaced is named and the grader refuses what would be written.
 
 _TYPE = ().__class__.__class__
-_C_FUNCTION = _TYPE([].append)
-_TYPE_NAME = _TYPE.__dict__["__name__"]
-_TYPE_FLAGS = _TYPE.__dict__["__flags__"]
-_HEAPTYPE = 1 << 9
 _C_DEPENDENCIES = (
-    (os, "posix", ("kill", "listdir", "getpid")),
-    (sys, "sys", ("_current_frames", "_getframe", "gettrace", "settrace", "getprofile",
-                  "setprofile", "addaudithook")),
-    (time, "time", ("perf_counter", "sleep")),
-    (gc, "gc", ("collect", "disable", "enable", "isenabled")),
-    (_signal, "_signal", ("setitimer", "signal", "getsignal")),
-    (_thread, "_thread", ("get_ident",)),
+    ("os", ("kill", "listdir", "getpid")),
+    ("sys", ("_current_frames", "_getframe", "gettrace", "settrace", "getprofile",
+             "setprofile", "addaudithook")),
+    ("time", ("perf_counter", "sleep")),
+    ("gc", ("collect", "disable", "enable", "isenabled")),
+    ("_signal", ("setitimer", "signal", "getsignal")),
+    ("_thread", ("get_ident",)),
 )
-
-
-def _c_function(obj, name, module):
-    """True when `obj` is the C function `name` of the module named `module`."""
-    if _TYPE(obj) is not _C_FUNCTION or obj.__name__ != name:
-        return False
-    owner = obj.__self__
-    return _TYPE_NAME.__get__(_TYPE(owner)) == "module" and \
-        owner.__dict__.get("__name__") == module
-
-
-def _c_io_function(obj, name):
-    """True when `obj` is the C function `name` of the interpreter's io module: `open` is
-    `io.open`, whose module calls itself `io` up to Python 3.11 and `_io` from 3.12 on."""
-    return _c_function(obj, name, "io") or _c_function(obj, name, "_io")
-
-
-def _c_type(obj, name):
-    """True when `obj` is the built-in (static, C) type named `name`."""
-    return _TYPE(obj) is _TYPE and not _TYPE_FLAGS.__get__(obj) & _HEAPTYPE and \
-        _TYPE_NAME.__get__(obj) == name
+_MODULES = ("_signal", "_thread", "builtins", "gc", "inspect", "json", "os", "re", "sys",
+            "time", "traceback")
+"""The modules this file imports at its top: each must be the baseline's module object."""
+_KERNEL_REBINDS = {"input": None, "raw_input": None, "_": None, "__": None, "___": None}
+"""Builtins the kernel itself rebinds as it runs cells (stdin forwarding, the last
+results)."""
+_TORCH_NAMES = ("Tensor", "device", "dtype", "Size")
+"""What safetensors' writer reads from the torch module by name."""
 
 
 def _names_used(code, found):
-    found.update(code.co_names)
+    """Every name `code` and the code nested in it use (keys of `found`, a dict)."""
+    found.update({}.fromkeys(code.co_names))
     for const in code.co_consts:
         if _TYPE(const) is _TYPE(code):
             _names_used(const, found)
     return found
 
 
-_NOT_CALLED = frozenset({
-    "exit", "quit", "help", "copyright", "credits", "license", "get_ipython", "display",
-    "__IPYTHON__", "__name__", "__doc__", "__spec__", "__loader__", "__package__", "__debug__",
-    "Ellipsis", "NotImplemented", "runfile", "execfile"})
-"""Builtins that are not C functions or types (IPython's, site's), or that appear in the
-harness only as attribute names (`.exit()`): not dependencies."""
+_VAULT_REQUEST = "_grader_vault_request"
 
 
-def _integrity():
-    """What of the harness's own dependencies the notebook replaced (names), or []."""
-    table = _GLOBALS.get("__builtins__", builtins)
-    table = table if _TYPE(table) is _TYPE({}) else table.__dict__
+def _vault():
+    """The baseline's objects (a copy of the dict `_make_vault` made), or None when no
+    baseline guard answers (before the baseline, or if it was never installed).
+
+    The request is an assignment to a function's `__code__`, which the interpreter audits
+    in C whatever the notebook rebound; the guard answers by raising the vault out of that
+    assignment. Nothing of the notebook runs between the two (no other audit hook may
+    exist, and a tracer set now is refused by `_integrity`)."""
+
+    def _grader_vault_request():
+        return None
+
+    try:
+        _grader_vault_request.__code__ = _grader_vault_request.__code__
+    except BaseException as exc:  # noqa: BLE001 - the guard's answer is an exception
+        box = exc.args[0] if exc.args else None
+        return box if _TYPE(box) is _TYPE({}) and "builtins" in box else None
+    return None
+
+
+def _make_vault():
+    """What the harness will use later, taken before the student's first cell."""
+    import asyncio
+    import ctypes
+    import threading
+
+    vault = {"modules": {name: _GLOBALS.get(name) for name in _MODULES},
+             "builtins": dict(builtins.__dict__), "threading": threading, "ctypes": ctypes,
+             "asyncio": asyncio, "json.loads": json.loads, "sys.modules": sys.modules,
+             "c": {f"{module}.{name}": _GLOBALS[module].__dict__.get(name)
+                   for module, names in _C_DEPENDENCIES for name in names}}
+    vault["raise_in"] = ctypes.pythonapi.PyThreadState_SetAsyncExc
+    try:
+        import torch
+        from torch.overrides import TorchFunctionMode
+        from torch.utils._python_dispatch import TorchDispatchMode
+    except ImportError:
+        return vault
+    vault.update(torch=torch, TorchFunctionMode=TorchFunctionMode,
+                 TorchDispatchMode=TorchDispatchMode,
+                 tensor_dicts=[(klass, dict(klass.__dict__))
+                               for klass in (torch.Tensor, torch._C.TensorBase)],
+                 torch_names={name: torch.__dict__.get(name) for name in _TORCH_NAMES})
+    try:
+        import safetensors.torch as writer
+        from safetensors import safe_open
+    except ImportError:
+        return vault
+    save_file = writer.__dict__["save_file"]
+    vault.update(safe_open=safe_open, writer=writer, writer_dict=dict(writer.__dict__),
+                 save_file=save_file,
+                 save_file_parts=(save_file.__code__, save_file.__defaults__,
+                                  save_file.__kwdefaults__))
+    return vault
+
+
+def _integrity(writes_tensors=False):
+    """What of the harness's own dependencies the notebook replaced (names), or [].
+    `writes_tensors`: also what a probe writes tensors with (safetensors' writer, the
+    globals and builtins it calls, torch.Tensor's methods).
+
+    Written with statements, `is` and the methods of the vault's own dicts only: a
+    replaced builtin (`sorted`, `set`, `any`) cannot hide itself by being the check."""
+    v = _VAULT
+    if v is None:
+        return ["the grader's baseline objects (its audit guard is gone or never answered)"]
     replaced = []
-    for name in sorted((_names_used(_HARNESS_CODE, set()) & set(table)) - _NOT_CALLED):
-        obj = table[name]
-        if not (_c_function(obj, name, "builtins") or _c_io_function(obj, name)
-                or _c_type(obj, name)):
+    for name, module in v["modules"].items():
+        if _GLOBALS.get(name) is not module:
+            replaced.append(f"sys.modules[{name!r}]")
+    if v["modules"]["sys"].__dict__.get("modules") is not v["sys.modules"]:
+        replaced.append("sys.modules")
+    baseline = v["builtins"]
+    table = _GLOBALS.get("__builtins__", v["modules"]["builtins"])
+    table = table if _TYPE(table) is _TYPE({}) else table.__dict__
+    names = baseline if writes_tensors else _names_used(_HARNESS_CODE, {})
+    for name in names:
+        if name in baseline and name not in _KERNEL_REBINDS and \
+                table.get(name) is not baseline[name]:
             replaced.append(f"builtins.{name}")
-    for module, c_name, names in _C_DEPENDENCIES:
-        for name in names:
-            if not _c_function(module.__dict__.get(name), name, c_name):
-                replaced.append(f"{module.__name__}.{name}")
-    for module, name, where in _PY_DEPENDENCIES:
-        loaded = sys.modules.get(module)
-        obj = loaded.__dict__.get(name) if loaded is not None else None
-        if loaded is not None and not (
-                _TYPE(obj) is _TYPE(_integrity) and obj.__code__.co_filename.endswith(where)):
-            replaced.append(f"{module}.{name}")
+    for key, obj in v["c"].items():
+        module, name = key.split(".", 1)
+        if v["modules"][module].__dict__.get(name) is not obj:
+            replaced.append(key)
+    if not writes_tensors:
+        return replaced
+    if v["c"]["sys.gettrace"]() is not None or v["c"]["sys.getprofile"]() is not None:
+        replaced.append("sys.settrace/setprofile (a tracer is set)")
+    for klass, before in v.get("tensor_dicts", ()):
+        now = klass.__dict__
+        for key in now:
+            if now.get(key) is not before.get(key):
+                replaced.append(f"{klass.__name__}.{key}")
+        for key in before:
+            if key not in now:
+                replaced.append(f"{klass.__name__}.{key}")
+    for key, obj in v.get("torch_names", {}).items():
+        if v["torch"].__dict__.get(key) is not obj:
+            replaced.append(f"torch.{key}")
+    if "writer" in v:
+        now, save_file = v["writer"].__dict__, v["save_file"]
+        for key, obj in v["writer_dict"].items():
+            if now.get(key) is not obj:
+                replaced.append(f"safetensors.torch.{key}")
+        code, defaults, kwdefaults = v["save_file_parts"]
+        if save_file.__code__ is not code or save_file.__defaults__ is not defaults or \
+                save_file.__kwdefaults__ is not kwdefaults:
+            replaced.append("safetensors.torch.save_file.__code__")
     return replaced
 
 
-_PY_DEPENDENCIES = (("safetensors.torch", "save_file", "/safetensors/torch.py"),)
-"""Python functions the harness calls after it stopped the notebook's code: written in
-their library's file (a function defined in a cell is not)."""
-
-
-if _c_function(sys._getframe, "_getframe", "sys"):
+_VAULT = _vault()
+if _VAULT is not None:
+    _getframe = _VAULT["c"]["sys._getframe"]
+    _HARNESS_CODE, _GLOBALS = _getframe().f_code, _getframe().f_globals
+else:  # before the baseline: nothing of the notebook's has run yet
     _HARNESS_CODE, _GLOBALS = sys._getframe().f_code, sys._getframe().f_globals
-else:  # reported by _integrity
-    _HARNESS_CODE, _GLOBALS = compile("", "<grader-harness>", "exec"), {}
 
 _CELL_FILE = re.compile(r"ipykernel_\d+|<ipython-input-")
 _MAX_MESSAGE = 600
@@ -230,8 +301,7 @@ STOP_WINDOW = 1.0
 
 
 def _thread_names():
-    import threading
-
+    threading = _VAULT["threading"]
     return {ident: f"{getattr(t, 'name', '?')}"[:60] for ident, t in
             list(getattr(threading, "_active", {}).items())}
 
@@ -282,13 +352,11 @@ def _stop_threads(allowed):
     (it caught SystemExit, or was started in the window) is *running*, and the grader will
     not use the probes' results.
     """
-    if allowed is None:
+    if allowed is None or _VAULT is None:
         return [], [], []
-    import ctypes
-    import threading
-
+    ctypes, threading = _VAULT["ctypes"], _VAULT["threading"]
     me = _thread.get_ident()
-    raise_in = ctypes.pythonapi.PyThreadState_SetAsyncExc
+    raise_in = _VAULT["raise_in"]
     deadline = time.perf_counter() + STOP_WINDOW
     names, first, moved, seen = {}, {}, set(), []
     rounds = 0
@@ -330,16 +398,29 @@ def _quiesce(allowed, sweep):
     return {"killed": killed, "stopped": stopped, "dormant": dormant, "running": running}
 
 
-def _guard():
+class _Vault(BaseException):
+    """How the guard hands the baseline's objects back (see `_vault`)."""
+
+
+def _guard(vault):
     """An audit hook, installed once per kernel before the student's first cell: no audit
     hook may be added after it (a hook runs at every audited event, the harness's own
-    writes included, and cannot be removed), nor may this one be rewritten."""
+    writes included, and cannot be removed), nor may this one be rewritten. It keeps
+    `vault` (`_make_vault`) and answers `_vault`'s request with a copy of it."""
+    copy, answer = vault.copy, _Vault
 
     def guard(event, args):
         if event == "sys.addaudithook":
             raise RuntimeError("audit hooks are not allowed in the grader's sandbox")
-        if event == "object.__setattr__" and args and args[0] is guard:
-            raise RuntimeError("the grader's audit hook cannot be changed")
+        if event == "object.__setattr__" and args:
+            if args[0] is guard:
+                raise RuntimeError("the grader's audit hook cannot be changed")
+            try:
+                asked = args[1] == "__code__" and args[2].co_name == _VAULT_REQUEST
+            except BaseException:  # noqa: BLE001 - `__code__` set on some other object
+                asked = False
+            if asked:
+                raise answer(copy())
 
     try:  # noqa: SIM105 - contextlib is one more module the notebook could patch
         sys.addaudithook(guard)
@@ -364,11 +445,13 @@ def snapshot(io, name, nonce, allowed=None, sweep=False):
     kernel's own threads first (`kernel_threads`), then installs the audit guard; a later
     snapshot first stops what the notebook left running (`_quiesce`: threads not in
     `allowed`, none at all when `allowed` is None) and says what it stopped."""
+    global _VAULT
     stopped = None
     baseline = name == "baseline"
     if baseline:
         kernel_threads(io, nonce)
-        _guard()
+        _guard(_make_vault())
+        _VAULT = _vault()  # this kernel's first guard's (a second baseline keeps the first)
     else:
         stopped = _quiesce(allowed, sweep)
     ip = get_ipython()  # noqa: F821 - defined in every IPython kernel
@@ -378,19 +461,15 @@ def snapshot(io, name, nonce, allowed=None, sweep=False):
     for key, value in vars(ip).items():
         if callable(value) and hasattr(type(ip), key):
             ids[f"shell.{key}"] = id(value)
-    try:
-        # Imported here, before the student's first cell, so that the baseline holds
-        # torch's real functions to compare against (the notebook imports it anyway).
-        import torch
-    except ImportError:
-        torch = None
+    # torch as the baseline imported it (`_make_vault`), never what sys.modules holds now
+    torch = (_VAULT or {}).get("torch")
     if torch is not None:
         import torch.nn.functional as functional
 
         for mod, prefix in ((torch, "torch."), (functional, "torch.nn.functional."),
                             (torch.Tensor, "torch.Tensor."), (torch.nn.Module, "torch.nn.Module.")):
             _ids(mod, prefix, ids, wraps)
-        testing = sys.modules.get("torch.testing")
+        testing = torch.__dict__.get("testing")
         if testing is not None:
             _ids(testing, "torch.testing.", ids)
     data = {
@@ -479,8 +558,7 @@ def _quiet_callbacks(removed):
             removed.append(f"signal handler {signum}: {_name(handler)}")
             _signal.signal(signum, _signal.SIG_IGN)
     try:
-        import asyncio
-
+        asyncio = _VAULT["asyncio"]
         loop = asyncio.get_event_loop()
     except Exception:  # noqa: BLE001 - no loop, nothing scheduled
         return
@@ -606,9 +684,7 @@ def _error(exc):
             "where": _student_frame(exc.__traceback__)}
 
 
-def _outputs(result):
-    import torch
-
+def _outputs(result, torch):
     if not isinstance(result, dict):
         raise ProbeError("output", f"the probe produced {type(result).__name__}, not outputs")
     meta, tensors = {}, {}
@@ -650,9 +726,17 @@ def _op_recorder(torch):
     its Python path, not the fused `_native_multi_head_attention`). The modes are created
     for each case and are pushed and popped here; a case whose code removed them, or in
     which nothing was recorded, says so ("grader::recording-stopped").
+
+    Fail closed: an operator that reaches the dispatch mode while no call of the function
+    mode is under way and torch's function modes are switched off (the call ran inside
+    `torch._C.DisableTorchFunction()`, which hides it from the function mode without
+    popping it) marks the case "grader::recording-bypassed": what the function mode did
+    not see is not vouched for. Honest code never dispatches an operator outside a call
+    the function mode sees (a `backward()` runs inside the call of `backward`).
     """
-    from torch.overrides import TorchFunctionMode
-    from torch.utils._python_dispatch import TorchDispatchMode
+    TorchFunctionMode = _VAULT["TorchFunctionMode"]
+    TorchDispatchMode = _VAULT["TorchDispatchMode"]
+    modes_on = torch._C._is_torch_function_mode_enabled
 
     packet, overload = torch._ops.OpOverloadPacket, torch._ops.OpOverload
 
@@ -679,34 +763,40 @@ def _op_recorder(torch):
         def _should_skip_dynamo(cls):
             return False  # else torch imports dynamo (1.3 s) on the first operator
 
-        def __init__(self, seen):
+        def __init__(self, seen, calls):
             super().__init__()
-            self.seen = seen
+            self.seen, self.calls = seen, calls
 
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            if not self.calls[0] and not modes_on():
+                self.seen.add("grader::recording-bypassed")
             if len(self.seen) <= MAX_OPS:
                 self.seen.add(func._schema.name)
             return func(*args, **(kwargs or {}))
 
     class _Called(TorchFunctionMode):
-        def __init__(self, seen):
+        def __init__(self, seen, calls):
             super().__init__()
-            self.seen = seen
+            self.seen, self.calls = seen, calls
 
         def __torch_function__(self, func, types, args=(), kwargs=None):
             if len(self.seen) <= MAX_OPS:
                 name = function_name(func)
                 if name:
                     self.seen.add(name)
-            return func(*args, **(kwargs or {}))
+            self.calls[0] += 1  # the operators this call dispatches are seen through it
+            try:
+                return func(*args, **(kwargs or {}))
+            finally:
+                self.calls[0] -= 1
 
     dispatch_len = torch._C._len_torch_dispatch_stack
     function_len = torch._C._len_torch_function_stack
 
     class Recording:
         def __init__(self):
-            self.seen = set()
-            self.modes = (_Called(self.seen), _Dispatched(self.seen))
+            self.seen, calls = set(), [0]
+            self.modes = (_Called(self.seen, calls), _Dispatched(self.seen, calls))
 
         def __enter__(self):
             self.depths = (function_len(), dispatch_len())
@@ -733,7 +823,10 @@ def _op_recorder(torch):
             names = sorted(self.seen)
             if not names:
                 return ["grader::recording-stopped"]
-            return names[:MAX_OPS] + (["grader::more-ops"] if len(names) > MAX_OPS else [])
+            marks = [n for n in names if n.startswith("grader::recording-")]  # never cut
+            names = [n for n in names if n not in marks]
+            return marks + names[:MAX_OPS] + (["grader::more-ops"] if len(names) > MAX_OPS
+                                              else [])
 
     return Recording
 
@@ -741,10 +834,8 @@ def _op_recorder(torch):
 def _load_cases(path):
     """The probe's cases, in order, as (name, case) with each case's params and tensors in
     one dict; nothing else of the file is kept."""
-    from safetensors import safe_open
-
-    with safe_open(path, framework="pt") as fh:
-        params = json.loads(fh.metadata()["params"])
+    with _VAULT["safe_open"](path, framework="pt") as fh:
+        params = _VAULT["json.loads"](fh.metadata()["params"])
         cases = []
         for name, case_params in params.items():
             case = dict(case_params)
@@ -757,13 +848,13 @@ def _load_cases(path):
     return cases
 
 
-def _run_case(fn, student, case, recording):
+def _run_case(fn, student, case, recording, torch):
     """One case, called from a frame that holds only it: the student's code, walking up the
     stack, finds this case (which it was given) and the probe, not the other cases."""
     ops = recording()
     with ops:
         returned = fn(student, case)
-    meta, tensors = _outputs(returned)
+    meta, tensors = _outputs(returned, torch)
     return meta, tensors, ops.ops()
 
 
@@ -779,9 +870,11 @@ def probe(io, check_id, target, probe_source, allowed=(), sweep=False):
     `allowed`, other processes when `sweep`) and the harness's dependencies are checked
     (`_integrity`); if a thread kept running or a dependency was replaced, nothing is
     written and the cell ends with REFUSED and the reason."""
-    import torch
-    from safetensors.torch import save_file
-
+    if _VAULT is None or "save_file" not in _VAULT:
+        raise RuntimeError(REFUSED + "the grader's baseline objects cannot be reached "
+                           "(its audit guard is gone or never answered)")
+    torch, save_file = _VAULT["torch"], _VAULT["save_file"]
+    settrace, setprofile = _VAULT["c"]["sys.settrace"], _VAULT["c"]["sys.setprofile"]
     pending = _load_cases(f"{io}/in/{check_id}.safetensors")
     space = {"__name__": "grader_probe", "torch": torch}
     exec(compile(probe_source, f"<probe {check_id}>", "exec"), space)
@@ -797,7 +890,7 @@ def probe(io, check_id, target, probe_source, allowed=(), sweep=False):
         case_name, case = pending.pop()
         start = time.perf_counter()
         try:
-            meta, tensors, ops = _run_case(fn, student, case, recording)
+            meta, tensors, ops = _run_case(fn, student, case, recording, torch)
         except KeyboardInterrupt:
             results[case_name] = {"status": "error", "kind": "timeout",
                                   "message": "interrupted: the call did not return in time"}
@@ -806,8 +899,8 @@ def probe(io, check_id, target, probe_source, allowed=(), sweep=False):
             results[case_name] = _error(exc)
             continue
         finally:
-            sys.settrace(None)  # a tracer set by the call would run the harness's lines
-            sys.setprofile(None)
+            settrace(None)  # a tracer set by the call would run the harness's lines
+            setprofile(None)
             del case
             elapsed = time.perf_counter() - start
         results[case_name] = {"status": "ok", "outputs": meta,
@@ -817,7 +910,7 @@ def probe(io, check_id, target, probe_source, allowed=(), sweep=False):
     gc.disable()  # again: the notebook's code may have turned it on
     gc.collect(0)  # the cases' garbage (all young, with collection off): finalizers run now
     stopped = _quiesce(allowed, sweep)
-    replaced = _integrity()
+    replaced = _integrity(writes_tensors=True)
     if stopped["running"] or replaced:
         why = (f"threads the notebook started kept running: {', '.join(stopped['running'])}"
                if stopped["running"] else f"the notebook replaced {', '.join(replaced)}")
