@@ -172,6 +172,15 @@ def check_logs(check: Check, logs: list[Path], sources: list[Source] | str) -> C
             checked, confirmed = checked + n, confirmed + n
             continue
         run = _matching_run(claim, bests, tolerance)
+        models = {b["family"] for b in bests if b["seed"] == claim["seed"]}
+        if run is not None and claim.get("family") is None and len(models) > 1 \
+                and not _agrees(claim, run, tolerance):
+            # no model named, the logs hold this seed for several: not certain which run
+            claim.update(certain=False, candidates=[claim["seed"]],
+                         why=f"no model is named and the logs hold seed {claim['seed']} "
+                         "of " + " and ".join(sorted(str(m) for m in models)))
+            unsure.append(claim)
+            continue
         if run is None:
             contradictions.append(f"{claim['where']}: no log for seed {claim['seed']}"
                                   + (f" ({claim['family']})" if claim.get("family") else ""))
@@ -193,7 +202,7 @@ def check_logs(check: Check, logs: list[Path], sources: list[Source] | str) -> C
     if unsure:
         first = unsure[0]
         seeds = ", ".join(str(c) for c in first.get("candidates", []))
-        return _to_ta(f"Which seed the figures at {first['where']} belong to is not certain "
+        return _to_ta(f"Which run the figures at {first['where']} are from is not certain "
                       f"({first.get('why') or 'seeds ' + seeds}), and they are not those of "
                       f"one run of seed {seeds.replace(', ', ' or ')} in the logs: a TA reads "
                       "them" + (f"; of the other figures, {len(contradictions)} disagree with "

@@ -190,3 +190,14 @@ def test_a_table_whose_header_row_is_the_seeds():
              "| Best val. acc. | 0.853 | 0.851 | 0.861 |\n| Step | 1200 | 1400 | 1600 |\n"
              "| Test acc. | 0.841 | 0.840 | 0.850 |\n")
     assert claims(table) == [("pretrained", s, *BEST[("pretrained", s)]) for s in (1, 2, 3)]
+
+
+def test_a_figure_of_no_named_model_is_not_called_wrong_when_the_logs_hold_both(log):
+    """Seed 2 runs for both models: figures that name no model and are neither run's are
+    not held against the run they resemble most; a TA reads them."""
+    text = "## Task 3\n\nFor seed 2 the best validation accuracy is 0.851 at step 1300.\n"
+    result = check_logs(CHECK, [log], [Source(text, "report.md", 1)])
+    assert result.status == "manual" and "disagree" not in result.message
+    assert "no model is named" in result.message
+    right = text.replace("1300", "1400")  # the pre-trained run's own figures: confirmed
+    assert check_logs(CHECK, [log], [Source(right, "report.md", 1)]).status == "passed"
