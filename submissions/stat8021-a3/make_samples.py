@@ -997,9 +997,21 @@ README_NOTES = src("""
     """)
 
 
+def part2_attack_rows() -> list[str]:
+    """The README rows of issue 25's Part 2 attacks, which their own generator builds
+    (make_part2_attacks.py, a sibling script that imports this one): one table, and
+    writing the README again never drops them."""
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
+    import make_part2_attacks
+
+    return make_part2_attacks.rows().splitlines()
+
+
 def readme() -> str:
     """The README: why the samples exist, the table of expected scores, what to look for."""
     rows = [f"| `{s.name}.ipynb` | {s.base} | {s.what} | {s.score:g} |" for s in SAMPLES]
+    rows += part2_attack_rows()
     table = (f"| Notebook | Built from | What it does | Score /{TOTAL} (before the TA) |\n"
              "|---|---|---|---|\n")
     return f"{README_HEAD}\n\n{table}" + "\n".join(rows) + f"\n\n{README_NOTES}\n"
