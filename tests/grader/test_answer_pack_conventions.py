@@ -41,7 +41,7 @@ def test_cross_entropy_in_log_base_2_is_named():
     got = k.check(bits)
     assert (got.verdict, got.convention) == ("convention", "log2")
     assert float(got.credit) == credit_of(check, "log2")
-    assert "log base 2" in got.message and "natural log (0.2876)" in got.message
+    assert "log base 2" in got.message and "natural log" in got.message
     ten = k.check(f"{float(cross_entropy(LOGITS, 2, base=10).exact):.4f}")
     assert ten.convention == "log10" and float(ten.credit) == credit_of(check, "log10")
 
@@ -59,6 +59,23 @@ def test_the_probability_and_loss_of_another_index_are_named(index):
     assert got.convention == "wrong_index" and f"index {index}" in got.message
 
 
+def test_messages_of_conventions_at_no_credit_name_only_what_the_student_did():
+    """The course server passes a convention's own message on only when it names no
+    expected value (grader/service/work.py); these earn nothing, so their own message,
+    not "it earns part of the credit", is what a student checking an answer reads."""
+    for qid in ("q3a2", "q3c"):
+        for check in PACK.question(qid).checks:
+            for conv in check.settings.get("conventions", []):
+                if conv["name"] in ("log2", "wrong_index", "fp32"):
+                    assert "{expected}" not in conv["message"] and conv["credit"] == 0
+    from grader.service.work import check_keyed
+
+    _, k = key("q3c")
+    reply = check_keyed("51.54 GB", k.expected, k.tolerance, k.alternatives, k.symbols)
+    assert (reply["verdict"], reply["credit"]) == ("convention", "0")
+    assert "4 bytes (fp32)" in reply["message"] and "part of the credit" not in reply["message"]
+
+
 def test_four_byte_attention_scores_are_named():
     check, k = key("q3c")
     fp32 = attention_scores_memory(seq_len=16384, n_heads=48, bytes_per_element=4)
@@ -67,7 +84,7 @@ def test_four_byte_attention_scores_are_named():
     got = k.check(written)
     assert (got.verdict, got.convention) == ("convention", "fp32")
     assert float(got.credit) == credit_of(check, "fp32")
-    assert "4 bytes (fp32)" in got.message and "25.77 GB" in got.message
+    assert "4 bytes (fp32)" in got.message and "2 bytes each" in got.message
 
 
 def test_a_factor_instead_of_a_percentage_is_named():
