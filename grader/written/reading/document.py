@@ -68,6 +68,15 @@ class Document:
     notes: tuple[str, ...] = ()
     line_pages: tuple[int, ...] | None = None
 
+    def blocks(self) -> list[Any]:
+        """The report as blocks (``grader.written.blocks.Block``: headings with their level,
+        paragraphs, list items with their marker, tables with their cells and headers,
+        mathematics, code), each with its line and page: the same structure whatever
+        format was handed in."""
+        from grader.written.blocks import blocks
+
+        return blocks(self.text, self.line_pages)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "path": self.path,

@@ -138,6 +138,9 @@ class _Para:
     top: float = 0.0  # where it starts and ends on its page
     bottom: float = 0.0
     code: bool = False  # a line of a code block: never joined to its neighbours
+    grid: list[tuple[list[str], list[tuple[float, float]]]] = field(default_factory=list)
+    """A table's rows: each cell's text and where it stands (x0, x1): ``_align_tables``
+    puts them in the table's columns."""
 
 
 def read_pdf(p: Path) -> Document:
@@ -985,6 +988,56 @@ def _spaced(cells: list[list[Run]]) -> list[list[Run]]:
     return [c if i == 0 else [Run(" "), *c] for i, c in enumerate(cells)]
 
 
+def _align_tables(paras: list[_Para]) -> None:
+    """Write each table's rows (``para.rows``), every row in the table's columns.
+
+    A row with no text in some column (an empty top-left header cell over seeds as
+    columns, a blank cell mid-row) has fewer cells than the table: written as it is, every
+    later cell of it would stand one column left, under the wrong header. The rows of
+    consecutive table paragraphs (MuPDF often gives the header row a block of its own, and
+    a table may run over a page) are one table; its columns are its widest row's cells, and
+    a shorter row's cell goes to the column it overlaps most, in order, the others empty.
+    (PyMuPDF's ``find_tables`` keeps empty cells too, but only of ruled tables, and costs
+    40-300 ms a page: docs/reading-reports.md.)"""
+    i = 0
+    while i < len(paras):
+        if not paras[i].table:
+            i += 1
+            continue
+        j = i
+        while j < len(paras) and paras[j].table:
+            j += 1
+        rows = [r for p in paras[i:j] for r in p.grid]
+        aligned = iter(_aligned(rows))
+        for para in paras[i:j]:
+            para.rows = ["| " + " | ".join(next(aligned)) + " |" for _ in para.grid]
+        i = j
+
+
+def _aligned(rows: list[tuple[list[str], list[tuple[float, float]]]]) -> list[list[str]]:
+    """The cells of each row in the columns of the widest row (``_align_tables``)."""
+    cells_w, columns = max(rows, key=lambda r: len(r[0]))
+    out = []
+    for cells, bounds in rows:
+        if len(cells) == len(columns) or len(bounds) != len(cells) \
+                or len(columns) != len(cells_w):
+            out.append(cells)
+            continue
+        slots: list[str] | None = [""] * len(columns)
+        at = 0
+        for i, (x0, x1) in enumerate(bounds):
+            room = range(at, len(columns) - (len(cells) - 1 - i))  # a column for each left
+            best = max(room, key=lambda k: (min(x1, columns[k][1]) - max(x0, columns[k][0]),
+                                            -abs((x0 + x1) - sum(columns[k]))))
+            if min(x1, columns[best][1]) <= max(x0, columns[best][0]):
+                slots = None  # a cell under no column: another table's row, left as it is
+                break
+            slots[best] = cells[i]
+            at = best + 1
+        out.append(cells if slots is None else slots)
+    return out
+
+
 def _paragraphs(block: _Block) -> list[_Para]:
     rows = [r for r in _rows(block.lines, block.rules) if r.cells]
     if not rows:
@@ -992,8 +1045,8 @@ def _paragraphs(block: _Block) -> list[_Para]:
     multi = sum(len(r.cells) > 1 for r in rows)
     if (multi >= 2 and not _stretched(rows)) or (multi == 1 and len(rows) == 1):
         # a table, or one row of one
-        table_rows = ["| " + " | ".join(render(c) for c in row.cells) + " |" for row in rows]
-        return [_Para("", block.page, table=True, rows=table_rows)]
+        grid = [([render(c) for c in row.cells], row.bounds) for row in rows]
+        return [_Para("", block.page, table=True, grid=grid)]
     if all(s.mono for ln in block.lines for s in ln.spans if s.text.strip()):
         # a code block (Markdown's fenced code printed by a browser, a listing): its
         # lines are lines, its keywords' bold no emphasis
@@ -1005,8 +1058,7 @@ def _paragraphs(block: _Block) -> list[_Para]:
         return out
     columns = _columns(block.lines) if len(rows) > 1 else None
     if columns is not None:
-        row = "| " + " | ".join(render(c) for c in columns) + " |"
-        return [_Para("", block.page, table=True, rows=[row])]
+        return [_Para("", block.page, table=True, grid=[([render(c) for c in columns], [])])]
     left = min(row.x0 for row in rows)
     paras: list[list[_Row]] = [[]]
     for row in rows:
@@ -1221,6 +1273,7 @@ def _layout(blocks: list[_Block], heights: dict[int, float]) -> tuple[list[str],
             or para.heading_size < HEADING_RATIO * body
         ):
             para.heading_size = None
+    _align_tables(paras)
     sizes = sorted({round(p.heading_size * 2) / 2 for p in paras if p.heading_size}, reverse=True)
     level = {s: min(i + 1, 6) for i, s in enumerate(sizes)}
     lines: list[str] = []

@@ -1,0 +1,88 @@
+"""The document model: every format read into the same blocks, tables with their empty
+cells and their header row and column (seeds as columns too)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from grader.written import read_document
+from grader.written.blocks import Table, blocks, cells, table_of
+
+CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "report-corpus" / "reports"
+
+
+def test_markdown_reads_into_headings_items_tables_math_and_code_with_their_lines():
+    text = "\n".join([
+        "# Assignment 3",                      # 1
+        "## Q3 (c) **Attention** memory",      # 2
+        "- scores per head: *S_max*^2",        # 3
+        "(a) the **answer** is below",         # 4
+        "$$",                                  # 5
+        "48 \\times 16384^2 \\times 2",        # 6
+        "$$",                                  # 7
+        "```python",                           # 8
+        "print(48 * 16384**2 * 2)",            # 9
+        "```",                                 # 10
+        "| Part | Answer |",                   # 11
+        "|---|---|",                           # 12
+        "| (c) | 25.77 GB |",                  # 13
+        "**Summary**",                         # 14
+        "That is all.",                        # 15
+    ])
+    got = [(b.kind, b.line, b.end_line, b.level, b.marker) for b in blocks(text)]
+    assert got == [("heading", 1, 1, 1, None), ("heading", 2, 2, 2, None),
+                   ("item", 3, 3, None, "-"), ("item", 4, 4, None, "(a)"),
+                   ("math", 5, 7, None, None), ("code", 8, 10, None, None),
+                   ("table", 11, 13, None, None), ("heading", 14, 14, 6, None),
+                   ("paragraph", 15, 15, None, None)]
+    heading = blocks(text)[1]
+    assert heading.text == "Q3 (c) Attention memory"
+    assert [(heading.text[e.start:e.end], e.kind) for e in heading.emphasis] == [
+        ("Attention", "bold")]
+    item = blocks(text)[2]
+    assert [(item.text[e.start:e.end], e.kind) for e in item.emphasis] == [("S_max", "italic")]
+    table = blocks(text)[6].table
+    assert table == Table((("Part", "Answer"), ("(c)", "25.77 GB")), 1, 1)
+    assert table.value("(c)", "answer") == "25.77 GB" and not table.transposed
+
+
+def test_a_table_keeps_its_empty_cells():
+    assert cells("|  | Seed 1 | | Seed 3 |") == ("", "Seed 1", "", "Seed 3")
+    t = table_of(["| | Seed 1 | Seed 2 |", "| best val. acc. | 0.853 | 0.851 |",
+                  "| step | 1200 | |"])
+    assert t.rows[2] == ("step", "1200", "")
+    assert (t.header_rows, t.header_columns, t.transposed) == (1, 1, True)
+    assert t.value("step", "Seed 1") == "1200" and t.value("step", "seed 2") == ""
+
+
+def test_a_usual_table_of_records_is_no_transposed_one():
+    t = table_of(["| Model | Seed | Best val. acc. |", "|---|---|---|",
+                  "| pretrained | 1 | 0.853 |", "| scratch | 1 | 0.712 |"])
+    assert (t.header_rows, t.header_columns, t.transposed) == (1, 1, False)
+    assert t.value("scratch", "best val. acc.") == "0.712"
+
+
+@pytest.mark.parametrize("name", ["h3-labB-docx-transposed.docx", "h3-labB-docx-transposed.md"])
+def test_word_and_markdown_give_the_same_transposed_table(name):
+    doc = read_document(CORPUS / name)
+    tables = [b.table for b in doc.blocks() if b.kind == "table"]
+    assert len(tables) == 2
+    first = tables[0]
+    assert first.rows[0] == ("", "Seed 1", "Seed 2", "Seed 3")
+    assert first.transposed and first.value("Best validation accuracy", "Seed 2") == "0.851"
+
+
+def test_a_pdf_table_with_an_empty_top_left_cell_keeps_its_columns():
+    """Seeds as columns, the corner cell empty: MuPDF gives the header row a block of its
+    own with three cells; without the empty corner every column would shift one left."""
+    doc = read_document(CORPUS / "h4-labB-word-pages.pdf")
+    table_block = next(b for b in doc.blocks() if b.kind == "table")
+    table = table_block.table
+    assert table_block.page == 1
+    assert table.rows[0] == ("", "**Seed 1**", "**Seed 2**", "**Seed 3**")
+    assert all(len(r) == 4 for r in table.rows)
+    assert table.transposed
+    assert table.value("Pre-trained — step", "Seed 3") == "1600"
+    assert table.value("From scratch — test acc.", "Seed 1") == "0.698"
