@@ -188,7 +188,8 @@ def test_no_honest_notebook_of_any_pack_uses_a_primitive():
     assert len(notebooks) > 20
     for path in notebooks:
         folder = path.parent
-        modules = {str(p.relative_to(folder)): p.read_text() for p in folder.rglob("*.py")}
+        modules = {str(p.relative_to(folder)): p.read_text() for p in folder.rglob("*.py")
+                   if not p.name.startswith("make_")}  # the sample generators are no submission
         assert find(nbformat.read(path, as_version=4), modules) == [], path
 
 
