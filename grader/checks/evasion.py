@@ -21,6 +21,7 @@ these primitives allow-lists it (`allow` of a `static` check, `Primitive` names)
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, get_args
@@ -149,12 +150,18 @@ def _magic_python(arg: str) -> ast.Module | None:
     return tree
 
 
+@functools.cache
+def _transformer() -> Any:
+    """IPython's input transformers (one is enough: it keeps no state between cells)."""
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    return TransformerManager()
+
+
 def expand(source: str, cell: int | None, file: str | None, offset: int = 0,
            magic: str | None = None, depth: int = 0) -> list[Source]:
     """`source` as the kernel runs it: after IPython's input transformers, with every cell
     magic's body and line magic's argument that is Python read as code of its own."""
-    from IPython.core.inputtransformer2 import TransformerManager
-
     from grader.checks.static import readable
 
     if not readable(source):  # never tokenized: see static.MAX_LINE_CHARS
@@ -162,7 +169,7 @@ def expand(source: str, cell: int | None, file: str | None, offset: int = 0,
     text = source
     if file is None:
         try:
-            text = TransformerManager().transform_cell(source)
+            text = _transformer().transform_cell(source)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return []
     tree = parse(text)
