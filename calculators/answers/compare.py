@@ -6,7 +6,8 @@ The verdict ladder, first match wins:
    rounding of the expected value to the figures the student wrote.
 2. ``convention``: equal (as in 1) to one of the question's ``Alternative`` values,
    or to the expected value read under a built-in unit convention (GB written for
-   GiB, bits for bytes).
+   GiB, bits for bytes). An alternative worth no credit gives ``wrong`` with its own
+   message: the mistake is named, and nothing is earned.
 3. ``close``: within ``Tolerance.close_relative``, or right but with the unit missing.
 4. ``convention`` again for an alternative matched only closely.
 5. ``wrong``: with the power of ten named when that is the only difference.
@@ -483,9 +484,7 @@ def _check_numeric(
                 expected=exp_text,
                 value=_expected_text(alt_target, parsed),
             )
-            return _verdict(
-                "convention", alt.credit, message, target, parsed, reading.got, alt.name
-            )
+            return _convention(alt, message, target, parsed, reading.got)
         if alt_best in ("close", "overprecise") and close_alt is None:
             close_alt = (alt, alt_target, levels[0][0])
 
@@ -529,6 +528,8 @@ def _check_numeric(
             expected=exp_text,
             value=_expected_text(alt_target, parsed),
         )
+        if not alt.credit:
+            return _convention(alt, message, target, parsed, reading.got)
         credit = alt.credit * tol.close_credit
         return _verdict("convention", credit, message, target, parsed, reading.got, alt.name)
 
@@ -545,6 +546,17 @@ def _check_numeric(
         return _verdict("wrong", Integer(0), message, target, parsed, primary_got)
     message = f"Your answer, {got_text}, does not match the expected {exp_text}."
     return _verdict("wrong", Integer(0), message, target, parsed, primary_got)
+
+
+def _convention(
+    alt: Alternative, message: str, target: Target, parsed: ParsedAnswer, got: Expr
+) -> Verdict:
+    """A listed alternative matched: a ``convention`` with its credit, or, for one the
+    question gives nothing for (credit 0: fp32 scores where 2 bytes are asked, the
+    probability of another index), a ``wrong`` answer whose mistake the message names."""
+    if alt.credit:
+        return _verdict("convention", alt.credit, message, target, parsed, got, alt.name)
+    return _verdict("wrong", Integer(0), message, target, parsed, got)
 
 
 _MISSING_UNIT_ORDER = ("B", "kB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB")

@@ -251,6 +251,12 @@ class Holder:
             if missing:  # right under a convention the question does not accept
                 return replace(verdict, message=message + " The question gives no credit "
                                f"for an answer {describe(missing)}.")
+            if credit == 0:  # the pack names it at no credit: a wrong answer, named
+                if len(named) == 1 and self._pack_value(named[0]) == \
+                        self.expected_value(value, self.unit):
+                    return verdict  # check_answer matched it: the pack's own message
+                return replace(verdict, message=message + " The question gives no credit "
+                               "for it.")
             return replace(verdict, verdict="convention", credit=credit, message=message,
                            convention="+".join(named))
         if verdict.verdict == "convention":
@@ -315,6 +321,8 @@ class Holder:
             if under.verdict != "correct":
                 continue
             credit = Rational(str(a.get("credit", 0))) * Rational(str(b.get("credit", 0)))
+            if credit == 0:
+                continue  # worth nothing: the answer stays wrong
             names = [_canonical(str(a["name"])), _canonical(str(b["name"]))]
             message = (f"Your answer, {under.answer.display if under.answer else text}, is right "
                        f"{describe(names)}; the question asks for {expected_display(self.key.expected, self.symbols)}.")

@@ -1,5 +1,9 @@
 """STAT8021 Q3's recognised conventions, named in the message with the pack's credit.
 
+One the pack gives no credit for (log base 2, another index, fp32 scores: the report
+corpus's verdicts, written first, give them nothing) is a `wrong` answer whose message
+names what the student did, instead of "does not match the expected ...".
+
 Each student answer below is computed from `calculators` with the convention's
 arguments (log base 2, another index of the vocabulary, 4-byte scores) and written as
 a student would round it; the pack's credit is read from the pack, not retyped.
@@ -39,8 +43,8 @@ def test_cross_entropy_in_log_base_2_is_named():
     bits = f"{float(cross_entropy(LOGITS, 2, base=2).exact):.3f}"
     assert bits == "0.415"
     got = k.check(bits)
-    assert (got.verdict, got.convention) == ("convention", "log2")
-    assert float(got.credit) == credit_of(check, "log2")
+    assert credit_of(check, "log2") == 0
+    assert (got.verdict, got.credit, got.convention) == ("wrong", 0, None)
     assert "log base 2" in got.message and "natural log" in got.message
     ten = k.check(f"{float(cross_entropy(LOGITS, 2, base=10).exact):.4f}")
     assert ten.convention == "log10" and float(ten.credit) == credit_of(check, "log10")
@@ -51,18 +55,17 @@ def test_the_probability_and_loss_of_another_index_are_named(index):
     result = cross_entropy(LOGITS, index)
     check, k = key("q3a2", "p(mat)")
     got = k.check(f"{float(result.probability):.4f}")
-    assert (got.verdict, got.convention) == ("convention", "wrong_index"), got.message
-    assert float(got.credit) == credit_of(check, "wrong_index")
+    assert credit_of(check, "wrong_index") == 0
+    assert (got.verdict, got.credit) == ("wrong", 0), got.message
     assert f'index {index} ("{WORDS[index]}")' in got.message and "index 2" in got.message
     check, k = key("q3a2", "Loss")
     got = k.check(f"{float(result.exact):.4f}")
-    assert got.convention == "wrong_index" and f"index {index}" in got.message
+    assert got.verdict == "wrong" and f"index {index}" in got.message
 
 
 def test_messages_of_conventions_at_no_credit_name_only_what_the_student_did():
-    """The course server passes a convention's own message on only when it names no
-    expected value (grader/service/work.py); these earn nothing, so their own message,
-    not "it earns part of the credit", is what a student checking an answer reads."""
+    """Their messages hold no expected value, and the course server (grader/service/work.py)
+    says "not right" of them, never "it earns part of the credit"."""
     for qid in ("q3a2", "q3c"):
         for check in PACK.question(qid).checks:
             for conv in check.settings.get("conventions", []):
@@ -72,8 +75,8 @@ def test_messages_of_conventions_at_no_credit_name_only_what_the_student_did():
 
     _, k = key("q3c")
     reply = check_keyed("51.54 GB", k.expected, k.tolerance, k.alternatives, k.symbols)
-    assert (reply["verdict"], reply["credit"]) == ("convention", "0")
-    assert "4 bytes (fp32)" in reply["message"] and "part of the credit" not in reply["message"]
+    assert (reply["verdict"], reply["credit"]) == ("wrong", "0")
+    assert "part of the credit" not in reply["message"]
 
 
 def test_four_byte_attention_scores_are_named():
@@ -82,8 +85,8 @@ def test_four_byte_attention_scores_are_named():
     written = f"{fp32.bytes / 1e9:.2f} GB"
     assert written == "51.54 GB"
     got = k.check(written)
-    assert (got.verdict, got.convention) == ("convention", "fp32")
-    assert float(got.credit) == credit_of(check, "fp32")
+    assert credit_of(check, "fp32") == 0
+    assert (got.verdict, got.credit, got.convention) == ("wrong", 0, None)
     assert "4 bytes (fp32)" in got.message and "2 bytes each" in got.message
 
 

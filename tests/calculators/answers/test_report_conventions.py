@@ -94,11 +94,11 @@ def test_a_stated_convention_the_question_does_not_accept_keeps_its_verdict(pack
 
 def test_a_stated_convention_the_pack_names_at_no_credit_gets_the_packs_message(packs, tmp_path):
     """STAT8021 Q3(c) lists fp32 scores at no credit (the question says 2 bytes): the
-    verdict names the convention, with the pack's message and credit."""
+    answer is wrong, and the pack's message names what it did."""
     text = "Q3 (c) Scores in fp32: 48 × 16384² × 4 bytes = **51.54 GB**\n"
     got = grade(packs, tmp_path, "stat8021-a3", "q3c", text)
     assert (got.evidence["verdict"], got.evidence["convention"], got.fraction) == (
-        "convention", "fp32", 0)
+        "wrong", None, 0)
     assert got.evidence["stated_conventions"] == ["fp32"]
     assert "stores each score in 4 bytes (fp32)" in got.message
 
