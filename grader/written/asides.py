@@ -36,7 +36,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from grader.written.vocabulary import SENTENCE_END, UNIT_WORDS
+from grader.written.vocabulary import SENTENCE_END, UNIT_WORDS, has_digit
 
 _EXPLICIT = re.compile(
     r"\b(?:vs\.?|versus|v\.|compared\s+(?:with|to)|in\s+comparison\s+(?:with|to)"
@@ -119,7 +119,7 @@ def _phrase_end(text: str, start: int, stop: int) -> int:
     m = _SHORT_END.search(text, start, stop)
     if m is None:
         return stop
-    if m.group(0) in "=≈" and not re.search(r"\d", text[start:m.start()]):
+    if m.group(0) in "=≈" and not has_digit(text[start:m.start()]):
         m = _SHORT_END_NO_EQ.search(text, m.end(), stop)
         return m.start() if m else stop
     return m.start()

@@ -23,15 +23,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from grader.written.vocabulary import (
-    BULLETS,
     LATEX_HEADING,
+    LIST_MARKER,
     MD_HEADING,
     TABLE_SEPARATOR,
+    has_digit,
     heading_text,
     is_table_row,
 )
 
-_ITEM = re.compile(rf"^\s*([{BULLETS}]|\(?(?:\d{{1,2}}|[a-z]|[ivx]{{1,4}})[.)])\s+(?=\S)", re.I)
 _EMPHASIS = re.compile(r"\*\*(.+?)\*\*|(?<![*\w])\*(?!\s)(.+?)(?<!\s)\*(?![*\w])")
 _FENCE = ("```", "~~~")
 _DISPLAY_MATH = ("$$", "\\[", "\\begin{equation", "\\begin{align")
@@ -116,12 +116,10 @@ def _key(text: str) -> str:
     return " ".join(text.replace("*", " ").replace("_", " ").lower().split())
 
 
-_FIGURE = re.compile(r"^[*_$\s≈~<>±−+-]*\.?\d")
-
-
 def _figure(cell: str) -> bool:
     """A cell that is a value ("0.853", "**1200**", "≈ 25.77 GB"), not a name ("Seed 1")."""
-    return bool(_FIGURE.match(cell))
+    s = cell.lstrip("*_$ \t≈~<>±−+-")
+    return s[:1].isdecimal() or (s[:1] == "." and s[1:2].isdecimal())
 
 
 def table_of(rows: Sequence[str]) -> Table:
@@ -198,17 +196,18 @@ def blocks(text: str, line_pages: Sequence[int] | None = None) -> list[Block]:
         md = MD_HEADING.match(raw)
         title = heading_text(raw)
         if md is not None or LATEX_HEADING.match(raw) or (
-                title is not None and not re.search(r"\d", raw)):
+                title is not None and not has_digit(raw)):
             level = len(md.group(1)) if md is not None else 6
             plain, runs = _emphasis(title if title is not None else stripped)
             out.append(Block("heading", plain, i + 1, i + 1, page(i), level=level,
                              emphasis=runs))
             i += 1
             continue
-        item = _ITEM.match(raw)
-        plain, runs = _emphasis(raw[item.end():] if item else stripped)
+        marker, _, rest = stripped.partition(" ")
+        item = bool(LIST_MARKER.match(marker)) and bool(rest.strip())
+        plain, runs = _emphasis(rest if item else stripped)
         out.append(Block("item" if item else "paragraph", plain.strip(), i + 1, i + 1, page(i),
-                         marker=item.group(1) if item else None, emphasis=runs))
+                         marker=marker if item else None, emphasis=runs))
         i += 1
     return out
 

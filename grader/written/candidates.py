@@ -27,7 +27,7 @@ from calculators.answers._lexer import normalize_name
 from calculators.answers.parse import ParsedAnswer, parse_answer
 from calculators.answers.tex import clean
 from grader.written.asides import comparison_spans, inside
-from grader.written.vocabulary import NUMBER, UNIT_WORDS, magnitude_after
+from grader.written.vocabulary import NUMBER, UNIT_WORDS, has_digit, magnitude_after
 
 _CANDIDATE = re.compile(
     r"(?<![\w.,^_])(?<!\^\{)(?<!_\{)(" + NUMBER + r")"
@@ -136,7 +136,7 @@ _CLOSED_FORM = re.compile(r"\\[dt]?frac|/|\\exp|\\ln|\bln\b|\\sqrt")
 
 def _closed_form(segment: str) -> bool:
     """A value written as a formula with no number after it ("\\frac{e^3}{...}")."""
-    return bool(_CLOSED_FORM.search(segment)) and not re.search(r"[=≈]", segment)
+    return bool(_CLOSED_FORM.search(segment)) and "=" not in segment and "≈" not in segment
 
 
 def _defines(before: str, names: Sequence[str]) -> bool:
@@ -227,23 +227,24 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
             if any(fs <= s and e <= fe for fs, fe, _, _ in formulas):
                 continue  # a coefficient of a formula
             before, after = text[max(0, s - _WINDOW):s], text[e:e + _WINDOW]
-            if _TAG.search(before) or re.match(r"^\s*\]", after):
+            if _TAG.search(before) or after.lstrip().startswith("]"):
                 continue  # \tag{1}, citations [4]
-            if re.search(r"\(\s*$", before) and re.match(r"^\s*\)", after) and len(m.group(0)) <= 2:
+            if before.rstrip().endswith("(") and after.lstrip().startswith(")") \
+                    and len(m.group(0)) <= 2:
                 continue  # equation number "(5)"
-            if s <= _WINDOW and not before.strip(" *") and re.match(r"^[.)]\s", after):
+            if s <= _WINDOW and not before.strip(" *") and after[:1] in ".)" and after[1:2].isspace():
                 continue  # a list marker "1. "
             exponent_braces = re.sub(r"\^\s*\{([-−]?\d+)\}", r"^\1", m.group(0))  # 10^{9}
             written = " ".join(re.sub(r"(?<=\S)[*}]+", " ", exponent_braces).split())
             if (power := magnitude_after(after)) is not None:
                 written = f"{written} × 10^{power}"  # "（约 145 亿）": 145 × 10^8, as meant
             unit_next = None
-            if not after.strip(" *.") and not re.search(r"[A-Za-z%]\s*$", written):
+            if not after.strip(" *.") and not _unit_last(written):
                 unit_next = _UNIT_START.match(clean(src.next_text))
             if unit_next:
                 written = f"{written} {unit_next.group(1)}"
             operand = bool(_OPERATOR_AFTER.match(after)) or bool(
-                _PAREN_AFTER.match(after) and not re.search(r"[A-Za-z%]$", written)) or bool(
+                _PAREN_AFTER.match(after) and not _unit_last(written)) or bool(
                 re.search(r"(?:[-+×/^·÷]|\\times|\\cdot)$", re.sub(r"[\s*{(]+$", "", before)))
             chain_continues = bool(_CHAIN_AFTER.search(
                 _NEXT_ITEM.split(after, 1)[0] if answer_line else after))
@@ -278,7 +279,7 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
             elif (_IS_BEFORE.search(before) and _SENTENCE_CLOSES.match(after)
                   and not operand):
                 tier, why = TIER_CONCLUSIVE, "ends a sentence"  # "... by LoRA are 9,437,184."
-            in_parens = len(re.findall(r"(?<!\^)\(", before)) > before.count(")")
+            in_parens = before.count("(") - before.count("^(") > before.count(")")
             if tier == TIER_NUMBER and in_parens:
                 tier, why = TIER_ASIDE, "in parentheses"  # "(75.5 MB against 115.98 GB)"
             elif not in_box and inside(compared, ns, ne):
@@ -298,6 +299,12 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
                                    c.column, c.end, c.line_text)
     out.sort(key=lambda c: (c.line, c.column))
     return out
+
+
+def _unit_last(written: str) -> bool:
+    """Whether a value as written ends with a unit's letter or ``%`` ("25.77 GB", "6 %")."""
+    last = written.rstrip()[-1:]
+    return last.isascii() and (last.isalpha() or last == "%")
 
 
 def _carried(src: Source) -> str:
@@ -321,7 +328,7 @@ def _answer_cell(row: str, index: int | None) -> tuple[int, int] | None:
         if m is not None:
             return a + 1, b
     for a, b in reversed(spans):
-        if re.search(r"\d", row[a + 1:b]):
+        if has_digit(row[a + 1:b]):
             return a + 1, b
     return None
 

@@ -169,13 +169,13 @@ _TAIL_CHARS = 200
 
 def _norm(text: str) -> str:
     s = text.lower().replace("\\_", "_")
-    s = " ".join(re.sub(r"[*`#$\\]", " ", s).split())  # one space each: the subs below are linear
-    s = re.sub(r"\s*\(\s*", "(", s)
-    s = re.sub(r"\s*\)", ")", s)
+    s = " ".join(s.translate(_MARKUP_BLANKS).split())  # one space each, so:
+    s = s.replace("( ", "(").replace(" (", "(").replace(" )", ")")
     s = _BRITISH.sub(lambda m: _AMERICAN[m.group(0)], s)
     return " ".join(s.split()).strip(" :.")
 
 
+_MARKUP_BLANKS = str.maketrans(dict.fromkeys("*`#$\\", " "))
 _AMERICAN = {"modelling": "modeling", "labelling": "labeling", "isation": "ization",
              "normalis": "normaliz", "tokenis": "tokeniz"}
 _BRITISH = re.compile("|".join(_AMERICAN))

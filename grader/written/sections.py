@@ -38,7 +38,6 @@ from grader.written.vocabulary import (
     ANSWER_WORDS,
     BOLD_LINE,
     END_WORDS,
-    ENDS_SENTENCE,
     KINDS,
     LABEL_WORD,
     LATEX_HEADING,
@@ -47,6 +46,8 @@ from grader.written.vocabulary import (
     ROMAN,
     ROMAN_VALUES,
     TABLE_SEPARATOR,
+    ends_sentence,
+    has_digit,
     undecorated,
 )
 
@@ -461,7 +462,7 @@ def read_lines(text: str, lettered: set[str] | None = None,
             continue
         bold = bool(BOLD_LINE.match(raw))
         heading = bool(MD_HEADING.match(raw) or LATEX_HEADING.match(raw)) \
-            or (bold and not re.search(r"\d", raw))
+            or (bold and not has_digit(raw))
         if table:
             first_cell = raw.split("|")[1] if raw.count("|") >= 2 else raw
             start = raw.index("|") + 1
@@ -702,7 +703,7 @@ def _run_in(raw: str, start: int, path: Path, parts: Parts) -> int | None:
     plain, where = strip_markup(raw[start:])
     for gap in _RUN_IN.finditer(plain):
         before = plain[max(0, gap.start() - 24):gap.start()]
-        ended = ENDS_SENTENCE.search(before) and not ABBREVIATION.search(before[-9:]) \
+        ended = ends_sentence(before) and not ABBREVIATION.search(before[-9:]) \
             and not (start == 0 and _LIST_NUMBER.fullmatch(plain, 0, gap.start()))
         named = _REFERENCE.search(before)
         after_value = not gap.group("bare_letter") and _AFTER_VALUE.search(before) and not named

@@ -67,8 +67,17 @@ SENTENCE_END = re.compile(
     r"|(?<=\d)[.!?;](?=\s+[A-Z(]|$)|[。！？；]|\n"
 )
 """Where a sentence ends inside a line (CJK full stops too; "3.5" and "e.g." end none)."""
-ENDS_SENTENCE = re.compile(r"[.;:!?。！？；：]$")
-"""Text that ends with a sentence's (or clause's) end."""
+_STOPS = ".;:!?。！？；："
+
+
+def ends_sentence(text: str) -> bool:
+    """Whether ``text`` ends with a sentence's (or clause's) end, bold markers aside."""
+    return text.rstrip("*")[-1:] in _STOPS and text.rstrip("*") != ""
+
+
+def has_digit(text: str) -> bool:
+    """Whether ``text`` holds a decimal digit (of any script: full-width too)."""
+    return any(c.isdecimal() for c in text)
 
 # -- numbers and units --------------------------------------------------------------------------
 

@@ -48,7 +48,7 @@ from grader.written.reading.document import (
 )
 from grader.written.reading.markup import Run, render
 from grader.written.reading.normalise import LOST_GLYPHS, LOST_NOTE, normalise
-from grader.written.vocabulary import LIST_MARKER
+from grader.written.vocabulary import LIST_MARKER, ends_sentence
 
 MARGIN = 0.1
 """Top and bottom fraction of a page where running headers and footers live."""
@@ -1126,13 +1126,13 @@ def _join_broken(paras: list[_Para]) -> list[_Para]:
                 (
                     # a sentence whose value opens the next column or page: "... need in
                     # total" | "25.77 GB of memory"
-                    not re.search(r"[.!?:;]\**$", last)
+                    not ends_sentence(last)
                     and re.match(r"\**[\d$€£−-]", para.text)
                     and not LIST_MARKER.match(para.text.strip("*").split(" ")[0])
                     and (para.page != prev.page or para.top < prev.top)
                 )
                 or (
-                    not re.search(r"[.!?:;]\**$", last)
+                    not ends_sentence(last)
                     and para.text[:1].islower()
                     # two display equations one under the other stay two lines
                     and not (
@@ -1145,7 +1145,7 @@ def _join_broken(paras: list[_Para]) -> list[_Para]:
                     # long MathML line): "N = n_token n_hid" | "+ n_layers (...)"
                     re.match(r"[+−×·] ?[\w(]", para.text)
                     and eq
-                    and not re.search(r"[.!?:;]\**$", last)
+                    and not ends_sentence(last)
                 )
             )
         ):
