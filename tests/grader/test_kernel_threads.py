@@ -198,9 +198,9 @@ def test_a_client_that_never_returns_is_given_up_and_the_kernel_replaced(tmp_pat
     """nbclient waited for ever once (3.12, a kernel that dropped a request): the runner
     bounds nbclient itself, names the hang and goes on with a new kernel."""
     needs_bwrap()
-    from grader.run import runner as runner_module
+    from grader.run import guarded_client
 
-    monkeypatch.setattr(runner_module, "HANG_GRACE", 2.0)
+    monkeypatch.setattr(guarded_client, "HANG_GRACE", 2.0)
     run = _open_run(tmp_path, _notebook(tmp_path, "x = 1"), Limits(cell_timeout=60))
     try:
         run._start()

@@ -79,12 +79,12 @@ def test_an_output_flood_is_cut_recorded_and_interrupted(tmp_path):
 def test_a_kernel_ignoring_interrupts_is_replaced_and_the_good_cells_replayed(tmp_path,
                                                                             monkeypatch):
     needs_bwrap()
-    from grader.run import runner as runner_module
+    from grader.run import kernel_lifecycle
     from grader.run.sandbox import Sandbox
 
-    monkeypatch.setattr(runner_module, "PING_TIMEOUT", 3)
-    monkeypatch.setattr(runner_module, "IOPUB_TIMEOUT", 2)
-    monkeypatch.setattr(runner_module, "SIDE_IOPUB_TIMEOUT", 1)
+    monkeypatch.setattr(kernel_lifecycle, "PING_TIMEOUT", 3)
+    monkeypatch.setattr(kernel_lifecycle, "IOPUB_TIMEOUT", 2)
+    monkeypatch.setattr(kernel_lifecycle, "SIDE_IOPUB_TIMEOUT", 1)
     sources = ["def f(x):\n    return x + 1",
                "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass",
                "print(f(1))"]
