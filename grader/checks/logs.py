@@ -238,7 +238,9 @@ class Logs(Kind):
         ev = check.get("evidence")
         if not isinstance(ev, dict):
             return {"rows": generic_rows(ev)}
-        rows = [(f"seed {c.get('seed')}" + (f" ({c['family']})" if c.get("family") else ""),
+        rows = [(f"seed {c.get('seed')}" + (f" ({c['family']})" if c.get("family") else "")
+                 + (" (seed not certain)" if c.get("certain") is False else "")
+                 + (f" (paired by {c['paired_by']})" if c.get("paired_by") else ""),
                  ", ".join(f"{k.replace('_', ' ')} {c[k]:g}" for k in
                            ("best_validation", "step", "test") if isinstance(c.get(k), int | float)))
                 for c in ev.get("claims") or [] if isinstance(c, dict)]

@@ -201,3 +201,14 @@ def test_a_figure_of_no_named_model_is_not_called_wrong_when_the_logs_hold_both(
     assert "no model is named" in result.message
     right = text.replace("1300", "1400")  # the pre-trained run's own figures: confirmed
     assert check_logs(CHECK, [log], [Source(right, "report.md", 1)]).status == "passed"
+
+
+def test_the_evidence_rows_say_which_pairings_were_not_certain(log):
+    from grader.checks.logs import KIND
+
+    text = ("## Task 3\n\nCompared with seed 1, seed 2 of the pre-trained model peaks at 0.851 "
+            "(step 1400, test 0.840).\n")
+    result = check_logs(CHECK, [log], [Source(text, "report.md", 1)])
+    rows = KIND.explain({"evidence": result.evidence})["rows"]
+    assert rows[0] == ("seed 2 (pretrained) (seed not certain) (paired by the logs)",
+                       "best validation 0.851, step 1400, test 0.84")
