@@ -31,7 +31,8 @@ _CLEAN = [
     (re.compile(r"\\\((?![a-zA-Z]{1,4}\\\))(.*?)\\\)"), r" \1 "),
     (re.compile(r"\\\[(?!\s*\d+\s*\\\])(.*?)\\\]"), r" \1 "),
     (re.compile(r"^\s*\\[\[\]]|\\[\[\]](?=\s*$)"), " "),
-    (re.compile(r"\\(?=[()\[\]*_#|])"), ""),
+    # Markdown's escapes (Google Docs' "Download as Markdown" escapes = + . - too)
+    (re.compile(r"\\(?=[()\[\]*_#|=+.-])"), ""),
     # {\rm GB}: the old-style font switch
     (re.compile(r"\{\\(?:rm|mathrm|text|textrm|sf|it|bf)\s+([^{}]*)\}"), r" \1"),
     (re.compile(r"\\(?:text|mathrm|textrm|mathit|operatorname|mbox|textnormal|textup|mathsf"

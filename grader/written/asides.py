@@ -43,7 +43,7 @@ _EXPLICIT = re.compile(
     r"|as\s+opposed\s+to|against|relative\s+to|than)(?!\w)", re.I)
 _CONTRAST = re.compile(r"\b(?:whereas|while|unlike|instead\s+of)\b", re.I)
 _MULTIPLE = re.compile(
-    r"(?<![\w.,])\d[\d,.]*\s*(?:times\b|-?fold\b|(?:×|x\b|\\times)(?!\s*\d))"
+    r"(?<![\w.,])\d(?:[\d,.]*\d)?\s*(?:times\b|-?fold\b|(?:×|x\b|\\times)(?!\s*\d))"
     r"|\b(?:twice|thrice|half|double|triple|quadruple)\b"
     r"|\b(?:two|three|four|five|six|seven|eight|nine|ten|a\s+hundred|a\s+thousand|hundreds|thousands)"
     r"\s+times\b", re.I)
@@ -52,10 +52,10 @@ _REFERENCE = re.compile(
     r"|of)\b|[A-Z]|\w+['’]s\b)")
 """After a multiple, the thing it is a multiple of ("3 times the 8 GB", "twice GPT-2's")."""
 _PROPORTION = re.compile(
-    r"(?<![\w.,])\d[\d,.]*\s*(?:%|percent\b|per\s*cent\b)\s*of\b"
+    r"(?<![\w.,])\d(?:[\d,.]*\d)?\s*(?:%|percent\b|per\s*cent\b)\s*of\b"
     r"|(?<![\w.,/])\d+\s*/\s*\d+\s+of\b"
     r"|\b(?:a|one|two|three)[\s-](?:half|third|quarter|fifth|tenth|hundredth|thousandth)s?\s+of\b"
-    r"|(?<![\w.,])\d[\d,.]*\s+(?:parts?\s+)?(?:in|per)\s+(?:every\s+)?\d"
+    r"|(?<![\w.,])\d(?:[\d,.]*\d)?\s+(?:parts?\s+)?(?:in|per)\s+(?:every\s+)?\d"
     r"|\ba\s+(?:small\s+|tiny\s+|minor\s+)?fraction\s+of\b", re.I)
 _SCOPE = re.compile(
     r"\b(?:for|over|across|in|with|on|from|per|among|between)\s+(?:all\s+|the\s+|each\s+of\s+the\s+)?"

@@ -125,7 +125,8 @@ _EMOJI = (r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D\u20E3"
           r"\u2190-\u21FF\u25A0-\u25FF\u2700-\u27BF✓✔✗✘]")
 DECORATION = re.compile(
     rf"^(?:\s+|{_EMOJI}+|(?-i:[A-Z])\s+(?={LABEL_WORD}\s*\.?\s*\d)"
-    rf"|\d{{1,2}}(?:\.\d{{1,2}}){{0,3}}\.?\s+(?={LABEL_WORD}\s*\.?\s*\d))+",
+    rf"|\d{{1,2}}(?:\.\d{{1,2}}){{0,3}}\.?\s+(?={LABEL_WORD}\s*\.?\s*\d)"
+    rf"|(?:(?-i:[A-Z])|\d{{1,2}})(?:\.\d{{1,2}}){{1,3}}\.?\s+(?=\(\s*(?:[a-h]|{ROMAN})\s*\)))+",
     re.I)
 """What may stand before a label and is no part of it: an emoji ("🧠 Q3 (c)"), a section
 letter or number the document class put there ("A  Q3(a)", "3.2 Q3(b)", "2 Task 3")."""

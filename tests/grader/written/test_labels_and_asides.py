@@ -65,3 +65,25 @@ def test_a_cjk_magnitude_is_read_as_meant_and_its_aside_is_no_answer():
     assert [c.text for c in aside] == ["145 × 10^8"] and aside[0].why == "in parentheses"
     alone = extract_answers("## Q3 (d)\n约 145 亿 个参数\n", Q3)["q3d"]
     assert alone.parsed is not None and float(alone.parsed.value) == 14.5e9
+
+
+def test_a_dotted_section_number_before_a_part_marker_is_decoration():
+    assert undecorated("A.2 (II) Probability") == 4
+    assert undecorated("3.1 (a) Objective") == 4
+    assert undecorated("3. (c)") == 0  # a heading numbered before its part: Q3 (c)
+    text = ("## A Q3 (e) LoRA\n### A.1 (I) Parameters\n9,437,184\n"
+            "### A.2 (II) Memory\n75.5 MB\n")
+    got = extract_answers(text, Q3)
+    assert (got["q3e1"].answer, got["q3e2"].answer) == ("9,437,184", "75.5 MB")
+
+
+def test_markdown_escapes_of_a_google_docs_export_and_a_count_after_a_comma():
+    """'Download as Markdown' escapes = + * .; '302,020,608, times L = 48' multiplies on:
+    the comma ends the number, no '608, times' comparison hides the result."""
+    text = ("## Q3 (d)\n1\\. First linear layer: H \\* 4H \\+ 4H \\= 150,994,944 \\+ 24,576\n"
+            "Per layer \\= 302,020,608, times L \\= 48 → 14,496,989,184 ≈ **14.497 billion**\n")
+    assert extract_answers(text, Q3)["q3d"].answer == "14.497 billion"
+    aside = "## Q3 (d)\n14.5 billion, i.e. 10 times the 1.5B of GPT-2 XL\n"
+    got = extract_answers(aside, Q3)["q3d"]
+    assert got.answer == "14.5 billion"
+    assert [c.why for c in got.candidates if c.text.startswith("1.5")] == ["in a comparison"]
