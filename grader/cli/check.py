@@ -35,9 +35,19 @@ FAILING = ("failed", "partial", "error")
 """Question statuses that make `grader check` exit 1."""
 
 
-def exit_code(record: Any) -> int:
-    """1 when a question failed, is partly right or could not run; else 0."""
-    return 1 if any(q.status in FAILING for q in record.questions) else 0
+def shown(record: Any, pack: Pack | None) -> list[Any]:
+    """The record's questions a student sees: a question the pack keeps off (0 points, no
+    visibility of its own: `grader.report.visibility.kept_off`) is neither printed nor
+    counted, as the student's report leaves it out."""
+    from grader.report.visibility import question_visibility
+
+    raw = pack.raw if pack is not None else None
+    return [q for q in record.questions if question_visibility(raw, q.id) != "hidden"]
+
+
+def exit_code(record: Any, pack: Pack | None = None) -> int:
+    """1 when a question the student sees failed, is partly right or could not run; else 0."""
+    return 1 if any(q.status in FAILING for q in shown(record, pack)) else 0
 
 
 def check(
@@ -89,9 +99,9 @@ def check(
             raise typer.Exit(2) from None
     if as_json:
         typer.echo(record.to_json())
-        raise typer.Exit(exit_code(record))
+        raise typer.Exit(exit_code(record, pack))
     print_check(record, pack, notebook.name, full=full, cache=cache, out=Console())
-    raise typer.Exit(exit_code(record))
+    raise typer.Exit(exit_code(record, pack))
 
 
 def print_check(record: Any, pack: Pack, name: str, *, full: bool, cache: Path | None,
@@ -101,7 +111,7 @@ def print_check(record: Any, pack: Pack, name: str, *, full: bool, cache: Path |
     for col in ("question", "result", "what the grader saw"):
         table.add_column(col)
     tiny = tiny_models_note(record, pack, cache) if not full else ""
-    for q in record.questions:
+    for q in shown(record, pack):
         style = STATUS_STYLE.get(q.status, "")
         text = escape(q.message) + (f"\nHint: {escape(q.hint)}" if q.hint else "")
         if tiny and q.status == "not_graded" and any(c.kind == "finetune" for c in q.checks):
@@ -136,7 +146,7 @@ def print_check(record: Any, pack: Pack, name: str, *, full: bool, cache: Path |
     for flag in record.flags.get("finetune", []):
         out.print(f"[yellow]note:[/] {escape(str(flag['question']))}: "
                   f"{escape(str(flag['message']))}")
-    failing = [q.id for q in record.questions if q.status in FAILING]
+    failing = [q.id for q in shown(record, pack) if q.status in FAILING]
     if failing:
         out.print(f"[red]{len(failing)} question(s) to fix:[/] {escape(', '.join(failing))}")
     out.print("Demo inputs only: your grade comes from hidden inputs"

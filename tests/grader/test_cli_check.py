@@ -98,3 +98,32 @@ def test_a_missing_pack_environment_is_a_usage_error_naming_its_build(tmp_path):
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 2, done.stdout + done.stderr
     assert "grader env build" in done.stderr and "itself failed" not in done.stderr
+
+
+def test_a_question_the_pack_keeps_off_is_neither_shown_nor_counted():
+    """Lab B's 0-point follow-up (`q2-lora`) has no answer in the sample report: the
+    record says failed, but a self-check must neither print it nor exit 1 for it, as
+    the student's report leaves it out (grader.report.visibility.kept_off)."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from grader.cli.check import exit_code, print_check
+    from grader.grade import grade_notebook
+    from grader.pack import load_pack
+
+    lab_b = load_pack(ROOT / "reference" / "transfer-lab-b")
+    folder = ROOT / "submissions" / "transfer-lab-b" / "student-report-a"
+    reports = sorted(p for p in folder.iterdir() if p.suffix in (".md", ".pdf", ".txt"))
+    record = grade_notebook(lab_b, None, seed=1, reports=reports)
+    lora = next(q for q in record.questions if q.id == "q2-lora")
+    assert lora.status == "failed"  # what the student must not be told
+    others = [q for q in record.questions if q.id != "q2-lora"]
+    assert exit_code(record) == 1  # without the pack, every question counts
+    assert exit_code(record, lab_b) == (1 if any(q.status in ("failed", "partial", "error")
+                                                 for q in others) else 0)
+    out = StringIO()
+    print_check(record, lab_b, "report.md", full=True, cache=None,
+                out=Console(file=out, width=400))
+    assert "q2-lora" not in out.getvalue()
+    assert all(q.id in out.getvalue() for q in others)
