@@ -30,7 +30,7 @@ the check says whether the answer is readable and in the unit asked.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -191,13 +191,15 @@ def answer_key(check: Check, qid: str, reference: Callable[[], Any] | None) -> K
                tuple(conventions(check, reference, where)), s.get("symbols"))
 
 
-def spec_of(check: Check, spec_id: str) -> QuestionSpec:
-    """The report section a check names: `report` (label or phrases), `report_part`, labels."""
+def spec_of(check: Check, spec_id: str,
+            synonyms: Mapping[str, Sequence[str]] | None = None) -> QuestionSpec:
+    """The report section a check names: `report` (label or phrases), `report_part`, labels,
+    and the other names the pack's `[synonyms]` give its phrases."""
     s = check.settings
     label = str(s.get("label", DEFAULT_LABEL))
     labels = tuple(s.get("report_label") or ([label] if label != DEFAULT_LABEL else []))
     return QuestionSpec(spec_id, tuple(s["report"]), part=s.get("report_part"),
-                        symbols=s.get("symbols"), labels=labels)
+                        symbols=s.get("symbols"), labels=labels, synonyms=synonyms or {})
 
 
 def report_specs(pack: Pack) -> dict[str, QuestionSpec]:
@@ -206,7 +208,8 @@ def report_specs(pack: Pack) -> dict[str, QuestionSpec]:
     for question in pack.questions:
         for index, check in enumerate(question.checks):
             if check.settings.get("report"):
-                out[f"{question.id}#{index}"] = spec_of(check, f"{question.id}#{index}")
+                out[f"{question.id}#{index}"] = spec_of(check, f"{question.id}#{index}",
+                                                         pack.synonyms)
     return out
 
 
@@ -220,7 +223,7 @@ def find(check: Check, qid: str, ctx: Context, siblings: Sequence[str] = (),
         if "report" not in s:
             return Found(None, "none")
         known = dict(ctx.specs or {})
-        spec = known.get(spec_id or "") or spec_of(check, spec_id or qid)
+        spec = known.get(spec_id or "") or spec_of(check, spec_id or qid, ctx.pack.synonyms)
         for i, part in enumerate(siblings):  # without the pack: the question's other parts
             if part != s.get("report_part"):
                 sibling = QuestionSpec(f"{spec.id}~{i}", spec.headings, part=part)

@@ -64,3 +64,27 @@ def test_a_synonym_that_is_no_list_of_names_is_refused(tmp_path):
     root = _pack_with(tmp_path, '\n[synonyms]\n"Language modeling task" = "LM model"\n')
     with pytest.raises(PackError, match="synonyms"):
         load_pack(root)
+
+
+def test_the_answer_kind_reads_a_part_under_the_name_the_pack_gives_it(tmp_path):
+    """Through the `answer` kind as grading calls it: lab A's Q3 parts, named "Pre-training
+    (LM) model:" and "Fine-tuned classifier:" by the student, are found once the pack says
+    so, and not before."""
+    from grader.checks.kind import Context
+    from grader.checks.registry import kind
+    from grader.written import Reports
+
+    report = ROOT / "tests" / "fixtures" / "report-corpus" / "reports" / "h4-labA-docx-pydocx.docx"
+    table = ('\n[synonyms]\n"Language modeling task" = ["Pre-training (LM) model"]\n'
+             '"Classification task" = ["Fine-tuned classifier"]\n')
+
+    def read(pack_root: Path) -> list[object]:
+        p = load_pack(pack_root)
+        ctx = Context(pack=p, mode="grade", seed=0, notebook=None,
+                      reports=Reports.read([report]))
+        question = p.question("q3")
+        return [(kind("answer").score(c, question, ctx).evidence or {}).get("answer")
+                for c in question.checks if c.kind == "answer"]
+
+    assert read(ROOT / "reference" / "transfer-lab-a") == [None, None]
+    assert read(_pack_with(tmp_path, table)) == ["20,960,400", "10,960,600"]
