@@ -187,6 +187,27 @@ def _formulas(text: str, symbols: Mapping[str, Any], names: Sequence[str]) -> li
     return out
 
 
+@dataclass
+class _Row:
+    """One source line as the picker reads it: its cleaned text and what marks values in it."""
+
+    src: Source
+    text: str
+    bold: list[tuple[int, int]]
+    boxed: list[tuple[int, int]]
+    answer_line: bool
+    cells: tuple[int, int] | None
+    formulas: list[tuple[int, int, ParsedAnswer, bool]]
+    compared: list[tuple[int, int]]
+    carried: str | None = None  # the previous line's last sentence, read once if needed
+
+    def boxes(self, start: int, end: int) -> bool:
+        return any(bs <= start and end <= be for bs, be in self.boxed)
+
+    def in_bold(self, start: int, end: int) -> bool:
+        return any(bs <= start and end <= be for bs, be in self.bold)
+
+
 def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = None) -> list[Candidate]:
     """Every number (and formula in ``symbols``) of the lines, with how conclusive it is."""
     out: list[Candidate] = []
@@ -197,107 +218,145 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
             break  # a section of thousands of numbers: only its end is read (linear time)
         src = sources[index]
         text = clean(src.text)
-        bold = [m.span() for m in _BOLD_SPANS.finditer(text)]
-        boxed = [m.span() for m in _BOXED_SPANS.finditer(text)]
-        answer_line = bool(_ANSWER_LINE.match(text))
-        cells = _answer_cell(text, src.answer_cell) if src.table else None
         formulas = (_formulas(text, symbols or {}, names)
                     if len(text) <= _FORMULA_LINE and index >= formula_from else [])
         matches = list(_CANDIDATE.finditer(text))[-MAX_CANDIDATES:]
-        carried: str | None = None  # the previous line's last sentence, read once if needed
-        compared = comparison_spans(text, [m.span() for m in matches]
-                                    + [(fs, fe) for fs, fe, _, _ in formulas])
-        for fs, fe, parsed, chain_end in formulas:
-            tier = TIER_FINAL if answer_line or any(bs <= fs and fe <= be for bs, be in boxed) \
-                else TIER_BOLD if any(bs <= fs < be for bs, be in bold) \
-                else TIER_CONCLUSIVE
-            why = "answer line" if answer_line else "formula"
-            if not (chain_end or answer_line or tier == TIER_BOLD):
-                tier = TIER_NUMBER  # a formula with more after it: working
-            boxed_formula = any(bs <= fs and fe <= be for bs, be in boxed)
-            if inside(compared, fs, fe) and not boxed_formula:
-                tier, why = TIER_ASIDE, "in a comparison"  # "roughly 2/3 of a 20B model"
-            shown = " ".join(text[fs:fe].replace("**", " ").split())
-            out.append(Candidate(shown, src.number, why, tier > TIER_NUMBER, parsed, tier,
-                                 fs, fe, text))
-        line_asides: list[int] = []  # answer-line values inside "( ... )"
-        line_answers = 0  # and outside
-        for m in matches:
-            s, e = m.span()
-            if any(fs <= s and e <= fe for fs, fe, _, _ in formulas):
-                continue  # a coefficient of a formula
-            before, after = text[max(0, s - _WINDOW):s], text[e:e + _WINDOW]
-            if _TAG.search(before) or after.lstrip().startswith("]"):
-                continue  # \tag{1}, citations [4]
-            if before.rstrip().endswith("(") and after.lstrip().startswith(")") \
-                    and len(m.group(0)) <= 2:
-                continue  # equation number "(5)"
-            if s <= _WINDOW and not before.strip(" *") and after[:1] in ".)" and after[1:2].isspace():
-                continue  # a list marker "1. "
-            exponent_braces = re.sub(r"\^\s*\{([-−]?\d+)\}", r"^\1", m.group(0))  # 10^{9}
-            written = " ".join(re.sub(r"(?<=\S)[*}]+", " ", exponent_braces).split())
-            if (power := magnitude_after(after)) is not None:
-                written = f"{written} × 10^{power}"  # "（约 145 亿）": 145 × 10^8, as meant
-            unit_next = None
-            if not after.strip(" *.") and not _unit_last(written):
-                unit_next = _UNIT_START.match(clean(src.next_text))
-            if unit_next:
-                written = f"{written} {unit_next.group(1)}"
-            operand = bool(_OPERATOR_AFTER.match(after)) or bool(
-                _PAREN_AFTER.match(after) and not _unit_last(written)) or bool(
-                re.search(r"(?:[-+×/^·÷]|\\times|\\cdot)$", re.sub(r"[\s*{(]+$", "", before)))
-            chain_continues = bool(_CHAIN_AFTER.search(
-                _NEXT_ITEM.split(after, 1)[0] if answer_line else after))
-            pieces = _SENTENCE_END.split(before)
-            sentence = pieces[-1]
-            if len(pieces) == 1 and index > 0 and not src.table:
-                # a sentence wrapped onto this line: its start ("..., so the") is on the last
-                if carried is None:
-                    carried = _SENTENCE_END.split(_carried(sources[index - 1]) + " ")[-1]
-                sentence = carried + sentence
-            keyword = _KEYWORDS.search(sentence)
-            ns, ne = m.span(1)  # the number itself: its unit may sit outside the bold
-            in_bold = any(bs <= ns and ne <= be for bs, be in bold)
-            in_box = any(bs <= ns and ne <= be for bs, be in boxed)
-            tier, why = TIER_NUMBER, "number"
-            if _defines(before, names):
-                pass  # "with L = 48 and H = 6144": the question's data, not an answer
-            elif in_box:
-                tier, why = TIER_FINAL, "boxed"
-            elif cells is not None and cells[0] <= s < cells[1]:
-                tier, why = TIER_FINAL, "answer cell"
-            elif answer_line and not operand and not chain_continues:
-                tier, why = TIER_FINAL, "answer line"
-            elif in_bold:
-                tier, why = TIER_BOLD, "bold"
-            elif _EQ_BEFORE.search(before) and not operand and not chain_continues:
-                tier, why = TIER_CONCLUSIVE, "after ="
-            elif _APPROX_BEFORE.search(before) and not operand and not chain_continues:
-                tier, why = TIER_CONCLUSIVE, "after ≈"
-            elif keyword and not operand and not chain_continues:
-                tier, why = TIER_CONCLUSIVE, f"after '{keyword.group(1).lower()}'"
-            elif (_IS_BEFORE.search(before) and _SENTENCE_CLOSES.match(after)
-                  and not operand):
-                tier, why = TIER_CONCLUSIVE, "ends a sentence"  # "... by LoRA are 9,437,184."
-            in_parens = before.count("(") - before.count("^(") > before.count(")")
-            if tier == TIER_NUMBER and in_parens:
-                tier, why = TIER_ASIDE, "in parentheses"  # "(75.5 MB against 115.98 GB)"
-            elif not in_box and inside(compared, ns, ne):
-                tier, why = TIER_ASIDE, "in a comparison"  # "25.77 GB, i.e. 3 times the 8 GB"
-            if why == "answer line" and in_parens:
-                line_asides.append(len(out))  # an aside of the answer line, if it has one outside
-            elif answer_line and why in ("answer line", "bold"):
-                line_answers += 1
-            out.append(Candidate(written, src.number, why, tier > TIER_NUMBER,
-                                 parse_answer(written, symbols), tier, s, e, text))
-        if line_answers:
-            # "Answer: **0.065 %** of the FFN's states (≈ 116 GB)": the size in parentheses is
-            # what the answer is a share of, not a second answer
-            for k in line_asides:
-                c = out[k]
-                out[k] = Candidate(c.text, c.line, "in parentheses", False, c.parsed, TIER_ASIDE,
-                                   c.column, c.end, c.line_text)
+        row = _Row(src, text, [m.span() for m in _BOLD_SPANS.finditer(text)],
+                   [m.span() for m in _BOXED_SPANS.finditer(text)],
+                   bool(_ANSWER_LINE.match(text)),
+                   _answer_cell(text, src.answer_cell) if src.table else None, formulas,
+                   comparison_spans(text, [m.span() for m in matches]
+                                    + [(fs, fe) for fs, fe, _, _ in formulas]))
+        out.extend(_formula_candidates(row))
+        out.extend(_number_candidates(row, matches, sources, index, symbols, names))
     out.sort(key=lambda c: (c.line, c.column))
+    return out
+
+
+def _formula_candidates(row: _Row) -> list[Candidate]:
+    out = []
+    for fs, fe, parsed, chain_end in row.formulas:
+        tier = TIER_FINAL if row.answer_line or row.boxes(fs, fe) \
+            else TIER_BOLD if any(bs <= fs < be for bs, be in row.bold) \
+            else TIER_CONCLUSIVE
+        why = "answer line" if row.answer_line else "formula"
+        if not (chain_end or row.answer_line or tier == TIER_BOLD):
+            tier = TIER_NUMBER  # a formula with more after it: working
+        if inside(row.compared, fs, fe) and not row.boxes(fs, fe):
+            tier, why = TIER_ASIDE, "in a comparison"  # "roughly 2/3 of a 20B model"
+        shown = " ".join(row.text[fs:fe].replace("**", " ").split())
+        out.append(Candidate(shown, row.src.number, why, tier > TIER_NUMBER, parsed, tier,
+                             fs, fe, row.text))
+    return out
+
+
+def _skipped(m: re.Match[str], row: _Row, before: str, after: str) -> bool:
+    """A number that is no value: a formula's coefficient, a tag, a citation, an equation
+    number, a list marker."""
+    s, e = m.span()
+    if any(fs <= s and e <= fe for fs, fe, _, _ in row.formulas):
+        return True  # a coefficient of a formula
+    if _TAG.search(before) or after.lstrip().startswith("]"):
+        return True  # \tag{1}, citations [4]
+    if before.rstrip().endswith("(") and after.lstrip().startswith(")") and len(m.group(0)) <= 2:
+        return True  # equation number "(5)"
+    # a list marker "1. "
+    return s <= _WINDOW and not before.strip(" *") and after[:1] in ".)" and after[1:2].isspace()
+
+
+def _written(m: re.Match[str], after: str, next_text: str) -> str:
+    """The value as written, its unit wrapped onto the next line or a CJK magnitude after it."""
+    exponent_braces = re.sub(r"\^\s*\{([-−]?\d+)\}", r"^\1", m.group(0))  # 10^{9}
+    written = " ".join(re.sub(r"(?<=\S)[*}]+", " ", exponent_braces).split())
+    if (power := magnitude_after(after)) is not None:
+        written = f"{written} × 10^{power}"  # "（约 145 亿）": 145 × 10^8, as meant
+    if not after.strip(" *.") and not _unit_last(written):
+        unit_next = _UNIT_START.match(clean(next_text))
+        if unit_next:
+            written = f"{written} {unit_next.group(1)}"
+    return written
+
+
+def _sentence(row: _Row, before: str, sources: Sequence[Source], index: int) -> str:
+    """The sentence a value stands in, up to it; wrapped from the line before when it starts
+    there ("..., so the" / "probability is 0.750")."""
+    pieces = _SENTENCE_END.split(before)
+    if len(pieces) > 1 or index == 0 or row.src.table:
+        return pieces[-1]
+    if row.carried is None:
+        row.carried = _SENTENCE_END.split(_carried(sources[index - 1]) + " ")[-1]
+    return row.carried + pieces[-1]
+
+
+def _tier(row: _Row, m: re.Match[str], before: str, after: str, written: str,
+          sentence: str, names: Sequence[str]) -> tuple[int, str]:
+    """How conclusive a value is (``TIER_*``) and why, before asides are considered."""
+    s = m.start()
+    ns, ne = m.span(1)  # the number itself: its unit may sit outside the bold
+    operand = bool(_OPERATOR_AFTER.match(after)) or bool(
+        _PAREN_AFTER.match(after) and not _unit_last(written)) or bool(
+        re.search(r"(?:[-+×/^·÷]|\\times|\\cdot)$", re.sub(r"[\s*{(]+$", "", before)))
+    chain_continues = bool(_CHAIN_AFTER.search(
+        _NEXT_ITEM.split(after, 1)[0] if row.answer_line else after))
+    settled = not operand and not chain_continues
+    keyword = _KEYWORDS.search(sentence)
+    if _defines(before, names):
+        return TIER_NUMBER, "number"  # "with L = 48 and H = 6144": the question's data
+    if row.boxes(ns, ne):
+        return TIER_FINAL, "boxed"
+    if row.cells is not None and row.cells[0] <= s < row.cells[1]:
+        return TIER_FINAL, "answer cell"
+    if row.answer_line and settled:
+        return TIER_FINAL, "answer line"
+    if row.in_bold(ns, ne):
+        return TIER_BOLD, "bold"
+    if _EQ_BEFORE.search(before) and settled:
+        return TIER_CONCLUSIVE, "after ="
+    if _APPROX_BEFORE.search(before) and settled:
+        return TIER_CONCLUSIVE, "after ≈"
+    if keyword and settled:
+        return TIER_CONCLUSIVE, f"after '{keyword.group(1).lower()}'"
+    if _IS_BEFORE.search(before) and _SENTENCE_CLOSES.match(after) and not operand:
+        return TIER_CONCLUSIVE, "ends a sentence"  # "... by LoRA are 9,437,184."
+    return TIER_NUMBER, "number"
+
+
+def _number_candidates(row: _Row, matches: Sequence[re.Match[str]], sources: Sequence[Source],
+                       index: int, symbols: Mapping[str, Any] | None,
+                       names: Sequence[str]) -> list[Candidate]:
+    """The numbers of one line, each with its tier; an answer line's values in parentheses
+    are asides when the line gives one outside them."""
+    out: list[Candidate] = []
+    line_asides: list[int] = []  # answer-line values inside "( ... )"
+    line_answers = 0  # and outside
+    text = row.text
+    for m in matches:
+        s, e = m.span()
+        before, after = text[max(0, s - _WINDOW):s], text[e:e + _WINDOW]
+        if _skipped(m, row, before, after):
+            continue
+        written = _written(m, after, row.src.next_text)
+        tier, why = _tier(row, m, before, after, written,
+                          _sentence(row, before, sources, index), names)
+        ns, ne = m.span(1)
+        in_parens = before.count("(") - before.count("^(") > before.count(")")
+        if tier == TIER_NUMBER and in_parens:
+            tier, why = TIER_ASIDE, "in parentheses"  # "(75.5 MB against 115.98 GB)"
+        elif not row.boxes(ns, ne) and inside(row.compared, ns, ne):
+            tier, why = TIER_ASIDE, "in a comparison"  # "25.77 GB, i.e. 3 times the 8 GB"
+        if why == "answer line" and in_parens:
+            line_asides.append(len(out))  # an aside of the answer line, if it has one outside
+        elif row.answer_line and why in ("answer line", "bold"):
+            line_answers += 1
+        out.append(Candidate(written, row.src.number, why, tier > TIER_NUMBER,
+                             parse_answer(written, symbols), tier, s, e, text))
+    if line_answers:
+        # "Answer: **0.065 %** of the FFN's states (≈ 116 GB)": the size in parentheses is
+        # what the answer is a share of, not a second answer
+        for k in line_asides:
+            c = out[k]
+            out[k] = Candidate(c.text, c.line, "in parentheses", False, c.parsed, TIER_ASIDE,
+                               c.column, c.end, c.line_text)
     return out
 
 
