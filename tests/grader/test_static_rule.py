@@ -147,8 +147,9 @@ def test_similarity_reads_a_too_long_line_as_empty():
 def test_the_runtime_half_catches_what_no_reader_sees(pack, hf_cache, tmp_path):
     """Through the real sandbox: a correct class whose forward is wrapped, after the class,
     by code that reaches the forbidden function through the module's `__dict__` (no name
-    a reader can match) keeps its outputs right and passes the static half; the operator
-    it ran fails the rule."""
+    the rule's reader can match) keeps its outputs right. The evasion reader sees the
+    lookup by string and holds the question for a TA (issue 25); the runtime half, judged
+    on the operators the probe recorded, fails the rule on its own."""
     from grader.grade import grade_notebook
     from tests.conftest import FAST, SAMPLES, needs_bwrap
 
@@ -163,9 +164,14 @@ def test_the_runtime_half_catches_what_no_reader_sees(pack, hf_cache, tmp_path):
         "MultiHeadAttention.forward = _forward\n"))
     path = tmp_path / "sneaky.ipynb"
     nbformat.write(nb, path)
-    record = grade_notebook(pack, path, seed=3, limits=FAST, hf_cache=hf_cache)
+    runs: list = []
+    record = grade_notebook(pack, path, seed=3, limits=FAST, hf_cache=hf_cache,
+                            on_run=runs.append)
     q1c = next(q for q in record.questions if q.id == "q1c")
-    tensor, rule = q1c.checks
-    assert tensor["status"] == "passed", tensor["message"]
-    assert rule["status"] == "failed" and q1c.score == 0
-    assert any("scaled_dot_product" in hit.get("operator", "") for hit in rule["evidence"])
+    assert q1c.status == "manual" and q1c.score is None
+    assert "functional.__dict__[" in q1c.message and "line 3 of cell" in q1c.message
+    probe = runs[0].probes["q1c-MultiHeadAttention"]
+    assert probe.status == "ok"
+    rule = check_static(RULE, runs[0].executed, probe.ops)
+    assert rule.status == "failed" and "the operator ran" in rule.message
+    assert any("scaled_dot_product" in hit.get("operator", "") for hit in rule.evidence)
