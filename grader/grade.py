@@ -236,8 +236,8 @@ def score_run(pack: Pack, notebook: Path | None, run: RunResult, *, mode: str, s
              **({"hangs": run.telemetry["hangs"]} if run.telemetry.get("hangs") else {}),
              **kernel_evidence(pack, run, executed)},
         # no kernel ran (saved outputs, a report alone): there is no telemetry to compare
-        flags={"tamper": diff_telemetry(run.telemetry, pack_benign(pack))
-                         if executed and run.cells else [],
+        flags={"tamper": (diff_telemetry(run.telemetry, pack_benign(pack))
+                          if executed and run.cells else []) + ctx.flags.get("tamper", []),
                "printed_mismatch": ctx.flags.get("printed_mismatch", []),
                "finetune": ctx.flags.get("finetune", []),
                "grader": list(run.telemetry.get("grader_failures", []))

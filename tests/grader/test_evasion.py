@@ -261,3 +261,18 @@ def test_a_primitive_holds_the_kernel_judged_checks_for_a_ta():
     assert kind("static").score(q1c.checks[1], q1c, ctx).status == "manual"
     honest = _context(nbformat.read(SAMPLES / "solution.ipynb", as_version=4))
     assert hold("tensor", question.checks[0], honest) is None
+
+
+def test_the_findings_reach_the_records_tamper_flags_once_each():
+    """What the TA's sheet and every export read is the record, not the checks' context:
+    each finding is one line of `flags.tamper` (the static read needs no kernel)."""
+    from grader.grade import grade_notebook
+
+    pack = load_pack(PACK_DIR)
+    record = grade_notebook(pack, SAMPLES / "hostile-namespace-lookup.ipynb", execute=False,
+                            seed=1)
+    evasions = [line for line in record.flags.tamper if line.startswith("evasion: ")]
+    assert evasions and len(evasions) == len(set(evasions))
+    assert any("user_ns" in line and "of cell" in line for line in evasions)
+    honest = grade_notebook(pack, SAMPLES / "solution.ipynb", execute=False, seed=1)
+    assert honest.flags.tamper == []
