@@ -52,17 +52,35 @@ def _checkpoint_size(snapshot: Path) -> tuple[int, int]:
     return elements, tensors
 
 
+UNKNOWN_TENSORS = 512
+"""Tensors assumed of a checkpoint known only by its parameter count."""
+
+
+def _registry_size(name: str) -> tuple[int, int]:
+    """(parameters, tensors) of a checkpoint the calculators' offline registry knows, for a
+    plan made without the model cache; (0, 0) for one it does not know."""
+    from calculators import count_parameters
+    from calculators.params import registry
+
+    try:
+        return int(count_parameters(registry.load(name)).total), UNKNOWN_TENSORS
+    except Exception:  # noqa: BLE001 - an unknown name plans nothing
+        return 0, 0
+
+
 def plan(pack: Pack, hf_cache: Path | None) -> tuple[int, int]:
-    """(shards, parts per shard) for the largest checkpoint the pack names in the cache,
-    with room for a classification head and for float32; (1, 1) when none is cached."""
+    """(shards, parts per shard) for the largest checkpoint the pack names, with room for a
+    classification head and for float32. Sizes come from the cache's safetensors headers;
+    a checkpoint this cache lacks (planning was not told the run's cache) is sized from
+    the calculators' registry of real configs: planning too many shards costs a few probe
+    cells, too few leaves a real model unevaluated."""
     from grader.models.cache import cache_dir, cached_models
 
     cached = cached_models(cache_dir(hf_cache))
     elements, tensors = 0, 0
     for name in pack.models:
-        if name in cached:
-            e, t = _checkpoint_size(cached[name])
-            elements, tensors = max(elements, e), max(tensors, t)
+        e, t = _checkpoint_size(cached[name]) if name in cached else _registry_size(name)
+        elements, tensors = max(elements, e), max(tensors, t)
     total = int(elements * FLOAT_BYTES * 1.05) + (1 << 20)
     shards = max(1, math.ceil(total / (SHARD_BYTES - CHUNK_BYTES)))
     pieces = tensors + 16 + total // CHUNK_BYTES
