@@ -30,7 +30,9 @@ from grader.written.reading import (  # noqa: F401  (re-exported: existing impor
     read_report,
 )
 from grader.written.sections import (
+    END,
     SOFT_BREAK,
+    Line,
     find_section,
     lettered_numbers,
     read_lines,
@@ -39,7 +41,6 @@ from grader.written.sections import (
     target_of,
 )
 from grader.written.vocabulary import (
-    END_WORDS,
     LEADING_MARKERS,
     MD_HEADING,
     QUESTION_LABEL,
@@ -123,7 +124,6 @@ class Extracted:
 
 # -- phrase headings (sections whose heading names no label) ----------------------------------
 
-_LEADING_NUMBER = re.compile(r"^(\d+)((?:\.\d+)*)\b")
 _RUN_IN_BOLD = re.compile(r"^(.*?[^\s*#][ \t]*(?:\*\*)?)[ \t]+(\*\*([^*\n]{1,80})\*\*)[ \t]*$")
 """A bold run at the end of a line ("= **21015201** **3.2 Classification task**"): a PDF's
 text may run a subheading onto the line before it. Matched on one line's tail
@@ -228,35 +228,33 @@ def _opens(line: _Line, phrases: Sequence[str]) -> int | None:
             if _find_phrase(line.heading, p) >= 0:
                 return len(line.norm)  # a heading line holds no answer
         else:
-            stripped = _LEADING_NUMBER.sub("", line.norm).strip()
+            stripped = line.norm.strip()  # list and section numbers are off already
             if _find_phrase(stripped, p) == 0:
                 return len(line.norm) - len(stripped) + len(p)
     return None
 
 
-def _ends_section(line: _Line, own: _Line, own_phrases: Sequence[str],
-                  other_phrases: Sequence[str]) -> bool:
+def _ends_section(j: int, i: int, plain: Sequence[_Line], labelled: Sequence[Line],
+                  own_phrases: Sequence[str], other_phrases: Sequence[str]) -> bool:
+    """Whether line ``j`` leaves the phrase section opened at line ``i``: another phrase of
+    the pack opens there, or a label does (read by ``sections``, as every label is) that
+    names another question than the one the section stands in, "References" included; a
+    heading that mentions another question anywhere ("Results of Task 7") ends it too."""
+    line = plain[j]
     if any(_opens(line, [p]) is not None for p in other_phrases if p not in own_phrases):
         return True
-    text = line.heading if line.heading is not None else line.norm
-    own_text = own.heading if own.heading is not None else own.norm
+    mark = labelled[j]
+    if mark.opens:
+        if mark.paths == (END,):
+            return True
+        own = labelled[i].paths
+        if not any(p[1] == o[1] for p in mark.paths for o in own if o != END):
+            return True
     if line.heading is None:
-        starts_label = QUESTION_LABEL.match(text)
-        if starts_label:
-            return (kind_of(starts_label.group(1)), starts_label.group(2)) not in _labels(own_text)
         return False
-    if text.startswith(END_WORDS):
-        return True
-    labels = _labels(text)
-    if labels and not labels & _labels(own_text):
-        return True
-    num = _LEADING_NUMBER.match(text)
-    if num:
-        own_num = _LEADING_NUMBER.match(own_text)
-        if own_num:
-            return num.group(1) != own_num.group(1)
-        return not num.group(2)
-    return False
+    own_line = plain[i]
+    labels = _labels(line.heading)
+    return bool(labels) and not labels & _labels(own_line.heading or own_line.norm)
 
 
 def _phrase_opening(lines: list[_Line], headings: Sequence[str]) -> tuple[int, int] | None:
@@ -268,7 +266,7 @@ def _phrase_opening(lines: list[_Line], headings: Sequence[str]) -> tuple[int, i
     return None
 
 
-def _phrase_section(lines: list[_Line], headings: Sequence[str],
+def _phrase_section(lines: list[_Line], labelled: Sequence[Line], headings: Sequence[str],
                     all_phrases: Sequence[str]) -> tuple[int, int] | None:
     opening = _phrase_opening(lines, headings)
     if opening is None:
@@ -276,8 +274,7 @@ def _phrase_section(lines: list[_Line], headings: Sequence[str],
     i = opening[0]
     for j in range(i + 1, len(lines)):
         if (lines[j].heading is not None or lines[j].norm) and _ends_section(
-            lines[j], lines[i], headings, all_phrases
-        ):
+                j, i, lines, labelled, headings, all_phrases):
             return i, j
     return i, len(lines)
 
@@ -344,7 +341,8 @@ class _Reader:
             if spec.part is None:
                 return self._labelled(found)
             return self._part(spec, found[0], found[1])
-        found = _phrase_section(self.plain, [n for h in spec.headings for n in spec.names(h)],
+        found = _phrase_section(self.plain, self.lines,
+                                [n for h in spec.headings for n in spec.names(h)],
                                 self.all_phrases)
         if found is None:
             return f"no heading matching {list(spec.headings)}"
@@ -507,20 +505,15 @@ def extract_answers(report_text: str, questions: Sequence[QuestionSpec]) -> dict
     return results
 
 
-def _next_question(raw: str) -> bool:
-    """A line that starts a "Question N" / "QN" (after ``#``, ``>``, bold, a hand number)."""
-    m = QUESTION_LABEL.match(raw.lstrip("#>*_ \t0123456789."))
-    return m is not None and m.group(1).lower() in ("question", "q")
-
-
 def section_text(report_text: str, headings: str | Sequence[str],
                  part: str | None = None) -> str:
     """The text of the section opened by ``headings`` (and ``part``, a pack's
     `report_part` such as "(I)"), for a person to read, or "" if none.
 
     A labelled heading ("Question 2", "Q3 (c)") runs to the first line whose label leaves
-    it (the next question, a "Task 3" heading, "References"); a phrase heading runs to the
-    next "Question N" / "QN" line. Sub-headings with no label ("Results of Task 7") stay.
+    it (the next question, a "Task 3" heading, "References"); a phrase heading, as in
+    grading, to the first line whose label names another question than the one it stands
+    in. Sub-headings with no label stay.
     """
     phrases = (headings,) if isinstance(headings, str) else tuple(headings)
     raw = report_text.splitlines()
@@ -530,9 +523,7 @@ def section_text(report_text: str, headings: str | Sequence[str],
         found = find_section(lines, target)
         if found is not None:
             return "\n".join(line.raw for line in lines[found[0]:found[1]]).strip()
-    opening = _phrase_opening(_lines(report_text), phrases)
-    if opening is None:
+    found = _phrase_section(_lines(report_text), read_lines(report_text), phrases, phrases)
+    if found is None:
         return ""
-    first = opening[0]
-    last = next((i for i in range(first + 1, len(raw)) if _next_question(raw[i])), len(raw))
-    return "\n".join(raw[first:last]).strip()
+    return "\n".join(raw[found[0]:found[1]]).strip()
