@@ -11,11 +11,14 @@ minutes (issue 25, attack 10). The line here is fair instead:
 - **Round robin.** A free worker takes the waiting job whose client was served longest
   ago (a client never served first), never a job of a client that already has one
   running. So a flooder's second job waits behind every other client's first.
-- **A share of the worker when others wait.** With every worker busy, a job that has
-  been checked for ``share_s`` while another client's job waits is stopped (the job
-  ends ``failed``, saying why), so the waiting one starts within ``share_s`` plus a
-  worker's restart, not after the running job's whole time limit. A client alone on the
-  server is never stopped early: only another client's waiting job asks for the share.
+- **A share of the worker for a newcomer.** With every worker busy, a job that has
+  been checked for ``share_s`` while a new client's job waits is stopped (the job ends
+  ``failed``, saying why), so the newcomer starts within ``share_s`` plus a worker's
+  restart, not after the running job's whole time limit. Only a client new to the line
+  (nothing of it running or waiting before this upload) asks for the share: a client
+  that has been served and still has a job waiting (a flooder's second upload) waits
+  for a worker to come free, so it can never stop the job that took its place. A
+  client alone on the server is never stopped early.
 
 The class holds only the bookkeeping, under the caller's lock; `selfcheck.SelfCheckQueue`
 owns the threads, the workers and the killing.
@@ -122,17 +125,19 @@ class FairLine:
         return [*ready, *later].index(job) + 1
 
     def to_stop(self, now: float, workers: int) -> Job | None:
-        """The running job to stop so that another client's waiting job can start, or None.
+        """The running job to stop so that a new client's waiting job can start, or None.
 
-        Only with the share on, every worker busy, and a waiting job whose client runs
-        nothing; the job stopped is the one checked longest, once it has had ``share_s``.
+        Only with the share on, every worker busy, and a waiting job of a client not yet
+        served (one served, with a job still waiting, waits for a free worker); the job
+        stopped is the one checked longest, once it has had ``share_s``.
         A worker not running a job (idle, or restarting after one) and a job already being
         stopped count as free: they take a waiting job without another stop.
         """
         if not self.per_client or self.share_s <= 0:
             return None
         stopping = sum(1 for j in self.running if j.preempted)
-        if len(self.eligible()) <= workers - len(self.running) + stopping:
+        asking = [j for j in self.eligible() if self.client(j) not in self._last_start]
+        if len(asking) <= workers - len(self.running) + stopping:
             return None
         over = [j for j in self.running if not j.preempted and j.checking_since is not None
                 and now - j.checking_since >= self.share_s]

@@ -79,6 +79,13 @@ def test_a_job_past_its_share_is_stopped_only_for_another_client_waiting() -> No
     line.finished(a1)
     assert line.to_stop(31.0, workers=1) is None  # nothing runs: its thread takes b1 next
     assert line.take(32.0) is b1  # B before A's second job
+    b1.checking_since = 32.0
+    # A has been served and waits again: it never stops the job that took its place
+    assert line.to_stop(1000.0, workers=1) is None
+    c1 = _job("c1", "C")
+    _admit(line, c1)
+    assert line.to_stop(61.0, workers=1) is None  # a newcomer: b1 has 30 s first
+    assert line.to_stop(62.0, workers=1) is b1
 
 
 def test_off_per_client_every_upload_is_its_own_client_first_come_first_served() -> None:
