@@ -22,6 +22,7 @@ from typing import Any
 
 from calculators.answers.parse import ParsedAnswer
 from calculators.answers.stated import conventions_in
+from grader.written.blocks import table_of
 from grader.written.candidates import Candidate, Source, candidates, clean, pick, shotgun
 from grader.written.reading import (  # noqa: F401  (re-exported: existing imports)
     MAX_REPORT_BYTES,
@@ -44,7 +45,6 @@ from grader.written.vocabulary import (
     LEADING_MARKERS,
     MD_HEADING,
     QUESTION_LABEL,
-    TABLE_SEPARATOR,
     heading_text,
     kind_of,
 )
@@ -400,22 +400,38 @@ class _Reader:
             elif line.heading:
                 continue
             following = self.lines[i + 1].raw if i + 1 < rng.end else ""
-            column = self._answer_column(i) if line.table else None
+            column, every_row = self._answer_column(i) if line.table else (None, True)
+            if not every_row and not (i + 1 == rng.end or not self.lines[i + 1].table) \
+                    or not every_row and self.lines[rng.start].table:
+                column = None  # a "Value" column of working: its last row concludes
             cell = None if column is None or column < skipped else column - skipped
             answers = line.table and (cell is not None or i == rng.start or line.opens)
             out.append(Source(line.number, text, answers, following, cell))
         return out
 
-    def _answer_column(self, i: int) -> int | None:
-        """The index (in ``row.split("|")``) of the column a table's header calls the answer."""
-        j = i
-        while j > 0 and self.lines[j - 1].table and not TABLE_SEPARATOR.match(self.lines[j].raw):
-            j -= 1
-        if not TABLE_SEPARATOR.match(self.lines[j].raw) or j == 0:
-            return None
-        cells = [_norm(c) for c in self.lines[j - 1].raw.split("|")]
-        return next((k for k, c in enumerate(cells)
-                     if c.startswith(("answer", "final", "result", "value"))), None)
+    def _answer_column(self, i: int) -> tuple[int | None, bool]:
+        """The index (in ``row.split("|")``) of the column a table's header calls the answer,
+        and whether every row's cell there answers: an "Answer" or "Final" column's does, a
+        "Value" or "Result" column's only in the table's last row of the section (a table of
+        working steps, its conclusion last). The header row is read as ``blocks`` reads it
+        (over a ``|---|`` line, or a first row of names over rows of figures, as Word
+        writes it)."""
+        first = i
+        while first > 0 and self.lines[first - 1].table:
+            first -= 1
+        last = i
+        while last + 1 < len(self.lines) and self.lines[last + 1].table:
+            last += 1
+        table = table_of([line.raw for line in self.lines[first:last + 1]])
+        if not table.header_rows or i == first:
+            return None, True
+        names = [_norm(c) for c in table.column_names()]
+        for k, name in enumerate(names):
+            if name.startswith(("answer", "final")):
+                return k + 1, True
+            if name.startswith(("result", "value")):
+                return k + 1, False
+        return None, True
 
 
 def _last_label(text: str, phrase: str) -> int:

@@ -122,8 +122,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "its 'loss' opens the next line and claims p's value); should read '0.7500': correct 1",
     ('h4-p3-docx-pydocx', 'q3a2.p', 'docx'):
         "reads 'e^3 / 26.779': close 0.75; should read '0.750': correct 1",
-    ('h4-p3-docx-pydocx', 'q3d', 'docx'):
-        "reads '8H^2': convention one_layer 0.1875; should read '14.4955 billion': convention no_biases 0.75",
     ('h4-labA-docx-pydocx', 'q3.lm', 'docx'):
         "reads nothing: h4-labA-docx-pydocx.docx: no part 'Language modeling task' in the section; no notebook was handed in; should read '20,960,400': convention no_biases+no_layernorm 0.5",
     ('h4-labA-docx-pydocx', 'q3.cls', 'docx'):

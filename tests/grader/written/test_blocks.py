@@ -86,3 +86,20 @@ def test_a_pdf_table_with_an_empty_top_left_cell_keeps_its_columns():
     assert table.transposed
     assert table.value("Pre-trained — step", "Seed 3") == "1600"
     assert table.value("From scratch — test acc.", "Seed 1") == "0.698"
+
+
+def test_a_word_table_of_working_is_read_by_its_header_without_a_separator_line():
+    """Word writes no |---| line: the header row is a first row of names over figures. A
+    "Value" column of working concludes in its last row; an "Answer" column answers in
+    every row."""
+    from grader.written import QuestionSpec, extract_answers
+
+    working = ("## Question 3 (d)\n| **Step** | **Expression** | **Value** |\n"
+               "| First linear layer | H x 4H | 150,994,944 |\n"
+               "| Per layer | 8H^2 | 301,989,888 |\n"
+               "| All layers | 48 x 301,989,888 | 14,495,514,624 |\n")
+    got = extract_answers(working, [QuestionSpec("d", ("Q3 (d)",))])["d"]
+    assert (got.answer, got.why, got.shotgun) == ("14,495,514,624", "answer cell", ())
+    answers = ("## Q3 (c)\n| Part | Working | Answer |\n| (c) | 48 x 16384^2 x 2 B | 25.77 GB |\n")
+    got = extract_answers(answers, [QuestionSpec("c", ("Q3 (c)",))])["c"]
+    assert (got.answer, got.why) == ("25.77 GB", "answer cell")
