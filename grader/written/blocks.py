@@ -19,8 +19,9 @@ one: ``Table.value(row, column)`` takes the names from either header.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from grader.written.vocabulary import (
     LATEX_HEADING,
@@ -102,6 +103,8 @@ class Block:
     marker: str | None = None
     table: Table | None = None
     emphasis: tuple[Emphasis, ...] = field(default=(), compare=False)
+    cell: int | None = None
+    """For a notebook's Markdown cell: the cell's index (``line`` is then the cell's line)."""
 
 
 def cells(row: str) -> tuple[str, ...]:
@@ -209,6 +212,21 @@ def blocks(text: str, line_pages: Sequence[int] | None = None) -> list[Block]:
         out.append(Block("item" if item else "paragraph", plain.strip(), i + 1, i + 1, page(i),
                          marker=marker if item else None, emphasis=runs))
         i += 1
+    return out
+
+
+def notebook_blocks(notebook: Mapping[str, Any]) -> list[Block]:
+    """The blocks of a notebook's Markdown cells (an nbformat dict), each with its cell's
+    index and its line in that cell: answers written in the notebook read like a report's."""
+    from grader.written.reading.normalise import normalise
+
+    out: list[Block] = []
+    for index, cell in enumerate(notebook.get("cells", [])):
+        if cell.get("cell_type") != "markdown":
+            continue
+        source = cell.get("source", "")
+        text = "".join(source) if isinstance(source, list) else str(source)
+        out.extend(replace(b, cell=index) for b in blocks(normalise(text)))
     return out
 
 

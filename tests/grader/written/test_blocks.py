@@ -103,3 +103,17 @@ def test_a_word_table_of_working_is_read_by_its_header_without_a_separator_line(
     answers = ("## Q3 (c)\n| Part | Working | Answer |\n| (c) | 48 x 16384^2 x 2 B | 25.77 GB |\n")
     got = extract_answers(answers, [QuestionSpec("c", ("Q3 (c)",))])["c"]
     assert (got.answer, got.why) == ("25.77 GB", "answer cell")
+
+
+def test_a_notebooks_markdown_cells_read_into_the_same_blocks():
+    from grader.written.blocks import notebook_blocks
+
+    notebook = {"cells": [
+        {"cell_type": "markdown", "source": ["## Q3 (c)\n", "- memory: **25.77 GB**\n"]},
+        {"cell_type": "code", "source": "print(1)", "outputs": []},
+        {"cell_type": "markdown", "source": "| | Seed 1 |\n| step | 1200 |\n"},
+    ]}
+    got = notebook_blocks(notebook)
+    assert [(b.kind, b.cell, b.line) for b in got] == [
+        ("heading", 0, 1), ("item", 0, 2), ("table", 2, 1)]
+    assert got[2].table is not None and got[2].table.value("step", "Seed 1") == "1200"
