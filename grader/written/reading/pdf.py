@@ -1165,6 +1165,24 @@ def _join_broken(paras: list[_Para]) -> list[_Para]:
     return out
 
 
+def _join_wrapped_headings(paras: list[_Para]) -> list[_Para]:
+    """A heading wrapped onto a second line of its size on its page, the second starting
+    lowercase after a first that ends mid-word or mid-phrase (Typst and LaTeX titles in a
+    narrow column: "A Q3 (a) Pre-training with lan-" | "guage modelling"), is one heading."""
+    out: list[_Para] = []
+    for para in paras:
+        prev = out[-1] if out else None
+        if (prev is not None and prev.heading_size and para.heading_size
+                and abs(prev.heading_size - para.heading_size) < 0.6 and prev.page == para.page
+                and para.rows and prev.rows and para.rows[0][:1].islower()
+                and not ends_sentence(prev.rows[0])):
+            glue = "" if prev.rows[0].endswith("\xad") else " "
+            prev.rows = [prev.rows[0].rstrip("\xad") + glue + para.rows[0]]
+            continue
+        out.append(para)
+    return out
+
+
 def _rejoin(blocks: list[_Block]) -> list[_Block]:
     """Blocks that continue the previous block's line are one block again.
 
@@ -1274,6 +1292,7 @@ def _layout(blocks: list[_Block], heights: dict[int, float]) -> tuple[list[str],
         ):
             para.heading_size = None
     _align_tables(paras)
+    paras = _join_wrapped_headings(paras)
     sizes = sorted({round(p.heading_size * 2) / 2 for p in paras if p.heading_size}, reverse=True)
     level = {s: min(i + 1, 6) for i, s in enumerate(sizes)}
     lines: list[str] = []

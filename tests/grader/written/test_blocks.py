@@ -117,3 +117,26 @@ def test_a_notebooks_markdown_cells_read_into_the_same_blocks():
     assert [(b.kind, b.cell, b.line) for b in got] == [
         ("heading", 0, 1), ("item", 0, 2), ("table", 2, 1)]
     assert got[2].table is not None and got[2].table.value("step", "Seed 1") == "1200"
+
+
+def test_a_pdf_heading_wrapped_onto_a_second_line_is_one_heading():
+    """Typst and LaTeX titles in a narrow column wrap, and MuPDF gives each line a block of
+    its own: "Pre-training with lan-" | "guage modelling" at the heading's size on one page
+    is one heading, its soft hyphen gone; a heading after a finished one stays apart."""
+    from grader.written.reading.pdf import _join_wrapped_headings, _Para
+
+    def heading(text: str, size: float = 14.0, page: int = 1) -> _Para:
+        return _Para(f"**{text}**", page, size, size, rows=[text])
+
+    paras = [heading("A Q3 (a) Pre-training with lan\xad"), heading("guage modelling"),
+             _Para("The model predicts the next token.", 1, None, 10.0,
+                   rows=["The model predicts the next token."]),
+             heading("B Q3 (b) Decoder-only"), heading("versus the other two"),
+             heading("C Q3 (c) Memory."), heading("scores", page=2),
+             heading("D Q3 (d) FFN", size=10.0), heading("parameters", size=10.0),
+             heading("in all layers")]
+    got = [p.rows[0] for p in _join_wrapped_headings(paras)]
+    assert got == ["A Q3 (a) Pre-training with language modelling",
+                   "The model predicts the next token.",
+                   "B Q3 (b) Decoder-only versus the other two",
+                   "C Q3 (c) Memory.", "scores", "D Q3 (d) FFN parameters", "in all layers"]
