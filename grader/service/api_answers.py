@@ -179,12 +179,16 @@ class Answerable:
 
 
 def _marked(packs: dict[str, Pack]) -> list[Answerable]:
-    """Questions whose answer checks set a ``self_check`` policy other than off."""
+    """Questions whose answer checks set a ``self_check`` policy other than off, less those
+    the pack keeps off (0 points, no visibility of their own): a student is shown them
+    nowhere, so not here either (`grader.report.visibility.kept_off`)."""
+    from grader.report.visibility import question_visibility
+
     out = []
     for pack in packs.values():
         for question in pack.questions:
             policy = policy_of(question)
-            if policy is None:
+            if policy is None or question_visibility(pack.raw, question.id) == "hidden":
                 continue
             parts = tuple(c for c in question.checks if c.kind == "answer")
             out.append(Answerable(pack, question, parts, policy))

@@ -212,3 +212,19 @@ def test_a_self_checkable_verdict_never_carries_the_expected_value() -> None:
     assert set(result) == {"assignment", "question", "mode", "verdict", "message", "parts",
                            "attempts_left"}
     assert "25769803776" not in str(result)
+
+
+def test_a_question_the_pack_keeps_off_is_not_offered() -> None:
+    """Lab B's 0-point follow-up marks its answer `self_check = true`, but the pack keeps
+    it off (no points, no visibility of its own): it is offered only once the pack says
+    `visibility = "visible"`."""
+    import copy
+
+    lab_b = load_pack(PACKS / "transfer-lab-b")
+    lora = lab_b.question("q2-lora")
+    assert any(c.kind == "answer" and c.settings.get("self_check") for c in lora.checks)
+    assert "q2-lora" not in [a.question.id for a in self_checkable({lab_b.id: lab_b})]
+    raw = copy.deepcopy(lab_b.raw)
+    next(q for q in raw["questions"] if q["id"] == "q2-lora")["visibility"] = "visible"
+    shown = dataclasses.replace(lab_b, raw=raw)
+    assert "q2-lora" in [a.question.id for a in self_checkable({shown.id: shown})]
