@@ -54,9 +54,8 @@ PROBES = {"samples": "processed_samples", "accuracy": "export_model",
 """Which probe function each evaluation needs."""
 UNMOVED = 1e-6
 """A relative weight change below this is no fine-tuning of the encoder (flagged)."""
-PREDICT_BATCH = 64
-"""Texts per forward pass in the clean evaluator."""
 MAX_LENGTH = 128
+"""Tokens per text the evaluator keeps (truncation), unless the rubric says otherwise."""
 
 
 def read_split(path: Path) -> tuple[list[str], list[int | None]]:
@@ -90,7 +89,8 @@ def _read_split(path_text: str, _size: int, _mtime: int
 
 
 def request_id(check: Check) -> str:
-    """One probe request per model (or dataset): several checks share its predictions."""
+    """The probe request of a dataset, or the first of a model's export requests: the
+    checks of one model share its export (and the evaluator's predictions)."""
     s = check.settings
     if s["evaluate"] == "samples":
         return f"ft-samples-{s['dataset']}"

@@ -1,5 +1,6 @@
 """Part 2 graded for real: tiny models from the seeded cache fine-tuned in the sandbox,
-re-evaluated by the grader on the hidden split; quick and no-execute modes.
+exported as weights and re-evaluated by the clean evaluator on the hidden split; quick and
+no-execute modes.
 
 The records of the solution and the two Part 2 samples come from the shared grading
 pass (`graded`); quick mode and no-execute grade once more here.
@@ -45,6 +46,12 @@ def test_solution_passes_part2_on_the_hidden_split(graded, pack):
         assert model["train_seconds"] > 0 and model["device"] == "cpu"
         assert model["peak_memory_bytes"] > 0
         assert model["weight_distance"] > 1e-3  # fine-tuned away from its checkpoint
+        # measured outside the kernel: its exported weights, in the library's class, with
+        # the pack's tokenizer, by the clean evaluator in the sandbox
+        evaluated = model["evaluated"]
+        assert (evaluated["status"], evaluated["sandbox"]) == ("ok", "bwrap")
+        assert evaluated["student_class"] == evaluated["architecture"] == model["architecture"]
+        assert evaluated["seconds"] > 0
     assert model_evidence(record, "q2b")["architecture"] == "DistilBertForSequenceClassification"
     assert model_evidence(record, "q2d")["architecture"] == "RobertaForSequenceClassification"
     assert record.run["device"] == "cpu" and record.run["quick"] is False
