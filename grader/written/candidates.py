@@ -110,6 +110,9 @@ class Source:
     next_text: str = ""  # the following line (a unit may have been wrapped onto it)
     answer_cell: int | None = None
     """For a table row: which ``|``-separated piece of ``text`` is the answer column."""
+    value_cell: int | None = None
+    """For a row of a table of working ("Step | Expression | Value") other than its last:
+    which piece is the step's value (conclusive, as a value after its working is)."""
 
 
 def _symbol_names(symbols: Mapping[str, Any] | None) -> list[str]:
@@ -197,6 +200,7 @@ class _Row:
     boxed: list[tuple[int, int]]
     answer_line: bool
     cells: tuple[int, int] | None
+    values: tuple[int, int] | None
     formulas: list[tuple[int, int, ParsedAnswer, bool]]
     compared: list[tuple[int, int]]
     carried: str | None = None  # the previous line's last sentence, read once if needed
@@ -224,7 +228,9 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
         row = _Row(src, text, [m.span() for m in _BOLD_SPANS.finditer(text)],
                    [m.span() for m in _BOXED_SPANS.finditer(text)],
                    bool(_ANSWER_LINE.match(text)),
-                   _answer_cell(text, src.answer_cell) if src.table else None, formulas,
+                   _answer_cell(text, src.answer_cell) if src.table else None,
+                   _answer_cell(text, src.value_cell) if src.value_cell is not None else None,
+                   formulas,
                    comparison_spans(text, [m.span() for m in matches]
                                     + [(fs, fe) for fs, fe, _, _ in formulas]))
         out.extend(_formula_candidates(row))
@@ -310,6 +316,8 @@ def _tier(row: _Row, m: re.Match[str], before: str, after: str, written: str,
         return TIER_FINAL, "answer line"
     if row.in_bold(ns, ne):
         return TIER_BOLD, "bold"
+    if row.values is not None and row.values[0] <= s < row.values[1]:
+        return TIER_CONCLUSIVE, "value cell"  # "| Probability | e^3 / 26.779 | 0.750 |"
     if _EQ_BEFORE.search(before) and settled:
         return TIER_CONCLUSIVE, "after ="
     if _APPROX_BEFORE.search(before) and settled:

@@ -401,12 +401,16 @@ class _Reader:
                 continue
             following = self.lines[i + 1].raw if i + 1 < rng.end else ""
             column, every_row = self._answer_column(i) if line.table else (None, True)
+            value = None
             if not every_row and not (i + 1 == rng.end or not self.lines[i + 1].table) \
                     or not every_row and self.lines[rng.start].table:
-                column = None  # a "Value" column of working: its last row concludes
+                # a "Value" column of working: its last row concludes, the others' values
+                # are conclusive steps (beating the expression beside them)
+                column, value = None, column
             cell = None if column is None or column < skipped else column - skipped
             answers = line.table and (cell is not None or i == rng.start or line.opens)
-            out.append(Source(line.number, text, answers, following, cell))
+            out.append(Source(line.number, text, answers, following, cell,
+                              None if value is None or value < skipped else value - skipped))
         return out
 
     def _answer_column(self, i: int) -> tuple[int | None, bool]:

@@ -100,6 +100,14 @@ def test_a_word_table_of_working_is_read_by_its_header_without_a_separator_line(
                "| All layers | 48 x 301,989,888 | 14,495,514,624 |\n")
     got = extract_answers(working, [QuestionSpec("d", ("Q3 (d)",))])["d"]
     assert (got.answer, got.why, got.shotgun) == ("14,495,514,624", "answer cell", ())
+    two = ("## Q3 (a)\n(II) in the table:\n| **Step** | **Expression** | **Value** |\n"
+           "| Probability of 'mat' | e^3 / 26.779 | 0.750 |\n"
+           "| Cross-entropy loss | -ln(0.750) | 0.288 |\n")
+    specs = [QuestionSpec("p", ("Q3 (a)",), part="(II)", labels=("probability",)),
+             QuestionSpec("loss", ("Q3 (a)",), part="(II)", labels=("loss",))]
+    got = extract_answers(two, specs)
+    assert (got["p"].answer, got["p"].why) == ("0.750", "value cell")  # not e^3 / 26.779
+    assert (got["loss"].answer, got["loss"].why) == ("0.288", "answer cell")
     answers = ("## Q3 (c)\n| Part | Working | Answer |\n| (c) | 48 x 16384^2 x 2 B | 25.77 GB |\n")
     got = extract_answers(answers, [QuestionSpec("c", ("Q3 (c)",))])["c"]
     assert (got.answer, got.why) == ("25.77 GB", "answer cell")
