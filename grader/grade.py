@@ -138,7 +138,7 @@ def grade_notebook(pack: Pack, notebook: Path | None, *, mode: str = "grade",
     probe_source = pack.probe_source
     requests = []
     with tempfile.TemporaryDirectory(prefix="grader-plan-") as tmp:
-        ctx = Context(pack=pack, mode=mode, seed=seed)
+        ctx = Context(pack=pack, mode=mode, seed=seed, hf_cache=cache)  # sizes shard plans
         for probe in plan_probes(ctx):
             inputs = Path(tmp) / f"{probe.id}.safetensors"
             write_inputs(inputs, probe.cases)

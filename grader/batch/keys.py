@@ -28,15 +28,17 @@ from grader.checks.registry import kind, kinds
 from grader.models.cache import cached_models
 from grader.pack import PACK_FILE, Pack
 
-CODE_PARTS = ("run", "cases.py")
+CODE_PARTS = ("run", "cases.py", "checks/finetune_export.py")
 """The grader's code whose change can change a run: the sandbox, limits, runner and
-kernel-side harness, and how probe inputs are written. The modules of the check kinds
+kernel-side harness, how probe inputs are written, and how Part 2's weights are cut into
+shards for the probe channel (`checks/finetune_export.py`). The modules of the check kinds
 that ask the kernel something (`Kind.probes` overridden) count too; kinds that only
 score (static, answer, logs, ...) do not, so a fix there re-scores without a kernel."""
-SCORING_PARTS = ((grader, ("checks", "grade.py", "written", "record.py", "cases.py")),
+SCORING_PARTS = ((grader, ("checks", "evaluate", "grade.py", "written", "record.py", "cases.py")),
                  (calculators, (".",)))
-"""The code that turns a run into a record: check kinds, the scoring loop, answer reading,
-the record, and the calculators that compute answer keys."""
+"""The code that turns a run into a record: check kinds, the clean evaluator of exported
+weights, the scoring loop, answer reading, the record, and the calculators that compute
+answer keys."""
 
 
 def _file_digest(path: Path) -> str:

@@ -184,13 +184,16 @@ def test_tensor_kind_scores_the_probe_payload_against_the_reference(pack):
 
 
 def test_probes_of_one_model_are_merged_into_one_request(pack):
-    probes = {p.id: p for p in plan_probes(Context(pack=pack, mode="grade", seed=1))}
-    predict = probes["ft-predict-model"]
-    assert predict.function == "predict"
-    names = [c["name"] for c in predict.cases]
-    assert sorted(names) == ["external", "hidden", "public-test"]  # each case once
-    check_mode = {p.id: p for p in plan_probes(Context(pack=pack, mode="check", seed=1))}
-    assert "hidden" not in [c["name"] for c in check_mode["ft-predict-model"].cases]
+    """Every check on one model asks the kernel once, and what it asks is the model's
+    weights (issue 25): no text, hidden or public, enters the student's kernel."""
+    for mode in ("grade", "check"):
+        probes = {p.id: p for p in plan_probes(Context(pack=pack, mode=mode, seed=1))}
+        export = probes["ft-predict-model"]
+        assert export.function == "export_model"
+        assert [c["name"] for c in export.cases] == ["part-0"]
+        assert all("texts" not in c["params"] for c in export.cases)
+        shards = [i for i in probes if i.startswith("ft-predict-model")]
+        assert all(probes[i].function == "export_model" for i in shards)  # shards export too
 
 
 def test_static_kind_reads_the_executed_notebook(pack):
