@@ -159,7 +159,8 @@ class Flags(Part):
     printed_mismatch: list[dict[str, Any]] = Field(
         default_factory=list, description="a printed value its own code does not compute")
     finetune: list[dict[str, Any]] = Field(
-        default_factory=list, description="test_split_fit or reported_accuracy, per question")
+        default_factory=list, description="per question: test_split_fit, reported_accuracy, "
+        "weights_unchanged, model_class, tokenizer_class or not_evaluated")
     grader: list[str] = Field(
         default_factory=list,
         description="what the grader could not check on this run through no fault of the "
