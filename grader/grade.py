@@ -138,7 +138,8 @@ def grade_notebook(pack: Pack, notebook: Path | None, *, mode: str = "grade",
     probe_source = pack.probe_source
     requests = []
     with tempfile.TemporaryDirectory(prefix="grader-plan-") as tmp:
-        ctx = Context(pack=pack, mode=mode, seed=seed, hf_cache=cache)  # sizes shard plans
+        ctx = Context(pack=pack, mode=mode, seed=seed, hf_cache=cache,  # sizes shard plans
+                      gpus=box.gpus)  # Part 2's evaluator gets the kernels' GPUs
         for probe in plan_probes(ctx):
             inputs = Path(tmp) / f"{probe.id}.safetensors"
             write_inputs(inputs, probe.cases)

@@ -168,6 +168,7 @@ class Context:
     executed: bool
     payloads: dict[str, ProbePayload]
     hf_cache: Path | None = None
+    gpus: tuple[str, ...] | None = None  # the kernels' GPUs, for the evaluator
     flags: list[dict[str, Any]] = field(default_factory=list)
     evaluated: dict[str, Evaluated] | None = None
 
@@ -175,7 +176,7 @@ class Context:
         """The clean evaluator's verdict on one model (all of them evaluated on first use)."""
         if self.evaluated is None:
             self.evaluated = evaluate_all(self.pack, self.run, self.payloads, self.mode,
-                                          self.hf_cache, read_split)
+                                          self.hf_cache, read_split, gpus=self.gpus)
         return self.evaluated.get(name) or Evaluated(why="the probe did not run")
 
     def labels(self, role: str) -> list[int | None] | None:
@@ -566,7 +567,8 @@ class Finetune(Kind):
         flags = ctx.flags.setdefault("finetune", [])
         ft = ctx.once("finetune", lambda: Context(
             pack=ctx.pack, run=ctx.run, mode=ctx.mode, quick=ctx.quick,  # type: ignore[arg-type]
-            executed=ctx.executed, payloads=ctx.run.probes, hf_cache=ctx.hf_cache, flags=flags))
+            executed=ctx.executed, payloads=ctx.run.probes, hf_cache=ctx.hf_cache, gpus=ctx.gpus,
+            flags=flags))
         return check_finetune(check, question.id, ft)
 
     def explain(self, check: dict[str, Any]) -> dict[str, Any]:

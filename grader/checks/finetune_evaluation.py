@@ -80,8 +80,10 @@ def _candidates(pack: Pack, hf_cache: Path | None, hint: object) -> list[str]:
 
 
 def evaluate_all(pack: Pack, run_result: RunResult, payloads: dict[str, ProbePayload],
-                 mode: str, hf_cache: Path | None, read_split: Any) -> dict[str, Evaluated]:
-    """Every model of the pack's checks, evaluated in one clean process."""
+                 mode: str, hf_cache: Path | None, read_split: Any,
+                 gpus: tuple[str, ...] | None = None) -> dict[str, Evaluated]:
+    """Every model of the pack's checks, evaluated in one clean process (on `gpus`, the
+    kernels' GPUs; None: those `CUDA_VISIBLE_DEVICES` names)."""
     wanted = models(pack)
     out: dict[str, Evaluated] = {}
     states: dict[str, dict[str, Any]] = {}
@@ -103,7 +105,7 @@ def evaluate_all(pack: Pack, run_result: RunResult, payloads: dict[str, ProbePay
     if not jobs:
         return out
     texts = {role: read_split(pack.data[data])[0] for role, data in roles(pack, mode).items()}
-    result = _run(pack, run_result, Job(models=jobs, texts=texts), states, hf_cache)
+    result = _run(pack, run_result, Job(models=jobs, texts=texts), states, hf_cache, gpus)
     facts = {"seconds": result.seconds, "sandbox": result.sandbox,
              "import_seconds": result.import_seconds}
     for name in jobs:
@@ -117,7 +119,7 @@ def evaluate_all(pack: Pack, run_result: RunResult, payloads: dict[str, ProbePay
 
 
 def _run(pack: Pack, run_result: RunResult, job: Job, states: dict[str, dict[str, Any]],
-         hf_cache: Path | None) -> Result:
+         hf_cache: Path | None, gpus: tuple[str, ...] | None = None) -> Result:
     """The evaluator in the sandbox the run's kernels had (bwrap or none), with the pack's
     interpreter; a sandbox or environment that cannot be had is a grader failure."""
     from grader.env import kernel_sandbox
@@ -125,7 +127,7 @@ def _run(pack: Pack, run_result: RunResult, job: Job, states: dict[str, dict[str
 
     try:
         kind = "bwrap" if run_result.sandbox == "bwrap" else "none"
-        box = kernel_sandbox(pack, evaluator_box(kind, _python(), cache_dir(hf_cache)))
+        box = kernel_sandbox(pack, evaluator_box(kind, _python(), cache_dir(hf_cache), gpus))
         return run(job, states, box, pack.limits)
     except Exception as exc:  # noqa: BLE001 - the grader's failure, said in the record
         return Result(status="error", why=f"{type(exc).__name__}: {str(exc)[:200]}")

@@ -85,6 +85,9 @@ class Context:
     reports: Reports | None = None
     logs: list[Path] = field(default_factory=list)
     hf_cache: Path | None = None
+    gpus: tuple[str, ...] | None = None
+    """The GPUs the run's kernels were given (`--gpus`): work the grader does for the run
+    after it (Part 2's clean evaluator) gets the same; None: `CUDA_VISIBLE_DEVICES`."""
     cache: dict[Any, Any] = field(default_factory=dict)
     flags: dict[str, list[Any]] = field(default_factory=dict)
 

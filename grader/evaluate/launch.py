@@ -113,7 +113,8 @@ def evaluator_box(kind: str, python: str, hf_cache: Path | None,
     box = Sandbox.create("bwrap") if kind == "bwrap" else Sandbox(kind="none")
     # absolute and normalised, not resolved: a venv's python is a link to its base
     # interpreter, and the sandbox binds only the trees the interpreter names
-    return replace(box, python=os.path.normpath(os.path.abspath(python)), gpus=gpus_from_env() if gpus is None else gpus,
+    return replace(box, python=os.path.normpath(os.path.abspath(python)),
+                   gpus=gpus_from_env() if gpus is None else gpus,
                    hf_cache=str(hf_cache) if hf_cache is not None and hf_cache.is_dir()
                    else None)
 

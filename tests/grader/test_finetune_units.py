@@ -212,3 +212,29 @@ def test_weights_the_library_cannot_take_are_named():
                             grader_failure=True)) == []
     found, why = Evaluated(info=_said(), why="the probe did not run").predictions("test")
     assert found is None and why == "the probe did not run"
+
+
+def test_the_evaluator_gets_the_gpus_the_kernels_had(monkeypatch):
+    """`--gpus 1` gives the kernels GPU 1; the clean evaluator that judges their weights
+    must run there too, not on whatever CUDA_VISIBLE_DEVICES says in the grader."""
+    import sys
+
+    import nbformat
+
+    from grader.checks.kind import Context
+    from grader.checks.registry import kind
+    from grader.evaluate.launch import evaluator_box
+    from grader.run.result import RunResult
+
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0")
+    assert evaluator_box("none", sys.executable, None, ("1",)).gpus == ("1",)
+    assert evaluator_box("none", sys.executable, None, ()).gpus == ()  # kernels had none
+    assert evaluator_box("none", sys.executable, None).gpus == ("0",)  # a stored run: env
+    pack = load_pack(PACK_DIR)
+    run = RunResult(executed=nbformat.v4.new_notebook(), cells=[], probes={}, telemetry={},
+                    limits_hit=[], seconds=0.0, restarts=0, sandbox="none")
+    ctx = Context(pack=pack, mode="grade", seed=0, run=run, gpus=("1",))
+    question = next(q for q in pack.questions if any(c.kind == "finetune" for c in q.checks))
+    check = next(c for c in question.checks if c.kind == "finetune")
+    kind("finetune").score(check, question, ctx)  # no probe ran: nothing to evaluate
+    assert ctx.cache["finetune"].gpus == ("1",)
