@@ -120,10 +120,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     ('h4-p3-latex-typst', 'q3a2.p', 'pdf'):
         "reads '0.415': wrong 0 (the heading 'A.2 (II) Probability of \"mat\" and the loss' wraps, "
         "its 'loss' opens the next line and claims p's value); should read '0.7500': correct 1",
-    ('h4-labA-docx-pydocx', 'q3.lm', 'docx'):
-        "reads nothing: h4-labA-docx-pydocx.docx: no part 'Language modeling task' in the section; no notebook was handed in; should read '20,960,400': convention no_biases+no_layernorm 0.5",
-    ('h4-labA-docx-pydocx', 'q3.cls', 'docx'):
-        "reads nothing: h4-labA-docx-pydocx.docx: no part 'Classification task' in the section; no notebook was handed in; should read '10,960,600': convention no_biases+no_layernorm 0.5",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.
