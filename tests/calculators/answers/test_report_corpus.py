@@ -120,6 +120,74 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     ('h4-p3-latex-typst', 'q3a2.p', 'pdf'):
         "reads '0.415': wrong 0 (the heading 'A.2 (II) Probability of \"mat\" and the loss' wraps, "
         "its 'loss' opens the next line and claims p's value); should read '0.7500': correct 1",
+    # held out 5: 12 reports written by the helper who wrote held-out-4, kept outside the
+    # repository (never read by anyone tuning the readers) until issue 26's work of
+    # 2026-11-27 ended, then added and measured once: 4/23 PDF, 9/10 DOCX, 22/33 text
+    # (docs/benchmarks.md). Its families: a table of contents' page numbers read as
+    # answers, Roman-numeral section numbers before a label, Keynote slides, full-width
+    # labels, the seeds of a pandas or Notion table not read as rows.
+    ('h5-p3-latex-roman', 'q3a2.p', 'pdf'):
+        "reads nothing: no notebook was handed in; h5-p3-latex-roman.pdf: no heading matching ['Q3 (a)']; should read '0.750': correct 1",
+    ('h5-p3-latex-roman', 'q3a2.loss', 'pdf'):
+        "reads nothing: no notebook was handed in; h5-p3-latex-roman.pdf: no heading matching ['Q3 (a)']; should read '0.288': correct 1",
+    ('h5-p3-latex-roman', 'q3c', 'pdf'):
+        "reads nothing: no notebook was handed in; h5-p3-latex-roman.pdf: no heading matching ['Q3 (c)']; should read '51.54 GB': wrong 0",
+    ('h5-p3-latex-roman', 'q3d', 'pdf'):
+        "reads nothing: no notebook was handed in; h5-p3-latex-roman.pdf: no heading matching ['Q3 (d)']; should read '14.50 billion': correct 1",
+    ('h5-p3-latex-roman', 'q3e1', 'pdf'):
+        "reads nothing: no notebook was handed in; h5-p3-latex-roman.pdf: no heading matching ['Q3 (e)']; should read '9,437,184': correct 1",
+    ('h5-p3-latex-roman', 'q3e2', 'pdf'):
+        "reads nothing: no notebook was handed in; h5-p3-latex-roman.pdf: no heading matching ['Q3 (e)']; should read '75.50 MB': correct 1",
+    ('h5-p3-latex-roman', 'q3e3', 'pdf'):
+        "reads nothing: no notebook was handed in; h5-p3-latex-roman.pdf: no heading matching ['Q3 (e)']; should read '0.065 %': correct 1",
+    ('h5-p3-md-rmarkdown', 'q3c', 'text'):
+        "reads 'h * S^2 * 2': close 0.75; should read '25.77 GB': correct 1",
+    ('h5-p3-word-keynote', 'q3a2.p', 'pdf'):
+        "reads '20.09': wrong 0; should read '0.75': correct 1",
+    ('h5-p3-word-keynote', 'q3a2.loss', 'pdf'):
+        "reads '20.09': wrong 0; should read '0.288': correct 1",
+    ('h5-p3-word-keynote', 'q3d', 'pdf'):
+        "reads '48': wrong 0; should read '14.5 billion': correct 1",
+    ('h5-p3-word-keynote', 'q3e3', 'pdf'):
+        "reads '116 GB': wrong 0; should read '0.065 %': correct 1",
+    ('h5-p3-txt-fullwidth', 'q3a2.p', 'text'):
+        "reads '0.1249': wrong 0; should read '0.7500': correct 1",
+    ('h5-p3-txt-fullwidth', 'q3a2.loss', 'text'):
+        "reads '26.7791': wrong 0; should read '0.1249': convention log10 0.5",
+    ('h5-p3-txt-fullwidth', 'q3d', 'text'):
+        "reads '302,020,608': convention one_layer 0.25; should read '14.50 billion': correct 1",
+    ('h5-p3-md-hackmd', 'q3a2.p', 'text'):
+        "reads '\\\\frac{20.086}{26.779}': close 0.75; should read '0.750': correct 1",
+    ('h5-p3-txt-phone', 'q3d', 'text'):
+        "reads '1.16×10^11 B': wrong 0; should read '1.45 × 10^10': correct 1",
+    ('h5-p3-txt-phone', 'q3e1', 'text'):
+        "reads nothing: no notebook was handed in; h5-p3-txt-phone.txt: no heading matching ['Q3 (e)']; should read '9.44 × 10^6': correct 1",
+    ('h5-p3-txt-phone', 'q3e2', 'text'):
+        "reads nothing: no notebook was handed in; h5-p3-txt-phone.txt: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
+    ('h5-p3-txt-phone', 'q3e3', 'text'):
+        "reads nothing: no notebook was handed in; h5-p3-txt-phone.txt: no heading matching ['Q3 (e)']; should read '6.51 × 10^-4': correct 1",
+    ('h5-p3-word-toc', 'q3a2.p', 'pdf'):
+        "reads nothing: no notebook was handed in; h5-p3-word-toc.pdf: no number in the section; should read '0.750': correct 1",
+    ('h5-p3-word-toc', 'q3a2.loss', 'pdf'):
+        "reads '3': wrong 0; should read '0.29': correct 1",
+    ('h5-p3-word-toc', 'q3c', 'pdf'):
+        "reads '4': wrong 0; should read '25.77 GB': correct 1",
+    ('h5-p3-word-toc', 'q3d', 'pdf'):
+        "reads '4': wrong 0; should read '14.497 billion': correct 1",
+    ('h5-p3-word-toc', 'q3e1', 'pdf'):
+        "reads '5': wrong 0; should read '9,437,184': correct 1",
+    ('h5-p3-word-toc', 'q3e2', 'pdf'):
+        "reads '5': wrong 0; should read '75.5 MB': correct 1",
+    ('h5-p3-word-toc', 'q3e3', 'pdf'):
+        "reads '5': wrong 0; should read '0.065 %': correct 1",
+    ('h5-labA-md-gdocs', 'q3.lm', 'text'):
+        "reads nothing: h5-labA-md-gdocs.md: no part 'Language modeling task' in the section; no notebook was handed in; should read '20,857,601': convention no_out_proj 0.75",
+    ('h5-labA-md-gdocs', 'q3.cls', 'text'):
+        "reads nothing: h5-labA-md-gdocs.md: no part 'Classification task' in the section; no notebook was handed in; should read '10,807,802': convention no_out_proj 0.75",
+    ('h5-labA-docx-chinese', 'q3.lm', 'docx'):
+        "reads '10,968,602': wrong 0; should read '21,018,401': correct 1",
+    ('h5-labB-md-webpdf', 'seeds', 'pdf'):
+        "reads 5 of 5 rows read are the report's, 1 confirmed; should read 6 rows, 18/18 confirmed",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.
