@@ -46,6 +46,7 @@ from grader.written.vocabulary import (
     ROMAN,
     ROMAN_VALUES,
     TABLE_SEPARATOR,
+    contents_lines,
     ends_sentence,
     has_digit,
     undecorated,
@@ -123,7 +124,8 @@ _LETTER_ONLY = re.compile(
     rf"(?:{_ROMAN_PART}|(?P<r5>(?-i:{ROMAN}))(?![a-z0-9])|(?P<n3>10|[1-9])(?![\d.,]))?",
     re.I,
 )
-_ROMAN_ONLY = re.compile(rf"(?:\(\s*(?P<r1>{ROMAN})\s*\)|(?P<r2>{ROMAN})[).](?=\s|$|\*|\]))", re.I)
+_ROMAN_ONLY = re.compile(rf"(?:{_PART_WORD}\s*)?(?:\(\s*(?P<r1>{ROMAN})\s*\)|(?P<r2>{ROMAN})[).](?=\s|$|\*|\]))", re.I)
+"""A numeral alone ("(II)", "iv)"), or spelled out as a part ("Part (II)", "Part II.")."""
 _BARE_HEADING = re.compile(r"^(?P<n>\d{1,2})(?P<dots>(?:\.\d+)*)\.?(?:\s+(?![\d.,])|$)")
 """"3 Memory", "3.": a heading numbered by hand; not "# 25769803776 25.77" (a code comment)."""
 _CLOSING = re.compile(
@@ -440,6 +442,7 @@ def read_lines(text: str, lettered: set[str] | None = None,
     out: list[Line] = []
     paths: tuple[Path, ...] = ()
     pending = list(_numbered(text))
+    contents = {pending[i][0] for i in contents_lines([raw for _, raw in pending])}
     pending.reverse()
     fences = [n for n, raw in pending if _FENCE.match(raw)]
     fences = set(fences[:len(fences) // 2 * 2])  # a fence never closed fences nothing
@@ -457,6 +460,9 @@ def read_lines(text: str, lettered: set[str] | None = None,
             out.append(Line(number, raw, False, False, mark, paths, new is not None))
             continue
         table = raw.lstrip().startswith("|")
+        if number in contents:  # "Q3 (c) Memory ..... 4": a contents entry, no section
+            out.append(Line(number, raw, False, table, None, paths))
+            continue
         if table and TABLE_SEPARATOR.match(raw):
             out.append(Line(number, raw, False, True, None, paths))
             continue

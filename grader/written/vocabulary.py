@@ -17,6 +17,7 @@ one grammar reads "## 🧠 Q3 (c)", "**Answer (I):**" and "3.2 Q3(b)" alike.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 # -- headings and tables ----------------------------------------------------------------------
 
@@ -43,6 +44,80 @@ def heading_text(raw: str) -> str | None:
 
 def is_table_row(raw: str) -> bool:
     return raw.lstrip().startswith("|")
+
+
+CONTENTS_WORDS = ("contents", "table of contents", "目录", "目錄", "目次")
+"""The heading over a table of contents."""
+_LEADERS = ".…·_ \t\u2002\u2003\u00a0"
+"""What fills the gap between a contents entry's title and its page number."""
+
+
+def _contents_entry(raw: str) -> tuple[int, bool] | None:
+    """The page number a table-of-contents entry ends with, and whether dots lead to it.
+
+    An entry is a title with letters, then dot leaders or a gap, then a page number: a
+    table row ``| Q3 (a) Objective | 3 |`` (a Word contents printed to PDF comes out as
+    a two-column table) or a line ``Q3 (a) Objective ........ 3``."""
+    text = raw.strip().strip("*_")
+    if text.startswith("|"):
+        cells = [c.strip() for c in text.strip("|").split("|")]
+        cells = [c for c in cells if c]
+        if len(cells) < 2 or not cells[-1].isdecimal():
+            return None
+        title, page = " ".join(cells[:-1]), cells[-1]
+        gap = title[len(title.rstrip(_LEADERS)):]
+    else:
+        page = text[len(text.rstrip("0123456789")):]
+        title = text[:len(text) - len(page)]
+        gap = title[len(title.rstrip(_LEADERS)):]
+        if not page or not (gap.count(" ") >= 3 or "\t" in gap or _dots(gap) >= 3):
+            return None
+    title, dotted = title[:len(title) - len(gap)], _dots(gap) >= 3
+    if len(page) > 3 or not any(c.isalpha() for c in title):
+        return None
+    return int(page), dotted
+
+
+def _dots(gap: str) -> int:
+    return gap.count(".") + gap.count("…") * 3 + gap.count("·")
+
+
+def contents_lines(lines: Sequence[str]) -> set[int]:
+    """The indexes of ``lines`` that are a table of contents: its page numbers are no
+    answers, and its entries ("Q3 (c) Memory ..... 4") open no section.
+
+    A contents is three or more entries in a row (blank lines and a table's ``|---|``
+    between them) whose page numbers never go down, under a "Contents" heading, or led
+    to by dots on every line. A summary table of answers ("| Q3 (c) | 4 |") has neither.
+    """
+    found: set[int] = set()
+    i = 0
+    while i < len(lines):
+        entries: list[tuple[int, int, bool]] = []
+        j = i
+        while j < len(lines):
+            raw = lines[j]
+            if not raw.strip() or TABLE_SEPARATOR.match(raw):
+                j += 1
+                continue
+            entry = _contents_entry(raw)
+            if entry is None or (entries and entry[0] < entries[-1][1]):
+                break
+            entries.append((j, *entry))
+            j += 1
+        if len(entries) >= 3 and (all(e[2] for e in entries) or _titled(lines, i)):
+            found.update(e[0] for e in entries)
+        i = max(j, i + 1)
+    return found
+
+
+def _titled(lines: Sequence[str], start: int) -> bool:
+    """Whether the last non-blank line before ``start`` is a "Contents" heading."""
+    for raw in reversed(lines[max(0, start - 3):start]):
+        if raw.strip():
+            text = (heading_text(raw) or raw).strip(" #*_:").lower()
+            return text in CONTENTS_WORDS
+    return False
 
 
 # -- list markers --------------------------------------------------------------------------------
@@ -123,13 +198,18 @@ ANSWER_WORDS = re.compile(
 
 _EMOJI = (r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D\u20E3"
           r"\u2190-\u21FF\u25A0-\u25FF\u2700-\u27BF✓✔✗✘]")
+SECTION_NUMERAL = r"(?-i:[A-Z]|(?=[IVX])X{0,2}(?:IX|IV|V?I{0,3}))"
+"""A section letter or Roman numeral (I to XX) a document class or a Typst template puts
+before a heading ("A.", "V.", "XIV.")."""
 DECORATION = re.compile(
-    rf"^(?:\s+|{_EMOJI}+|(?-i:[A-Z])\s+(?={LABEL_WORD}\s*\.?\s*\d)"
+    rf"^(?:\s+|{_EMOJI}+|{SECTION_NUMERAL}\.?\s+(?={LABEL_WORD}\s*\.?\s*\d)"
+    rf"|{SECTION_NUMERAL}\.\s+(?=(?:sub[\s-]?)?part\s*\(\s*(?:[a-h]|{ROMAN})\s*\))"
     rf"|\d{{1,2}}(?:\.\d{{1,2}}){{0,3}}\.?\s+(?={LABEL_WORD}\s*\.?\s*\d)"
     rf"|(?:(?-i:[A-Z])|\d{{1,2}})(?:\.\d{{1,2}}){{1,3}}\.?\s+(?=\(\s*(?:[a-h]|{ROMAN})\s*\)))+",
     re.I)
 """What may stand before a label and is no part of it: an emoji ("🧠 Q3 (c)"), a section
-letter or number the document class put there ("A  Q3(a)", "3.2 Q3(b)", "2 Task 3")."""
+letter, Roman numeral or number the document class put there ("A  Q3(a)", "V. Q3 (e)",
+"3.2 Q3(b)", "2 Task 3"), a sub-section's letter before a spelled-out part ("A. Part (I)")."""
 
 
 def undecorated(text: str) -> int:

@@ -46,11 +46,23 @@ def test_a_phrase_heading_is_found_under_its_synonym():
 
 
 def _pack_with(tmp_path: Path, table: str) -> Path:
+    """Lab A's pack with ``table`` as its synonyms (the pack's own [synonyms] taken out:
+    the pack names them since the held-out-4 fix, and TOML allows one table a name)."""
     root = tmp_path / "pack"
     shutil.copytree(ROOT / "reference" / "transfer-lab-a", root)
-    with (root / "pack.toml").open("a", encoding="utf-8") as fh:
-        fh.write(table)
+    kept: list[str] = []
+    inside = False
+    for line in (root / "pack.toml").read_text(encoding="utf-8").splitlines():
+        if line.startswith("["):
+            inside = line.strip() == "[synonyms]"
+        if not inside:
+            kept.append(line)
+    (root / "pack.toml").write_text("\n".join(kept) + "\n" + table, encoding="utf-8")
     return root
+
+
+def _without_synonyms(tmp_path: Path) -> Path:
+    return _pack_with(tmp_path / "bare", "")
 
 
 def test_the_pack_reads_its_synonyms_typed(tmp_path):
@@ -86,5 +98,6 @@ def test_the_answer_kind_reads_a_part_under_the_name_the_pack_gives_it(tmp_path)
         return [(kind("answer").score(c, question, ctx).evidence or {}).get("answer")
                 for c in question.checks if c.kind == "answer"]
 
-    assert read(ROOT / "reference" / "transfer-lab-a") == [None, None]
+    assert read(_without_synonyms(tmp_path)) == [None, None]
     assert read(_pack_with(tmp_path, table)) == ["20,960,400", "10,960,600"]
+    assert read(ROOT / "reference" / "transfer-lab-a") == ["20,960,400", "10,960,600"]
