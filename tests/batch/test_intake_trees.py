@@ -21,7 +21,7 @@ from grader.intake.lms import NOT_TAKEN, intake, load_roster, roster_intake
 from grader.intake.safezip import UnsafeZip, safe_extract
 from grader.intake.sources import collect
 from grader.pack import load_pack
-from tests.grader.test_submission_folders import make_pack
+from tests.grader.intake.test_submission_folders import make_pack
 
 NB = nbformat.writes(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1")]))
 ADA = "Ada Lovelace_101_assignsubmission_file_/"

@@ -1,6 +1,7 @@
 """Pack authoring that does not crash (issue 16, item 4): an author's slip is a PackError
 naming the key or the case, never a traceback. No kernel: every slip is found before one
-would start (the public folder and printed values run in test_submission_folders.py).
+would start (the public folder and printed values run in
+tests/grader/intake/test_submission_folders.py).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from grader.batch.driver import preflight
 from grader.cases import read_demo, write_demo, write_inputs
 from grader.pack import PackError, load_pack
 from grader.validate import validate_pack
-from tests.grader.test_submission_folders import REFERENCE, make_pack
+from tests.grader.intake.test_submission_folders import REFERENCE, make_pack
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ a tokenizer whose `__call__` classified, a stand-in `resource` module rewriting 
 probe's list of predictions, and a `forward` compiled under the library's file name got
 through later. The probe now predicts nothing and imports nothing: it hands back the
 state dict, in pieces the probe channel carries (`grader.checks.finetune_export`), and
-the clean evaluator outside judges them (tests/grader/test_finetune_eval.py). These tests
+the clean evaluator outside judges them (tests/grader/checks/test_finetune_eval.py). These tests
 run the probe here, on real tiny models from the seeded cache, and put its pieces back
 through the runner's own payload checks; `Student` is the probe's view of a namespace.
 """

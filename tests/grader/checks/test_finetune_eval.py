@@ -22,7 +22,7 @@ from grader.checks import finetune_export
 from grader.checks.finetune import model_flags, read_split
 from grader.checks.finetune_evaluation import evaluate_all
 from tests.conftest import SAMPLES
-from tests.grader.test_finetune_model_rules import PROBE, Student, export
+from tests.grader.checks.test_finetune_model_rules import PROBE, Student, export
 
 pytestmark = pytest.mark.sandbox
 

@@ -28,7 +28,7 @@ from grader.run.result import CellReport, ProbePayload, RunResult
 from grader.written import Reports
 from tests.grader.conftest import PACK_DIR
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_the_registry_holds_every_kind_each_refusing_unknown_keys():
