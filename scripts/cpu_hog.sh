@@ -3,9 +3,9 @@
 # command runs, then are killed. How the limit and hostile-sample tests are shown to hold
 # on a loaded machine (issue 28: no assertion may depend on which limit trips first).
 #
-#   bash scripts/cpu_hog.sh .venv/bin/pytest --tier full tests/grader/test_hostile_channel.py
+#   bash scripts/cpu_hog.sh .venv/bin/pytest --tier full tests/grader/run/test_hostile_channel.py
 #   HOG=6 bash scripts/cpu_hog.sh .venv/bin/pytest --tier full -k limits
-#   ROUNDS=3 bash scripts/cpu_hog.sh .venv/bin/pytest --tier full tests/grader/test_pool.py
+#   ROUNDS=3 bash scripts/cpu_hog.sh .venv/bin/pytest --tier full tests/grader/run/test_pool.py
 #
 # ROUNDS runs the command that many times in a row, the hog beside every round, and stops
 # at the first failing round. The hog never outlives the command (a trap kills it, and each

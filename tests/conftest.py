@@ -29,7 +29,7 @@ FAST = Limits(cell_timeout=5, probe_timeout=30, notebook_timeout=600, output_byt
 """Part 2's cells load models and fine-tune (tiny models: about 15 s each here). The
 notebook's budget is the pack's default (600 s): the solution ran for over 180 s beside a
 CPU hog with Python 3.12's CUDA torch, and an honest notebook must never race its budget
-(the budget's own test, tests/grader/test_runner.py, sets one of a few seconds)."""
+(the budget's own test, tests/grader/run/test_runner.py, sets one of a few seconds)."""
 
 ALONE_LIMITS = replace(FAST, cell_timeout=120)
 """The limit samples' (ALONE): each trips its own limit in one step (one allocation past
@@ -56,7 +56,7 @@ def _heavy(item: pytest.Item) -> bool:
 
 NEEDS_OF_FIXTURES = {"graded": ("sandbox",), "built": ("venv", "kernel"),
                      "installed": ("venv",)}
-"""Fixtures that grade in the sandbox (`graded`) or install a venv (tests/grader/test_env.py's
+"""Fixtures that grade in the sandbox (`graded`) or install a venv (tests/grader/env/test_env.py's
 `built`, which also starts a kernel of it; tests/test_wheel.py's `installed`): a test that
 uses one (directly or through another fixture) needs what they need, without saying so."""
 
@@ -302,7 +302,7 @@ def graded(pack, hf_cache) -> dict[str, Graded]:
     Warm, so that the tests reading these records (the README's scores, the hostile
     samples' limits and flags) hold on warm kernels, and the tests that grade some of the
     same notebooks cold compare with them (tests/batch/test_batch.py,
-    tests/grader/test_pool.py): warm == cold, without one kernel run more."""
+    tests/grader/run/test_pool.py): warm == cold, without one kernel run more."""
     needs_bwrap()
     os.environ["GRADER_TEST_SECRET"] = SECRET
     notebooks = sorted(SAMPLES.glob("*.ipynb"))
