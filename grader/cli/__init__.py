@@ -19,7 +19,7 @@ class Verb(NamedTuple):
     module: str
     attribute: str
     help: str
-    """The line `grader --help` shows (tests/grader/test_cli_startup.py holds it to the
+    """The line `grader --help` shows (tests/grader/cli/test_cli_startup.py holds it to the
     command's own help, so the two cannot drift apart)."""
 
 
