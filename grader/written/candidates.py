@@ -27,16 +27,25 @@ from calculators.answers._lexer import normalize_name
 from calculators.answers.parse import ParsedAnswer, parse_answer
 from calculators.answers.tex import clean
 from grader.written.asides import comparison_spans, inside
-from grader.written.vocabulary import NUMBER, UNIT_WORDS, has_digit, magnitude_after
+from grader.written.vocabulary import (
+    ANSWER_LINE,
+    CJK_CHARS,
+    LIST_COMMAS,
+    NUMBER,
+    UNIT_WORDS,
+    has_digit,
+    magnitude_after,
+)
 
 _CANDIDATE = re.compile(
-    r"(?<![\w.,^_])(?<!\^\{)(?<!_\{)(" + NUMBER + r")"
+    # a number glued to a word is no answer ("x2", "fp16"), but one after CJK script is
+    # ("約25.77GB", "つまり14.50 billion": no space is typed between them)
+    rf"(?<![.,^_])(?<!(?![{CJK_CHARS}])\w)(?<!\^\{{)(?<!_\{{)(" + NUMBER + r")"
     r"(?:[\s*}]*(?:%|(?:" + UNIT_WORDS + r")\b|×(?!\s*\d)|x(?=\s*$|\s*[.,;)]|\s+(?:smaller|larger|less|more)\b)))?"
 )
 _UNIT_START = re.compile(r"^\s*(?:\$\s*)?((?:" + UNIT_WORDS + r")\b|%)")
 _BOLD_SPANS = re.compile(r"\*\*(.+?)\*\*|__(.+?)__|\\textbf\{([^{}]*)\}|\\mathbf\{([^{}]*)\}")
 _BOXED_SPANS = re.compile(r"\\(?:boxed|fbox)\{((?:[^{}]|\{[^{}]*\})*)\}|\[\[(.+?)\]\]")
-_ANSWER_LINE = re.compile(r"^\W*(?:final\s+)?answers?\b\W*(?:[:=]|is\b)", re.I)
 _KEYWORDS = re.compile(
     r"\b(total|therefore|thus|hence|answer|result|gives|overall|altogether|so|i\.e\.|that is"
     r"|which is|equals|comes to|amounts to|works out (?:to|at))"
@@ -58,7 +67,7 @@ _CHAIN_AFTER = re.compile(r"(?<![<>!])(?:=|≈|\\approx)")
 # on an "Answer:" line that lists several ("p(mat) ≈ 0.7500, cross-entropy loss ≈ 0.2876"),
 # the "≈" after the next label is that item's, not a chain the first value runs on into
 # or in a parenthesis after it ("**0.065 %** of the FFN's states (≈ 116 GB)")
-_NEXT_ITEM = re.compile(r"(?<!\d)[,;]\s*(?=[^\d\s=≈])|\s(?:and|while|with)\s|\s\(", re.I)
+_NEXT_ITEM = re.compile(rf"(?<!\d)[{LIST_COMMAS}]\s*(?=[^\d\s=≈])|\s(?:and|while|with)\s|\s\(", re.I)
 _TAG = re.compile(r"(?:\\tag\{|\[)\s*$")
 # "the trainable parameters are 9,437,184." states a result; "2rH = 98,304 parameters"
 # before it in the same paragraph is working
@@ -227,7 +236,7 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
         matches = list(_CANDIDATE.finditer(text))[-MAX_CANDIDATES:]
         row = _Row(src, text, [m.span() for m in _BOLD_SPANS.finditer(text)],
                    [m.span() for m in _BOXED_SPANS.finditer(text)],
-                   bool(_ANSWER_LINE.match(text)),
+                   bool(ANSWER_LINE.match(text)),
                    _answer_cell(text, src.answer_cell) if src.table else None,
                    _answer_cell(text, src.value_cell) if src.value_cell is not None else None,
                    formulas,

@@ -43,8 +43,10 @@ from grader.written.sections import (
 )
 from grader.written.vocabulary import (
     LEADING_MARKERS,
+    LIST_COMMAS,
     MD_HEADING,
     QUESTION_LABEL,
+    has_digit,
     heading_text,
     kind_of,
 )
@@ -462,6 +464,20 @@ def _owner(text: str, own: Sequence[str], others: Sequence[str]) -> bool | None:
     return best[1]
 
 
+def _named_item(prefix: str) -> str | None:
+    """The last item of a list a number is the value of, where the item is named before an
+    "=" ("p(mat)=0.7500、損失=0.1249": "損失="), else None. A name that is no answer's
+    label still ends the label before it: the number is not that label's."""
+    cut = max(prefix.rfind(ch) for ch in LIST_COMMAS)
+    if cut < 0:
+        return None
+    tail = prefix[cut + 1:].strip()
+    name = tail.rstrip(" =:≈").strip()
+    if name == tail or not name or has_digit(name) or len(name) > 40:
+        return None
+    return tail
+
+
 def _own_candidates(found: list[Candidate], sources: Sequence[Source], spec: QuestionSpec,
                     questions: Sequence[QuestionSpec]) -> list[Candidate]:
     """Where a part holds two answers ("p(mat)" and the loss), the numbers that follow this
@@ -483,6 +499,9 @@ def _own_candidates(found: list[Candidate], sources: Sequence[Source], spec: Que
         for c in by_line.get(src.number, []):
             upto = c.end if c.why == "formula" else c.column  # "-\ln \frac{...}" names the loss
             owner = _owner(_norm(c.line_text[:upto]), own, others)
+            item = _named_item(c.line_text[:upto])
+            if item is not None and _owner(_norm(item), own, others) is None:
+                owner = current = None  # "、損失=0.1249": named, but by no answer's label
             current = owner if owner is not None else current
             (mine if current else unlabelled if current is None else []).append(c)
         owner = _owner(_norm(clean(src.text)), own, others)

@@ -57,8 +57,10 @@ END = ("end", "", None, None)
 
 _WORD = (rf"(?P<word>{LABEL_WORD[3:-1]})\s*\.?\s*(?P<num>\d+)"
          r"(?!\d|,\d)")
-_BARE = (r"(?P<bare>\d+)(?=\s*\(\s*[a-hA-H]\s*\)|\s?(?-i:[a-h])\)|(?-i:[a-h])[.:](?:\s|$)"
-         r"|\.\d{1,2}(?![\d.,]))")
+_BARE = (rf"(?P<bare>\d+)(?=\s*\(\s*[a-hA-H]\s*\)|\s?(?-i:[a-h])(?:[-–.]{ROMAN})?\)"
+         r"|(?-i:[a-h])[.:](?:\s|$)|\.\d{1,2}(?![\d.,]))")
+"""A question number with no word before its letter: "3(c)", "3c)", "3e-ii)" (a phone's
+shorthand), "3c.", "3.3"."""
 _PART_WORD = r"(?:sub[\s-]?)?(?:part|question)"
 """A part spelled out: "Part (c)", "part c", "Sub-part (c)", "Subquestion c"."""
 _LETTER = (

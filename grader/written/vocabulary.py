@@ -164,10 +164,11 @@ UNIT_WORDS = (
 """Units and scale words a written value may carry."""
 NUMBER = (
     r"(?:\d{1,3}(?:(?:,\s?|['’ \u2009\u202f])\d{3})+(?!\d)|\d+)(?:\.\d+)?"
-    r"(?:[eE][+-]?\d+|\s*(?:×|x|\\times|\\cdot|[*·⋅])\s*10\s*(?:\^|\*\*)\s*\{?[-−]?\d+\}?)?"
+    r"(?:[eE][+-]?\d+|\s*(?:×|x|\\times|\\cdot|[*·⋅])\s*10\s*(?:\^|\*\*)\s*[{(]?[-−]?\d+[})]?)?"
 )
 """A written number: digit groups (``25,769,803,776``, ``21 018 401``), a decimal part,
-a power of ten (``1.2e9``, ``1.2 × 10^9``)."""
+a power of ten (``1.2e9``, ``1.2 × 10^9``, ``6.51×10^(-4)`` as a superscript ``10⁻⁴`` is
+spelled by the readers)."""
 MAGNITUDES = {"万": 4, "萬": 4, "亿": 8, "億": 8, "兆": 12}
 """CJK magnitude words and their powers of ten: ``145 亿`` is 145 × 10^8 (14.5 billion),
 never 145; ``944 万`` is 9.44 million."""
@@ -176,7 +177,9 @@ never 145; ``944 万`` is 9.44 million."""
 def magnitude_after(text: str) -> int | None:
     """The power of ten a CJK magnitude word right after a number stands for, or None."""
     return MAGNITUDES.get(text.lstrip(" \u3000")[:1])
-CJK = re.compile(r"[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]")
+CJK_CHARS = r"\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef"
+"""Chinese, Japanese and Korean script and punctuation (as a character class's body)."""
+CJK = re.compile(f"[{CJK_CHARS}]")
 """Chinese, Japanese and Korean script and punctuation: an aside in another language."""
 
 # -- question labels ----------------------------------------------------------------------------
@@ -191,10 +194,17 @@ LABEL_WORD = r"(?:question|problem|exercise|part|task|qns?|ques|q)"
 """A word that names a question before its number ("Question 3", "Q3", "Task 7")."""
 QUESTION_LABEL = re.compile(rf"\b({LABEL_WORD})\s*\.?\s*(\d+)(?!\d|,\d)", re.I)
 """A question named by word and number anywhere in a text: ("q", "3") of "see Q3 (c)"."""
+ANSWER_WORD = r"(?:(?:final\s+)?answers?|答え|答案|解答|回答|答)"
+"""The word that announces an answer, in English or as a Japanese IME or a Chinese student
+types it ("答え:25.77GB", "答案：…", "答：…")."""
 ANSWER_WORDS = re.compile(
-    r"(?:(?:final\s+)?answers?|ans\.?|solutions?|sol\.)\s*(?:(?:to|for|of)\s+)?[:.\-–]?\s*",
+    rf"(?:{ANSWER_WORD}|ans\.?|solutions?|sol\.)\s*(?:(?:to|for|of)\s+)?[:.\-–]?\s*",
     re.I)
 """'Answer to Q3 (c):', 'Ans. 3(c)', 'Solution to Question 3 (c)': the label after them."""
+ANSWER_LINE = re.compile(rf"^\W*{ANSWER_WORD}\b\W*(?:[:=]|is\b)", re.I)
+"""A line that gives the answer: "Answer: 25.77 GB", "Final answer is …", "答え:約25.77GB"."""
+LIST_COMMAS = ",;、，；"
+"""What separates the items of a list in a line, in any script ("p=0.7500、損失=0.1249")."""
 
 _EMOJI = (r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D\u20E3"
           r"\u2190-\u21FF\u25A0-\u25FF\u2700-\u27BF✓✔✗✘]")

@@ -1,0 +1,65 @@
+"""A phone's shorthand labels and superscript powers, and text typed with a CJK input
+method (held-out-5's families, on small reports written here, not the corpus's files)."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.written import QuestionSpec, extract_answers
+from grader.written.reading.normalise import normalise
+
+Q3 = [QuestionSpec("q3a2.p", ("Q3 (a)",), part="(II)", labels=("p(mat)", "probability")),
+      QuestionSpec("q3a2.loss", ("Q3 (a)",), part="(II)", labels=("loss", "-ln", "-log")),
+      QuestionSpec("q3c", ("Q3 (c)",)), QuestionSpec("q3d", ("Q3 (d)",)),
+      QuestionSpec("q3e1", ("Q3 (e)",), part="(I)"),
+      QuestionSpec("q3e2", ("Q3 (e)",), part="(II)"),
+      QuestionSpec("q3e3", ("Q3 (e)",), part="(III)")]
+
+
+def test_a_letter_and_numeral_joined_after_the_number_open_the_part():
+    text = normalise("3d)\nper layer ≈ 3.02×10⁸\n× 48 → ≈ 1.45×10¹⁰ params\n\n"
+                     "3e-i)\n96 × 98,304 ≈ 9.44×10⁶\n\n"
+                     "3e.ii)\n9.44×10⁶ × 8 B ≈ 75.5 MB\n\n"
+                     "3e–iii)\nFFN: 1.45×10¹⁰ × 8 B ≈ 1.16×10¹¹ B\n"
+                     "ratio = 7.55×10⁷ / 1.16×10¹¹ ≈ 6.51×10⁻⁴\n")
+    got = extract_answers(text, Q3)
+    assert got["q3d"].answer == "1.45×10^10"
+    assert got["q3e1"].answer == "9.44×10^6"
+    assert got["q3e2"].answer == "75.5 MB"
+    assert got["q3e3"].answer == "6.51×10^(-4)"  # a negative power as superscripts spell it
+
+
+@pytest.mark.parametrize(("written", "read"), [("10^(-4)", "10^(-4)"), ("10^{-4}", "10^-4"),
+                                              ("10^-4", "10^-4")])
+def test_a_power_of_ten_is_read_whole_however_it_is_bracketed(written, read):
+    text = f"## Q3 (c)\nThe ratio is 6.51 × {written}.\n"
+    assert extract_answers(text, Q3)["q3c"].answer == f"6.51 × {read}"
+
+
+def test_the_japanese_answer_word_marks_the_answer_and_a_number_after_cjk_is_read():
+    text = normalise("Ｑ３（ｃ）\n"
+                     "  48 * 16384^2 * 2 bytes = 25,769,803,776 bytes\n"
+                     "答え：約２５．７７ＧＢ\n\n"
+                     "Ｑ３（ｄ）\n"
+                     "  1 layer: 6144*24576*2 + 30720 = 302,020,608\n"
+                     "答え：約145億、つまり14.50 billion parameters\n")
+    got = extract_answers(text, Q3)
+    assert got["q3c"].answer == "25.77GB" and got["q3c"].why == "answer line"
+    assert got["q3d"].answer == "14.50 billion"
+
+
+@pytest.mark.parametrize("word", ["答え", "答案", "答"])
+def test_a_cjk_answer_line_beats_the_working(word):
+    text = f"## Q3 (c)\n48 × 16384^2 = 12,884,901,888 scores\n{word}:25.77 GB\n"
+    assert extract_answers(text, Q3)["q3c"].answer == "25.77 GB"
+
+
+def test_a_list_item_named_in_other_words_is_not_the_label_before_it():
+    text = normalise("Ｑ３（ａ）\n（II）\n"
+                     "  sum = e^0.5 + e^0.1 + e^3.0 + e^0.2 + e^1.0 = 26.7791\n"
+                     "  p(mat) = 20.0855 / 26.7791\n"
+                     "  loss = -ln(p(mat))\n"
+                     "答え：p(mat)=0.7500、損失=0.2876\n")
+    got = extract_answers(text, Q3)
+    assert got["q3a2.p"].answer == "0.7500" and not got["q3a2.p"].shotgun
+    assert got["q3a2.loss"].answer == "0.2876"
