@@ -49,6 +49,7 @@ from grader.written.vocabulary import (
     contents_lines,
     ends_sentence,
     has_digit,
+    states_value,
     undecorated,
 )
 
@@ -485,6 +486,8 @@ def read_lines(text: str, lettered: set[str] | None = None,
                 heading = True  # "**Question 3 (c)**": a bold label line is a heading
             if mark is not None and mark.paths == (END,) and _subsection(raw, level):
                 mark = None  # "### Summary" under "## Q3 (e)": that part's own summary
+        if mark is None and heading and states_value(raw):
+            heading = False  # "### ≈ 14.5 B parameters": a slide's answer set large
         if mark is None and not table and not heading:
             mark = _outline_mark(raw, paths, lettered)
             if mark is None and len(raw) < 60 and _CLOSING_HINT.search(raw) \

@@ -42,6 +42,19 @@ def heading_text(raw: str) -> str | None:
     return m.group(1) if m is not None else None
 
 
+RELATIONS = "=≈~≃≅"
+"""What states a value: "p = 0.75", "≈ 14.5 B parameters"."""
+
+
+def states_value(raw: str) -> bool:
+    """Whether a heading states a value ("### ≈ 14.5 B parameters", "### p(mat) = 0.75"):
+    then it is a result set large (a slide's answer line, a callout), no heading, and its
+    value is an answer. A value stated is a number after a relation sign."""
+    text = (heading_text(raw) or raw).strip(" *_#")
+    cut = max(text.rfind(r) for r in RELATIONS)
+    return cut >= 0 and has_digit(text[cut:])
+
+
 def is_table_row(raw: str) -> bool:
     return raw.lstrip().startswith("|")
 

@@ -124,14 +124,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # labels, the seeds of a pandas or Notion table not read as rows.
     ('h5-p3-md-rmarkdown', 'q3c', 'text'):
         "reads 'h * S^2 * 2': close 0.75; should read '25.77 GB': correct 1",
-    ('h5-p3-word-keynote', 'q3a2.p', 'pdf'):
-        "reads '20.09': wrong 0; should read '0.75': correct 1",
-    ('h5-p3-word-keynote', 'q3a2.loss', 'pdf'):
-        "reads '20.09': wrong 0; should read '0.288': correct 1",
-    ('h5-p3-word-keynote', 'q3d', 'pdf'):
-        "reads '48': wrong 0; should read '14.5 billion': correct 1",
-    ('h5-p3-word-keynote', 'q3e3', 'pdf'):
-        "reads '116 GB': wrong 0; should read '0.065 %': correct 1",
     ('h5-p3-md-hackmd', 'q3a2.p', 'text'):
         "reads '\\\\frac{20.086}{26.779}': close 0.75; should read '0.750': correct 1",
     ('h5-labA-md-gdocs', 'q3.lm', 'text'):

@@ -63,3 +63,21 @@ def test_a_list_item_named_in_other_words_is_not_the_label_before_it():
     got = extract_answers(text, Q3)
     assert got["q3a2.p"].answer == "0.7500" and not got["q3a2.p"].shotgun
     assert got["q3a2.loss"].answer == "0.2876"
+
+
+def test_a_slide_answer_set_large_is_no_heading():
+    """Slides printed to PDF: the answer is a line in a large font, which the PDF reader
+    writes as a heading; a heading that states a value is read as the answer."""
+    text = ("## Q3 (a) — Language modelling\n(II) logits [0.5, 0.1, 3.0, 0.2, 1.0]\n"
+            "Σ e^z = 26.78, e^3 = 20.09\n### p(mat) = 0.75 · loss = −ln 0.75 = 0.288\n"
+            "## Q3 (d) — FFN parameters\n"
+            "per layer: 2 × 6144 × 24,576 + 30,720 = 302.0 M × 48 layers\n"
+            "### ≈ 14.5 B parameters\n"
+            "## Q3 (e) — LoRA\n(III) FFN Adam: 14.5 B × 8 bytes = 116 GB\n"
+            "### LoRA optimizer memory ≈ 0.065 % of the FFN’s\n"
+            "### Notes on the method\n")
+    got = extract_answers(text, Q3)
+    assert got["q3a2.p"].answer == "0.75"
+    assert got["q3a2.loss"].answer == "0.288"
+    assert got["q3d"].answer == "14.5 B"
+    assert got["q3e3"].answer == "0.065 %"
