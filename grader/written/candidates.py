@@ -44,7 +44,10 @@ _CANDIDATE = re.compile(
     r"(?:[\s*}]*(?:%|(?:" + UNIT_WORDS + r")\b|×(?!\s*\d)|x(?=\s*$|\s*[.,;)]|\s+(?:smaller|larger|less|more)\b)))?"
 )
 _UNIT_START = re.compile(r"^\s*(?:\$\s*)?((?:" + UNIT_WORDS + r")\b|%)")
-_BOLD_SPANS = re.compile(r"\*\*(.+?)\*\*|__(.+?)__|\\textbf\{([^{}]*)\}|\\mathbf\{([^{}]*)\}")
+_BOLD_SPANS = re.compile(r"\*\*(.+?)\*\*|__(.+?)__|\\textbf\{([^{}]*)\}|\\mathbf\{([^{}]*)\}"
+                         r"|(?<![=!<>])==(?=\S)([^=]+?)(?<=\S)==(?!=)")
+"""Emphasis a student puts on the answer: bold, and the highlight of HackMD and Obsidian
+(``==0.750==``; never ``a == b``)."""
 _BOXED_SPANS = re.compile(r"\\(?:boxed|fbox)\{((?:[^{}]|\{[^{}]*\})*)\}|\[\[(.+?)\]\]")
 _KEYWORDS = re.compile(
     r"\b(total|therefore|thus|hence|answer|result|gives|overall|altogether|so|i\.e\.|that is"
@@ -122,6 +125,9 @@ class Source:
     value_cell: int | None = None
     """For a row of a table of working ("Step | Expression | Value") other than its last:
     which piece is the step's value (conclusive, as a value after its working is)."""
+    code: bool = False
+    """A line of a code block: its expressions ("bytes <- h * S^2 * 2") are a program's,
+    never the formula a student gives as the answer; its printed numbers may be."""
 
 
 def _symbol_names(symbols: Mapping[str, Any] | None) -> list[str]:
@@ -232,7 +238,8 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
         src = sources[index]
         text = clean(src.text)
         formulas = (_formulas(text, symbols or {}, names)
-                    if len(text) <= _FORMULA_LINE and index >= formula_from else [])
+                    if len(text) <= _FORMULA_LINE and index >= formula_from and not src.code
+                    else [])
         matches = list(_CANDIDATE.finditer(text))[-MAX_CANDIDATES:]
         row = _Row(src, text, [m.span() for m in _BOLD_SPANS.finditer(text)],
                    [m.span() for m in _BOXED_SPANS.finditer(text)],

@@ -412,7 +412,8 @@ class _Reader:
             cell = None if column is None or column < skipped else column - skipped
             answers = line.table and (cell is not None or i == rng.start or line.opens)
             out.append(Source(line.number, text, answers, following, cell,
-                              None if value is None or value < skipped else value - skipped))
+                              None if value is None or value < skipped else value - skipped,
+                              line.code))
         return out
 
     def _answer_column(self, i: int) -> tuple[int | None, bool]:

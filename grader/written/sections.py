@@ -286,6 +286,7 @@ class Line:
     mark: Mark | None
     paths: tuple[Path, ...] = ()
     opens: bool = False  # its label took effect (it begins a new section or part)
+    code: bool = False  # inside a code block (``` fences): its lines are program, not prose
 
 
 def _plural_at(text: str, where: list[int], raw_len: int) -> tuple[Mark, int] | None:
@@ -460,7 +461,7 @@ def read_lines(text: str, lettered: set[str] | None = None,
             new = _apply(mark, paths, lettered) if mark is not None else None
             if new is not None:
                 paths = new
-            out.append(Line(number, raw, False, False, mark, paths, new is not None))
+            out.append(Line(number, raw, False, False, mark, paths, new is not None, True))
             continue
         table = raw.lstrip().startswith("|")
         if number in contents:  # "Q3 (c) Memory ..... 4": a contents entry, no section

@@ -122,10 +122,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # (docs/benchmarks.md). Its families: a table of contents' page numbers read as
     # answers, Roman-numeral section numbers before a label, Keynote slides, full-width
     # labels, the seeds of a pandas or Notion table not read as rows.
-    ('h5-p3-md-rmarkdown', 'q3c', 'text'):
-        "reads 'h * S^2 * 2': close 0.75; should read '25.77 GB': correct 1",
-    ('h5-p3-md-hackmd', 'q3a2.p', 'text'):
-        "reads '\\\\frac{20.086}{26.779}': close 0.75; should read '0.750': correct 1",
     ('h5-labA-md-gdocs', 'q3.lm', 'text'):
         "reads nothing: h5-labA-md-gdocs.md: no part 'Language modeling task' in the section; no notebook was handed in; should read '20,857,601': convention no_out_proj 0.75",
     ('h5-labA-md-gdocs', 'q3.cls', 'text'):

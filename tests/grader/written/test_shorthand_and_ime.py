@@ -81,3 +81,25 @@ def test_a_slide_answer_set_large_is_no_heading():
     assert got["q3a2.loss"].answer == "0.288"
     assert got["q3d"].answer == "14.5 B"
     assert got["q3e3"].answer == "0.065 %"
+
+
+@pytest.mark.parametrize("mark", ["==0.750==", "**0.750**"])
+def test_a_highlighted_value_beats_the_formula_before_it(mark):
+    """HackMD and Obsidian highlight with ``==…==``: emphasis, as bold is."""
+    text = ("## Q3 (a)\n**(II)**\n$$\np(\\text{mat})=\\frac{e^{3.0}}{26.779}=\\frac{20.086}{26.779}\n$$\n"
+            f"$p(\\text{{mat}})$ = {mark}, loss $=-\\ln 0.750$ = ==0.2876==\n## Q3 (c)\nx\n")
+    assert extract_answers(text, Q3)["q3a2.p"].answer == "0.750"
+
+
+def test_a_highlight_is_no_comparison_of_code():
+    text = "## Q3 (c)\nassert a == b == c\nThe memory is 25.77 GB.\n"
+    assert extract_answers(text, Q3)["q3c"].answer == "25.77 GB"
+
+
+def test_an_expression_in_a_code_block_is_no_formula_answer():
+    """R Markdown knitted: the chunk's code computes, its sentence states the answer."""
+    text = ("## (c)\n\n``` r\nh <- 48; S <- 16384\nbytes <- h * S^2 * 2\nbytes / 1e9\n```\n\n"
+            "    ## [1] 25.7698\n\nThe attention scores of one layer take 25.77 GB.\n\n## (d)\n")
+    spec = QuestionSpec("q3c", ("Q3 (c)",), symbols={"h": 48, "S": 16384})
+    assert extract_answers(text, [spec, QuestionSpec("q3d", ("Q3 (d)",))])["q3c"].answer \
+        == "25.77 GB"
