@@ -290,14 +290,18 @@ def _part_range(lines: list[_Line], start: int, end: int, part: str,
         return _find_phrase(LEADING_MARKERS.sub("", text), phrase) == 0
 
     first = next((i for i in range(start, end) if begins(lines[i], own)), None)
+    inside = first is None  # named inside its line: "语言建模任务（Language modeling task）："
     if first is None:
         first = next((i for i in range(start, end) if _find_phrase(lines[i].norm, own) >= 0), None)
     if first is None:
         return None
     others = [_norm(s) for s in siblings if _norm(s) != own]
+    # a sibling named as this part was (inside its line, the pack's name in brackets
+    # after the student's) ends it as a sibling at a line's start does
     stop = next((i for i in range(first + 1, end)
-                 if any(begins(lines[i], o) or (o.startswith("(") and _find_phrase(lines[i].norm, o)
-                                                >= 0) for o in others)), end)
+                 if any(begins(lines[i], o) or ((inside or o.startswith("("))
+                                                and _find_phrase(lines[i].norm, o) >= 0)
+                        for o in others)), end)
     return first, stop
 
 

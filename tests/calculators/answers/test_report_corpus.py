@@ -126,8 +126,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "reads nothing: h5-labA-md-gdocs.md: no part 'Language modeling task' in the section; no notebook was handed in; should read '20,857,601': convention no_out_proj 0.75",
     ('h5-labA-md-gdocs', 'q3.cls', 'text'):
         "reads nothing: h5-labA-md-gdocs.md: no part 'Classification task' in the section; no notebook was handed in; should read '10,807,802': convention no_out_proj 0.75",
-    ('h5-labA-docx-chinese', 'q3.lm', 'docx'):
-        "reads '10,968,602': wrong 0; should read '21,018,401': correct 1",
     ('h5-labB-md-webpdf', 'seeds', 'pdf'):
         "reads 5 of 5 rows read are the report's, 1 confirmed; should read 6 rows, 18/18 confirmed",
 }

@@ -103,3 +103,17 @@ def test_an_expression_in_a_code_block_is_no_formula_answer():
     spec = QuestionSpec("q3c", ("Q3 (c)",), symbols={"h": 48, "S": 16384})
     assert extract_answers(text, [spec, QuestionSpec("q3d", ("Q3 (d)",))])["q3c"].answer \
         == "25.77 GB"
+
+
+def test_parts_named_inside_their_lines_end_each_other():
+    """A Chinese student names each part in Chinese, the pack's name in brackets after it:
+    the second part's line ends the first part, as it would at the line's start."""
+    specs = [QuestionSpec("lm", ("Question 3",), part="Language modeling task"),
+             QuestionSpec("cls", ("Question 3",), part="Classification task")]
+    text = ("# 问题 3（Question 3）\n每一层合计 242,000。\n"
+            "**语言建模任务（Language modeling task）：**10,000,200 + 968,000 = **21,018,401** 个\n"
+            "**分类任务（Classification task）：**10,000,200 + 968,000 + 402 = **10,968,602** 个\n"
+            "# 问题 4（Question 4）\n")
+    got = extract_answers(normalise(text), specs)
+    assert got["lm"].answer == "21,018,401"
+    assert got["cls"].answer == "10,968,602"
