@@ -305,6 +305,54 @@ def _part_range(lines: list[_Line], start: int, end: int, part: str,
     return first, stop
 
 
+_GENERIC_WORDS = frozenset({"task", "model", "models", "part", "the", "a", "an", "of", "for",
+                            "and", "in", "on", "to", "with", "network", "result", "results"})
+"""Words a part's name shares with every sibling ("... task", "... model"): no evidence."""
+
+
+def _stems(name: str) -> tuple[set[str], str]:
+    """The stems of a part name's own words (first five letters) and their initials."""
+    words = [w for w in "".join(c if c.isalnum() else " " for c in _norm(name)).split()
+             if w not in _GENERIC_WORDS]
+    return {w[:5] for w in words if len(w) >= 4}, "".join(w[0] for w in words)
+
+
+def _head_words(line: _Line) -> list[str]:
+    """The words that name a line: a table row's first cell, a line's text before ":"."""
+    text = line.heading if line.heading is not None else line.norm.lstrip("| ")
+    text = text.split("|")[0].split(":")[0]
+    return "".join(c if c.isalnum() else " " for c in text).split()[:6]
+
+
+def _named_like(line: _Line, name: str) -> bool:
+    """Whether a line's head names ``name`` in other words: a word of the same stem
+    ("Classifier" for "Classification task") or its initials ("LM model" for "Language
+    modeling task"). Numbers are no name."""
+    stems, initials = _stems(name)
+    words = [w for w in _head_words(line) if not w[0].isdigit()]
+    return any(w[:5] in stems for w in words if len(w) >= 4 and w not in _GENERIC_WORDS) \
+        or (len(initials) >= 2 and initials in words)
+
+
+def _loose_part_range(lines: list[_Line], start: int, end: int, names: Sequence[str],
+                      siblings: Sequence[str]) -> tuple[int, int] | None:
+    """A part named in the student's own words (neither the pack's name nor a synonym):
+    the last line whose head is named like this part and like no sibling, to the next
+    line named like a sibling. Read only when every other way found nothing."""
+    def mine(line: _Line) -> bool:
+        return any(_named_like(line, n) for n in names) \
+            and not any(_named_like(line, o) for o in siblings)
+
+    # the last such line: an answer comes after its working, whose rows ("LM head",
+    # "Classification head") are named like the parts too
+    first = next((i for i in range(end - 1, start - 1, -1) if mine(lines[i])), None)
+    if first is None:
+        return None
+    stop = next((i for i in range(first + 1, end)
+                 if any(_named_like(lines[i], o) for o in siblings) and not mine(lines[i])), end)
+    return first, stop
+
+
 # -- finding each question's range ------------------------------------------------------------
 
 
@@ -381,6 +429,8 @@ class _Reader:
         part = next((found for name in spec.names(spec.part)
                      if (found := _part_range(self.plain, head + 1, end, name, siblings))), None)
         if part is None:
+            part = _loose_part_range(self.plain, head + 1, end, spec.names(spec.part), siblings)
+        if part is None:
             return f"no part '{spec.part}' in the section"
         starts = [found[0] for other in siblings
                   if (found := _part_range(self.plain, head + 1, end, other, [])) is not None]
@@ -422,7 +472,7 @@ class _Reader:
 
     def _answer_column(self, i: int) -> tuple[int | None, bool]:
         """The index (in ``row.split("|")``) of the column a table's header calls the answer,
-        and whether every row's cell there answers: an "Answer" or "Final" column's does, a
+        and whether every row's cell there answers: an "Answer", "Final" or "Total" column's does, a
         "Value" or "Result" column's only in the table's last row of the section (a table of
         working steps, its conclusion last). The header row is read as ``blocks`` reads it
         (over a ``|---|`` line, or a first row of names over rows of figures, as Word
@@ -438,7 +488,7 @@ class _Reader:
             return None, True
         names = [_norm(c) for c in table.column_names()]
         for k, name in enumerate(names):
-            if name.startswith(("answer", "final")):
+            if name.startswith(("answer", "final", "total")):  # a row's total is its count
                 return k + 1, True
             if name.startswith(("result", "value")):
                 return k + 1, False

@@ -122,10 +122,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # (docs/benchmarks.md). Its families: a table of contents' page numbers read as
     # answers, Roman-numeral section numbers before a label, Keynote slides, full-width
     # labels, the seeds of a pandas or Notion table not read as rows.
-    ('h5-labA-md-gdocs', 'q3.lm', 'text'):
-        "reads nothing: h5-labA-md-gdocs.md: no part 'Language modeling task' in the section; no notebook was handed in; should read '20,857,601': convention no_out_proj 0.75",
-    ('h5-labA-md-gdocs', 'q3.cls', 'text'):
-        "reads nothing: h5-labA-md-gdocs.md: no part 'Classification task' in the section; no notebook was handed in; should read '10,807,802': convention no_out_proj 0.75",
     ('h5-labB-md-webpdf', 'seeds', 'pdf'):
         "reads 5 of 5 rows read are the report's, 1 confirmed; should read 6 rows, 18/18 confirmed",
 }

@@ -117,3 +117,25 @@ def test_parts_named_inside_their_lines_end_each_other():
     got = extract_answers(normalise(text), specs)
     assert got["lm"].answer == "21,018,401"
     assert got["cls"].answer == "10,968,602"
+
+
+LAB = [QuestionSpec("lm", ("Question 3",), part="Language modeling task"),
+       QuestionSpec("cls", ("Question 3",), part="Classification task")]
+
+
+def test_parts_named_in_the_students_words_are_found_by_stem_or_initials():
+    """No synonym in the pack: 'LM model' has the initials of 'Language modeling', and
+    'Classifier' the stem of 'Classification'; a table's Total column is each row's count."""
+    text = ("**Question 3**\n\nPer layer: 201,800, so 4 layers = 807,200\n\n"
+            "| Model | Embedding | Encoder | Head | Total |\n| :-- | :-- | :-- | :-- | :-- |\n"
+            "| LM model | 10,000,200 | 807,200 | 10,050,201 | 20,857,601 |\n"
+            "| Classifier | 10,000,200 | 807,200 | 402 | 10,807,802 |\n\n**Question 4**\n")
+    got = extract_answers(text, LAB)
+    assert got["lm"].answer == "20,857,601"
+    assert got["cls"].answer == "10,807,802"
+
+
+def test_a_name_like_both_parts_or_neither_finds_no_part():
+    text = ("**Question 3**\n\nModel task: 5,000\nOther words: 7,000\n\n**Question 4**\n")
+    got = extract_answers(text, LAB)
+    assert not got["lm"].found and not got["cls"].found

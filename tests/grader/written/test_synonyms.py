@@ -34,9 +34,25 @@ def test_a_part_is_found_under_the_name_the_pack_gives_as_its_synonym():
     assert got["cls"].answer == "10,960,600" and got["cls"].line == 4
 
 
-def test_without_the_synonyms_the_parts_are_not_found():
-    got = extract_answers(REPORT, specs({}))
+OWN_WORDS = REPORT.replace("Pre-training (LM) model", "Pre-trained network").replace(
+    "Fine-tuned classifier", "Fine-tuned network")
+"""The parts in words that share neither a stem nor the initials with the pack's names."""
+
+
+def test_without_the_synonyms_parts_in_unrelated_words_are_not_found():
+    got = extract_answers(OWN_WORDS, specs({}))
     assert not got["lm"].found and "no part 'Language modeling task'" in got["lm"].reason
+    named = {"Language modeling task": ("Pre-trained network",),
+             "Classification task": ("Fine-tuned network",)}
+    got = extract_answers(OWN_WORDS, specs(named))
+    assert got["lm"].answer == "20,960,400" and got["cls"].answer == "10,960,600"
+
+
+def test_without_the_synonyms_parts_named_by_initials_or_stem_are_found():
+    """'(LM)' has the initials of 'Language modeling', 'classifier' the stem of
+    'Classification' (``report._named_like``): read, as a TA would, without a synonym."""
+    got = extract_answers(REPORT, specs({}))
+    assert got["lm"].answer == "20,960,400" and got["cls"].answer == "10,960,600"
 
 
 def test_a_phrase_heading_is_found_under_its_synonym():
@@ -61,10 +77,6 @@ def _pack_with(tmp_path: Path, table: str) -> Path:
     return root
 
 
-def _without_synonyms(tmp_path: Path) -> Path:
-    return _pack_with(tmp_path / "bare", "")
-
-
 def test_the_pack_reads_its_synonyms_typed(tmp_path):
     root = _pack_with(tmp_path, '\n[synonyms]\n"Language modeling task" = '
                                 '["Pre-training (LM) model", "LM model"]\n')
@@ -80,8 +92,8 @@ def test_a_synonym_that_is_no_list_of_names_is_refused(tmp_path):
 
 def test_the_answer_kind_reads_a_part_under_the_name_the_pack_gives_it(tmp_path):
     """Through the `answer` kind as grading calls it: lab A's Q3 parts, named "Pre-training
-    (LM) model:" and "Fine-tuned classifier:" by the student, are found once the pack says
-    so, and not before."""
+    (LM) model:" and "Fine-tuned classifier:" by the student, are found under the names the
+    pack gives them: a table that gives them the wrong way round reads them so."""
     from grader.checks.kind import Context
     from grader.checks.registry import kind
     from grader.written import Reports
@@ -98,6 +110,8 @@ def test_the_answer_kind_reads_a_part_under_the_name_the_pack_gives_it(tmp_path)
         return [(kind("answer").score(c, question, ctx).evidence or {}).get("answer")
                 for c in question.checks if c.kind == "answer"]
 
-    assert read(_without_synonyms(tmp_path)) == [None, None]
+    swapped = ('\n[synonyms]\n"Language modeling task" = ["Fine-tuned classifier"]\n'
+               '"Classification task" = ["Pre-training (LM) model"]\n')
+    assert read(_pack_with(tmp_path / "swapped", swapped)) == ["10,960,600", "20,960,400"]
     assert read(_pack_with(tmp_path, table)) == ["20,960,400", "10,960,600"]
     assert read(ROOT / "reference" / "transfer-lab-a") == ["20,960,400", "10,960,600"]
