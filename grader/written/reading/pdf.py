@@ -486,9 +486,12 @@ def _drop_margins(blocks: list[_Block], heights: dict[int, float]) -> list[_Bloc
         for line in block.lines:
             key = _key(line.text)
             if in_margin(line, block.page):
-                if not key or len(seen.get(key, ())) >= 2:
+                # a number with text on its baseline is a table's cell (a row at the top
+                # of a page: "0  pretrained  1  0.853  1200"), no page number
+                number = key.strip("# ") == "" and not _alone(line, block.page)
+                if not key or (len(seen.get(key, ())) >= 2 and not number):
                     continue
-                if _PAGE_NUMBER.match(key) or _PRINT_STAMP.match(key):
+                if (_PAGE_NUMBER.match(key) and not number) or _PRINT_STAMP.match(key):
                     continue
             # a lone page number is the first or last line of its page, wherever that is
             if not key:

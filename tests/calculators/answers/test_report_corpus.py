@@ -122,11 +122,8 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # (docs/benchmarks.md). Its families: a table of contents' page numbers read as
     # answers, Roman-numeral section numbers before a label, Keynote slides, full-width
     # labels, the seeds of a pandas or Notion table not read as rows. Then fixed by family
-    # (docs/reading-reports.md, "Held-out 5"; tuned on now): 22/23 PDF, 10/10 DOCX, 33/33
-    # text. Left: the webpdf's first data row loses its index, seed and step cells in the
-    # PDF table finder.
-    ('h5-labB-md-webpdf', 'seeds', 'pdf'):
-        "reads 5 of 5 rows read are the report's, 1 confirmed; should read 6 rows, 18/18 confirmed",
+    # (docs/reading-reports.md, "Held-out 5"; tuned on now): 23/23 PDF, 10/10 DOCX, 33/33
+    # text, none left.
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.

@@ -87,3 +87,28 @@ def test_roman_numbered_sections_and_lettered_parts_are_read():
     assert got["q3d"].answer == "14.50 billion"
     assert got["q3e1"].answer == "9437184"
     assert got["q3e2"].answer == "75.50 MB"
+
+
+def test_a_table_row_at_the_top_of_a_page_keeps_its_numbers(tmp_path):
+    """A table running over a page break: its first row on the new page sits in the top
+    margin, where a lone number is a page number; with text on its baseline it is a cell."""
+    pymupdf = pytest.importorskip("pymupdf")
+    from grader.written.reading import read_document
+
+    doc = pymupdf.open()
+    for page_no, rows in ((1, [(760, ("", "model", "seed", "best_val", "step"))]),
+                          (2, [(60, ("0", "pretrained", "1", "0.853", "1200")),
+                               (80, ("1", "pretrained", "2", "0.851", "1400")),
+                               (100, ("2", "scratch", "1", "0.712", "1800"))])):
+        page = doc.new_page(width=595, height=842)
+        page.insert_text((72, 400), f"Results page {page_no}", fontsize=10)
+        for y, cells in rows:
+            for x, cell in zip((100, 130, 220, 270, 340), cells, strict=True):
+                if cell:
+                    page.insert_text((x, y), cell, fontsize=10)
+        page.insert_text((290, 820), str(page_no), fontsize=10)  # the page number
+    path = tmp_path / "seeds.pdf"
+    doc.save(path)
+    text = read_document(path).text
+    assert "| 0 | pretrained | 1 | 0.853 | 1200 |" in text.splitlines()
+    assert not any(line.strip() in ("1", "2") for line in text.splitlines())
