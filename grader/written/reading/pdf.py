@@ -476,6 +476,20 @@ def _drop_margins(blocks: list[_Block], heights: dict[int, float]) -> list[_Bloc
     for block in blocks:
         baselines.setdefault(block.page, []).extend(ln.baseline for ln in block.lines)
 
+    margin_lines: dict[int, list[tuple[float, str]]] = {}
+    for block in blocks:
+        for line in block.lines:
+            if line.text.strip() and in_margin(line, block.page):
+                margin_lines.setdefault(block.page, []).append((line.baseline, _key(line.text)))
+
+    def _in_row(line: _Line, page: int, key: str) -> bool:
+        """A number in the margin with other text on its baseline that runs on no other
+        page: a table's cell (a row at the top of a page: "0  pretrained  1  0.853  1200"),
+        not a page number beside a running header ("STAT8021 report   3")."""
+        return key.strip("# ") == "" and any(
+            abs(b - line.baseline) < 2 and k != key and len(seen.get(k, ())) < 2
+            and not _PAGE_NUMBER.match(k) for b, k in margin_lines.get(page, []))
+
     def _alone(line: _Line, page: int) -> bool:
         """No other text on the line's baseline (a section number has its title there)."""
         return sum(abs(b - line.baseline) < 2 for b in baselines[page]) == 1
@@ -486,9 +500,7 @@ def _drop_margins(blocks: list[_Block], heights: dict[int, float]) -> list[_Bloc
         for line in block.lines:
             key = _key(line.text)
             if in_margin(line, block.page):
-                # a number with text on its baseline is a table's cell (a row at the top
-                # of a page: "0  pretrained  1  0.853  1200"), no page number
-                number = key.strip("# ") == "" and not _alone(line, block.page)
+                number = _in_row(line, block.page, key)
                 if not key or (len(seen.get(key, ())) >= 2 and not number):
                     continue
                 if (_PAGE_NUMBER.match(key) and not number) or _PRINT_STAMP.match(key):
