@@ -124,6 +124,74 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # labels, the seeds of a pandas or Notion table not read as rows. Then fixed by family
     # (docs/reading-reports.md, "Held-out 5"; tuned on now): 23/23 PDF, 10/10 DOCX, 33/33
     # text, none left.
+    # held out 6: 12 reports written by another helper while held-out-5 was being fixed,
+    # kept outside the repository until that work ended, then added and measured once:
+    # 8/17 PDF, 10/16 DOCX, 15/33 text (docs/benchmarks.md). Then only the answer parser's
+    # Python digit groups and decimal comma after zero (a family the checker test showed).
+    ('h6-p3-md-summary', 'q3a2.p', 'text'):
+        "reads '20.0855 / 26.7791': close 0.75; should read '0.750': correct 1",
+    ('h6-p3-md-summary', 'q3a2.loss', 'text'):
+        "reads '2': wrong 0; should read '0.415': wrong 0",
+    ('h6-p3-md-summary', 'q3c', 'text'):
+        "reads '25.77': close 0.75; should read '25.77 GB': correct 1",
+    ('h6-p3-txt-ascii', 'q3a2.p', 'text'):
+        "reads nothing: no notebook was handed in; h6-p3-txt-ascii.txt: no heading matching ['Q3 (a)']; should read '0.7500': correct 1",
+    ('h6-p3-txt-ascii', 'q3a2.loss', 'text'):
+        "reads nothing: no notebook was handed in; h6-p3-txt-ascii.txt: no heading matching ['Q3 (a)']; should read '0.2876': correct 1",
+    ('h6-p3-txt-ascii', 'q3c', 'text'):
+        "reads nothing: no notebook was handed in; h6-p3-txt-ascii.txt: no heading matching ['Q3 (c)']; should read '0.54 GB': convention per_head 0.25",
+    ('h6-p3-txt-ascii', 'q3d', 'text'):
+        "reads nothing: no notebook was handed in; h6-p3-txt-ascii.txt: no heading matching ['Q3 (d)']; should read '14_496_989_184': correct 1",
+    ('h6-p3-txt-ascii', 'q3e1', 'text'):
+        "reads nothing: no notebook was handed in; h6-p3-txt-ascii.txt: no heading matching ['Q3 (e)']; should read '9_437_184': correct 1",
+    ('h6-p3-txt-ascii', 'q3e2', 'text'):
+        "reads nothing: no notebook was handed in; h6-p3-txt-ascii.txt: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
+    ('h6-p3-txt-ascii', 'q3e3', 'text'):
+        "reads nothing: no notebook was handed in; h6-p3-txt-ascii.txt: no heading matching ['Q3 (e)']; should read '0.065 %': correct 1",
+    ('h6-p3-word-twocol', 'q3c', 'pdf'):
+        "reads '2 bytes': shotgun 0; should read '25.77 GB': correct 1",
+    ('h6-p3-word-twocol', 'q3d', 'pdf'):
+        "reads '1.4497e10': shotgun 0; should read '1.45e10': correct 1",
+    ('h6-p3-word-twocol', 'q3e1', 'pdf'):
+        "reads '48': shotgun 0; should read '9.437e6': correct 1",
+    ('h6-p3-word-twocol', 'q3e2', 'pdf'):
+        "reads '7.5497e7 bytes': shotgun 0; should read '75.5 MB': correct 1",
+    ('h6-p3-latex-answerfirst', 'q3c', 'pdf'):
+        "reads '12,884,901,888': wrong 0; should read '25.77 GB': correct 1",
+    ('h6-p3-latex-answerfirst', 'q3d', 'pdf'):
+        "reads '301,989,888': convention one_layer 0.1875; should read '14,495,514,624': convention no_biases 0.75",
+    ('h6-p3-latex-answerfirst', 'q3e1', 'pdf'):
+        "reads '96': wrong 0; should read '9,437,184': correct 1",
+    ('h6-p3-md-jupyter', 'q3d', 'text'):
+        "reads '48': wrong 0; should read 'fourteen and a half billion': correct 1",
+    ('h6-p3-md-jupyter', 'q3e3', 'text'):
+        "reads '116 GB': wrong 0; should read '0.065 %': correct 1",
+    ('h6-p3-txt-korean', 'q3c', 'text'):
+        "reads '25 769 803 776': close 0.75; should read '25.77 GB': correct 1",
+    ('h6-p3-txt-korean', 'q3e1', 'text'):
+        "reads '98 304': wrong 0; should read '9,437,184': correct 1",
+    ('h6-p3-txt-korean', 'q3e2', 'text'):
+        "reads '75 497 472': close 0.75; should read '75.50 MB': correct 1",
+    ('h6-p3-docx-spanish', 'q3a2.p', 'docx'):
+        "reads '0': wrong 0; should read '0,7500': correct 1",
+    ('h6-p3-docx-spanish', 'q3a2.loss', 'docx'):
+        "reads '0': wrong 0; should read '0,2876': correct 1",
+    ('h6-p3-docx-spanish', 'q3c', 'docx'):
+        "reads '25': wrong 0; should read '25,77 GB': correct 1",
+    ('h6-p3-docx-spanish', 'q3d', 'docx'):
+        "reads '14,497': wrong 0; should read '14,497 mil millones': correct 1",
+    ('h6-labA-word-answerfirst', 'q3.lm', 'pdf'):
+        "reads '10,050,201': wrong 0; should read '21,018,401': correct 1",
+    ('h6-labA-word-answerfirst', 'q3.cls', 'pdf'):
+        "reads '402': wrong 0; should read '10,968,602': correct 1",
+    ('h6-labA-md-summary', 'q3.lm', 'text'):
+        "reads '402': wrong 0; should read '20,857,601': convention no_out_proj 0.75",
+    ('h6-labA-md-summary', 'q3.cls', 'text'):
+        "reads '402': wrong 0; should read '10,807,802': convention no_out_proj 0.75",
+    ('h6-labB-txt-ascii', 'seeds', 'text'):
+        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 18/18 confirmed",
+    ('h6-labB-docx-libre', 'seeds', 'docx'):
+        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 17/18 confirmed",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.
@@ -137,6 +205,11 @@ CHECKER_MISSES: dict[tuple[str, str], str] = {
     "(off by 0.073 %)",
     ("h4-labB-md-rmarkdown", "q1"): "no biases and no LayerNorm combined, unstated: close "
     "(off by 0.094 %)",
+    # held out 6: a number in words, a decimal comma after a digit other than zero
+    ("h6-p3-md-jupyter", "q3d"): "a number in words 'fourteen and a half billion': not read",
+    ("h6-p3-docx-spanish", "q3c"): "a decimal comma after a digit other than zero '25,77 GB': not read (in a report, '1,2' is as often two items)",
+    ("h6-p3-docx-spanish", "q3d"): "a Spanish scale word '14,497 mil millones': not read",
+    ("h6-p3-docx-spanish", "q3e1"): "dots grouping the thousands '9.437.184': not read",
 }
 
 
