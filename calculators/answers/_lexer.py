@@ -109,15 +109,20 @@ def preprocess(text: str, *, keep_math_delimiters: bool = False) -> str:
 
 
 _DIGITS = frozenset("0123456789")  # ASCII only: int() would also accept "١٢٣" and "𝟙𝟚"
-# A number: digits grouped by one consistent separator, or plain digits; then an
-# optional decimal part and exponent. Groups must be exactly three digits.
+# A number: digits grouped by one consistent separator (a comma, an apostrophe, a space
+# or Python's underscore: 14_496_989_184), or plain digits; then an optional decimal part
+# and exponent. Groups must be exactly three digits. A zero before a comma is a decimal
+# comma ("0,7500", as most of Europe writes it): no one groups the thousands of zero.
 _NUMBER = re.compile(
     r"""
-    (?P<int>
-        [0-9]{1,3}(?P<sep>,[ ]?|['’]|[ \u00a0\u2009\u202f])[0-9]{3}(?:(?P=sep)[0-9]{3})*(?![0-9])
-      | [0-9]+
-    )?
-    (?:\.(?P<frac>[0-9]+))?
+    (?:
+        (?P<zero>0),(?P<cfrac>[0-9]+)(?!,[0-9])
+      | (?P<int>
+            [0-9]{1,3}(?P<sep>,[ ]?|['’_]|[ \u00a0\u2009\u202f])[0-9]{3}(?:(?P=sep)[0-9]{3})*(?![0-9])
+          | [0-9]+
+        )?
+        (?:\.(?P<frac>[0-9]+))?
+    )
     (?:[eE](?P<exp>[+-]?[0-9]+))?
     """,
     re.VERBOSE,
@@ -154,7 +159,9 @@ def _number_token(match: re.Match[str], start: int, space: bool) -> Token:
     int_part = match.group("int") or ""
     sep = match.group("sep")
     digits = "".join(ch for ch in int_part if ch.isdigit()) if sep else int_part
-    frac = match.group("frac")
+    frac = match.group("frac") or match.group("cfrac")  # a decimal point or comma
+    if match.group("zero"):
+        digits = "0"
     exp_text = match.group("exp")
     end = match.end() + start - match.start()
     if len(digits) + len(frac or "") > MAX_DIGITS:

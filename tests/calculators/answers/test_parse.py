@@ -232,3 +232,19 @@ def test_to_dict_is_plain_data():
     data = parse_answer("≈ 25.77 GB").to_dict()
     assert data["value"] == "2577/100" and data["unit"] == "GB" and data["bytes"] == "25770000000"
     assert data["approximate"] is True and data["status"] == "ok"
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("14_496_989_184", 14_496_989_184),  # Python's digit groups, as a student's code prints
+    ("9_437_184", 9_437_184),
+    ("0,7500", Rational(3, 4)),  # a decimal comma: no one groups the thousands of zero
+    ("0,2876", Rational(2876, 10_000)),
+    ("1,234", 1234),  # a comma after another digit still groups thousands
+])
+def test_digit_groups_and_a_decimal_comma_after_zero(text, value):
+    assert parse_answer(text).value == value
+
+
+@pytest.mark.parametrize("text", ["0,1,2", "12_34", "1_0000"])
+def test_what_is_neither_a_group_nor_a_decimal_comma_is_not_read_as_one(text):
+    assert parse_answer(text).value is None
