@@ -212,6 +212,29 @@ def test_the_worker_reads_what_the_process_reads():
         assert read_document(CORPUS / name) == read_here(CORPUS / name)
 
 
+def test_a_process_holding_over_1024_descriptors_still_reads(tmp_path):
+    """A long process (the service, a test session beside a Ray cluster) holds descriptors
+    numbered past 1024, where select() refuses to watch one: the worker's pipes must still
+    be read (seen in CI's heavy tier: 'filedescriptor out of range in select()')."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1400:
+        pytest.skip(f"this machine allows {hard} open files: no descriptor can pass 1024")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1400), hard))
+    close_workers()  # the next worker's pipes are opened above the held descriptors
+    held = []
+    try:
+        while not held or held[-1] < 1100:
+            held.append(os.dup(0))
+        report = tmp_path / "report.md"
+        report.write_text("# Q3 (c)\n25.77 GB\n")
+        assert read_document(report) == read_here(report)
+    finally:
+        for fd in held:
+            os.close(fd)
+        close_workers()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
 def test_errors_keep_their_messages(tmp_path):
     bad = tmp_path / "bad.pdf"
     bad.write_bytes(b"%PDF-1.4 garbage")

@@ -157,6 +157,15 @@ def close_workers() -> None:
         worker.kill()
 
 
+def _readable(fd: int, seconds: float) -> bool:
+    """Whether `fd` has data (or EOF) within `seconds`. poll, not select: select cannot
+    watch a descriptor numbered 1024 or more, and a long process (a service, a test
+    session with a Ray cluster and many kernels) holds that many."""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+    return bool(poller.poll(max(0, int(seconds * 1000))))
+
+
 def _read_exact(stream: IO[bytes], n: int, deadline: float) -> bytes | None:
     """``n`` bytes from the worker before the deadline; None at EOF or past the deadline."""
     fd = stream.fileno()
@@ -166,8 +175,7 @@ def _read_exact(stream: IO[bytes], n: int, deadline: float) -> bytes | None:
         left = deadline - time.monotonic()
         if left <= 0:
             return None
-        ready, _, _ = select.select([fd], [], [], left)
-        if not ready:
+        if not _readable(fd, left):
             return None
         chunk = os.read(fd, min(n - got, 1 << 20))
         if not chunk:
@@ -355,8 +363,7 @@ def serve() -> None:
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     while True:
-        ready, _, _ = select.select([stdin.fileno()], [], [], IDLE_EXIT_S)
-        if not ready:
+        if not _readable(stdin.fileno(), IDLE_EXIT_S):
             return
         head = stdin.read(8)
         if len(head) < 8:
