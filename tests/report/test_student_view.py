@@ -132,7 +132,9 @@ def test_every_field_of_every_student_view_is_clean(every_record, pack):
                 assert value not in hidden, (name, where, value)
         text = json.dumps(view, ensure_ascii=False)
         assert not any(isinstance(v, float) and repr(v) in text for v in hidden), name
-    assert hidden_seen >= 5  # the wrong answers really had reference values to hide
+    # the wrong answers really had reference values to hide: Part 1's four wrong samples
+    # (the hostile samples built on them are held for a TA since issue 25: no evidence)
+    assert hidden_seen >= 4
 
 
 @pytest.mark.sandbox
