@@ -38,7 +38,7 @@ from grader.written.reading import (
 )
 from grader.written.reading.pdf import MAX_ORDER_STEPS, MAX_PAGE_BLOCKS, _reading_order
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MAKE = ROOT / "tests" / "fixtures" / "hostile-files" / "make_hostile.py"
 CORPUS = ROOT / "tests" / "fixtures" / "documents"
 
