@@ -485,6 +485,28 @@ LEAK_HIDDEN = """
     PositionalEncoding.forward = leaky_forward
     """
 
+
+def correct_attention(name: str) -> str:
+    """The attacks' own Q1(c) reference, as cell source: the multi-head attention a probe
+    case's inputs call for, computed from the weights beside them (one copy for every
+    attack that forges Q1(c)'s outputs)."""
+    return "    def " + name + """(case):
+        x, h = case["x"], case["num_heads"]
+        B, S, D = x.shape
+        d = D // h
+
+        def project(name):
+            return (x @ case[f"{name}.weight"].T + case[f"{name}.bias"]).view(B, S, h, d)
+
+        q, k, v = (project(n).transpose(1, 2) for n in ("W_q", "W_k", "W_v"))
+        scores = q @ k.transpose(-2, -1) / d ** 0.5
+        if case.get("masked"):
+            scores = scores.masked_fill(case["mask"], float("-inf"))
+        out = (scores.softmax(-1) @ v).transpose(1, 2).reshape(B, S, D)
+        return out @ case["W_o.weight"].T + case["W_o.bias"]
+"""
+
+
 BACKGROUND_THREAD = """
     import json
     import os
@@ -519,21 +541,7 @@ BACKGROUND_THREAD = """
         return None
 
 
-    def correct(case):
-        x, h = case["x"], case["num_heads"]
-        B, S, D = x.shape
-        d = D // h
-
-        def project(name):
-            return (x @ case[f"{name}.weight"].T + case[f"{name}.bias"]).view(B, S, h, d)
-
-        q, k, v = (project(n).transpose(1, 2) for n in ("W_q", "W_k", "W_v"))
-        scores = q @ k.transpose(-2, -1) / d ** 0.5
-        if case.get("masked"):
-            scores = scores.masked_fill(case["mask"], float("-inf"))
-        out = (scores.softmax(-1) @ v).transpose(1, 2).reshape(B, S, D)
-        return out @ case["W_o.weight"].T + case["W_o.bias"]
-
+""" + correct_attention("correct") + """
 
     def forge(io):
         from safetensors import safe_open
@@ -644,21 +652,7 @@ FORGED_SAFETENSORS = '''
     _real_save = safetensors.torch.save_file
 
 
-    def _correct(case):
-        x, h = case["x"], case["num_heads"]
-        B, S, D = x.shape
-        d = D // h
-
-        def project(name):
-            return (x @ case[f"{name}.weight"].T + case[f"{name}.bias"]).view(B, S, h, d)
-
-        q, k, v = (project(n).transpose(1, 2) for n in ("W_q", "W_k", "W_v"))
-        scores = q @ k.transpose(-2, -1) / d ** 0.5
-        if case.get("masked"):
-            scores = scores.masked_fill(case["mask"], float("-inf"))
-        out = (scores.softmax(-1) @ v).transpose(1, 2).reshape(B, S, D)
-        return out @ case["W_o.weight"].T + case["W_o.bias"]
-
+''' + correct_attention("_correct") + '''
 
     _FORGED = """
     def save_file(tensors, filename, metadata=None):
