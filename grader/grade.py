@@ -36,7 +36,7 @@ from grader.intake.runlogs import is_log
 from grader.models.cache import cache_dir
 from grader.models.cache import require as require_models
 from grader.pack import Pack, Question
-from grader.record import GradeRecord, QuestionResult, environment
+from grader.record import Flags, GradeRecord, QuestionResult, environment
 from grader.run.limits import Limits
 from grader.run.pool import DEFAULT_WARM, WarmPool
 from grader.run.result import ProbeRequest, RunResult, saved_run
@@ -237,13 +237,20 @@ def score_run(pack: Pack, notebook: Path | None, run: RunResult, *, mode: str, s
              **({"hangs": run.telemetry["hangs"]} if run.telemetry.get("hangs") else {}),
              **kernel_evidence(pack, run, executed)},
         # no kernel ran (saved outputs, a report alone): there is no telemetry to compare
-        flags={"tamper": (diff_telemetry(run.telemetry, pack_benign(pack))
-                          if executed and run.cells else []) + ctx.flags.get("tamper", []),
-               "printed_mismatch": ctx.flags.get("printed_mismatch", []),
-               "finetune": ctx.flags.get("finetune", []),
-               "grader": list(run.telemetry.get("grader_failures", []))
-                         if executed and run.cells else []},
+        flags=_flags(ctx, {"tamper": diff_telemetry(run.telemetry, pack_benign(pack)),
+                           "grader": list(run.telemetry.get("grader_failures", []))}
+                     if executed and run.cells else {}),
         environment={**environment(), **env_record(pack)})
+
+
+def _flags(ctx: Context, kernel: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    """The record's flags: what the kernel's telemetry showed, then what the checks raised
+    (`ctx.flags`), field by field of `Flags`. A check's flag the record has no field for is
+    the grader's bug, said here, never dropped on the way to the TA."""
+    unknown = set(ctx.flags) - set(Flags.model_fields)
+    if unknown:
+        raise ValueError(f"checks raised flags the record has no field for: {sorted(unknown)}")
+    return {name: [*kernel.get(name, []), *ctx.flags.get(name, [])] for name in Flags.model_fields}
 
 
 def _submission(notebook: Path | None, reports: Reports) -> dict[str, Any]:
