@@ -444,6 +444,7 @@ class AnswerSettings(Settings):
 
 class Answer(Kind):
     name = "answer"
+    label = "written answer"
     Settings = AnswerSettings
     private = ("expected",)
 

@@ -219,6 +219,7 @@ class SeriesSettings(Settings):
 
 class Series(Kind):
     name = "series"
+    label = "printed curves"
     Settings = SeriesSettings
     template = "finetune"  # printed curves are charted like fine-tuning's
 

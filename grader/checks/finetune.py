@@ -555,6 +555,8 @@ class FinetuneSettings(Settings):
 
 class Finetune(Kind):
     name = "finetune"
+    label = "fine-tuning"
+    flags = ("finetune",)
     Settings = FinetuneSettings
     execution_keys = ("evaluate", "model", "tokenizer", "family", "family_not", "dataset",
                       "count", "max_length")

@@ -110,6 +110,11 @@ class Kind:
     """Settings that change what the kernel is asked; `execution()` returns them."""
     template: ClassVar[str | None] = None
     """The report template block its evidence uses (default: the kind's own name)."""
+    label: ClassVar[str] = ""
+    """The kind as a student reads it in a report ("your code's outputs"); empty: its name."""
+    flags: ClassVar[tuple[str, ...]] = ()
+    """The names under `record.flags` this kind may raise (`ctx.flags[name]`): a flag of a
+    name no kind declares is an error, not silently dropped."""
 
     def probes(self, check: Check, question: Question, ctx: Context) -> list[Probe]:
         return []

@@ -122,6 +122,7 @@ class ManualSettings(Settings):
 
 class Manual(Kind):
     name = "manual"
+    label = "graded by a TA"
     Settings = ManualSettings
 
     def score(self, check: Check, question: Question, ctx: Context) -> CheckResult:

@@ -361,6 +361,8 @@ class StaticSettings(Settings):
 
 class Static(Kind):
     name = "static"
+    label = "a rule about your code"
+    flags = ("tamper",)
     Settings = StaticSettings
 
     def score(self, check: Check, question: Question, ctx: Context) -> CheckResult:

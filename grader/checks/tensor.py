@@ -198,6 +198,8 @@ def check_id(question: Question, check: Check) -> str:
 
 class Tensor(Kind):
     name = "tensor"
+    label = "your code's outputs"
+    flags = ("tamper",)
     Settings = TensorSettings
     execution_keys = ("target",)
 

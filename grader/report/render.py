@@ -12,6 +12,7 @@ import re
 from datetime import datetime
 from typing import Any
 
+from grader.checks.registry import label as kind_label
 from grader.intake.student import Student
 from grader.report.evidence import explain
 from grader.report.templates import render
@@ -22,11 +23,6 @@ SUFFIX = {"html": ".html", "md": ".md", "json": ".json", "gradescope": ".results
 STATUS_WORD = {"passed": "passed", "partial": "partly right", "failed": "not right yet",
                "error": "could not run", "manual": "awaiting a TA",
                "not_graded": "not graded here"}
-KIND_WORD = {"tensor": "your code's outputs", "static": "a rule about your code",
-             "finetune": "fine-tuning", "series": "printed curves", "answer": "written answer",
-             "logs": "training logs", "manual": "graded by a TA"}
-"""Check kinds as a student reads them (the record keeps the kind's name)."""
-
 FIELD_WORD = {
     "memory_scope": "peak memory measured for",
     "parameters": "parameters",
@@ -87,7 +83,7 @@ def context(shown: dict[str, Any], student: Student) -> dict[str, Any]:
         raw = [c for c in q.get("checks", []) if isinstance(c, dict)]
         checks = [explain(c) for c in raw]
         for view_, check in zip(checks, raw, strict=True):
-            view_["label"] = KIND_WORD.get(view_["kind"], view_["kind"])
+            view_["label"] = kind_label(view_["kind"])
             if for_student:
                 with contextlib.suppress(Exception):  # wording must never sink a report
                     _word_evidence(view_, check.get("evidence"))
