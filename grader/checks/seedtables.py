@@ -1,0 +1,167 @@
+"""Per-seed claims read out of tables: a row per run, a column per seed, or columns of spaces.
+
+Why apart from the sentences: a table says what a figure is by its header, not by the
+words around it, so a cell is read by its column's role ("Test acc at best val step"
+holds test accuracies) and its row's or column's seed. Students write a row per run
+("| Model | Seed | Best val acc | Step | Test acc |"), the same written with spaces (as
+PDF text and plain-text reports give it), or a column per seed ("| | Seed 1 | Seed 2 |"
+with a row per field); a PDF may lose the empty top-left cell. The model is the one the
+row, the column, the table's caption or the heading above names.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from grader.checks.seedrecords import Claim, Claims
+from grader.checks.seedwords import FIELDS, KEYWORD, SEED, TEST, VAL, cell_value
+
+TABLE_RULE = re.compile(r":?-{2,}:?")
+FIELD_WORDS = re.compile(rf"(?<![a-z])(?:(?P<seed>seed)|(?P<step>step|iter\w*)|"
+                         rf"(?P<best_validation>{VAL})|(?P<test>{TEST}))(?![a-z])", re.IGNORECASE)
+CELL = re.compile(r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?%?|\.\d+%?")
+
+
+def read_table(book: Claims, rows: list[tuple[int, list[str]]]) -> None:
+    """The claims of a table of `|` rows, each row as (line number, cells)."""
+    rows = [(n, cells) for n, cells in rows
+            if not all(TABLE_RULE.fullmatch(c) for c in cells if c)]
+    if len(rows) < 2:
+        return
+    (_, header), body = rows[0], rows[1:]
+    first = len(book.claims)
+    header = [c.strip("*_ ").lower() for c in header]
+    if header and _seed_cell(header[0]) is not None and 2 * sum(
+            len(cells) == len(header) + 1 for _, cells in body) > len(body):
+        # the empty top-left cell was lost (a PDF's table text): the header's first
+        # cell is a seed, so it heads the first column of figures, not the labels
+        header = ["", *header]
+    seeds = [_seed_cell(c) for c in header[1:]]
+    if _column_role(header[0]) == "seed" and len(header) > 2 and all(
+            c.isdigit() for c in header[1:]):
+        seeds = [int(c) for c in header[1:]]  # "| Seed | 1 | 2 | 3 |"
+    if sum(s is not None for s in seeds) >= 2:  # one column per seed
+        named = tuple(s for s in seeds if s is not None)
+        for number, cells in body:
+            label = cells[0] if cells else ""
+            key = _column_role(label)
+            fam = book.families.first(label) or book.family
+            for seed, cell in zip(seeds, cells[1:], strict=False):
+                value = cell_value(cell, key) if key in FIELDS else None
+                if seed is not None and value is not None:
+                    claim = book.add(seed, fam, number, " | ".join(cells), key, value, {})
+                    if claim is not None and len(cells) != len(header):
+                        claim.candidates = named
+                        claim.why = (f"the row has {len(cells)} cells and the header "
+                                     f"{len(header)}, so which seed's column each "
+                                     "figure is in is not certain")
+        _merge_columns(book.claims, first)
+        return
+    roles = [_column_role(h) for h in header]
+    column_family = [book.families.first(h) for h in header]
+    for number, cells in body:
+        text = " ".join(c for c, r in zip(cells, roles, strict=False) if r in (None, "model"))
+        row_family = book.families.first(text) or book.family
+        seed = next((_seed_cell(c, bare=True) for c, r in zip(cells, roles, strict=False)
+                     if r == "seed"), None)
+        if seed is None:
+            seed = next((s for c in cells if (s := _seed_cell(c)) is not None), None)
+        open_claims: dict[Any, Claim] = {}
+        for cell, role, fam in zip(cells, roles, column_family, strict=False):
+            if role in FIELDS:
+                value = cell_value(cell, role)
+                if value is not None:
+                    book.add(seed, fam or row_family, number, "| " + " | ".join(cells)
+                             + " |", role, value, open_claims)
+
+
+def read_plain_row(book: Claims, number: int, line: str, fields: list[str]) -> bool:
+    """One row of a table written with spaces: its numbers, in the header's order."""
+    cells = CELL.findall(line)
+    if len(cells) != len(fields):
+        return False
+    row = dict(zip(fields, cells, strict=True))
+    seed = _seed_cell(row.pop("seed"), bare=True)
+    family = book.families.first(line) or book.family
+    open_claims: dict[Any, Claim] = {}
+    for key, cell in row.items():
+        value = cell_value(cell, key)
+        if value is not None:
+            book.add(seed, family, number, line, key, value, open_claims)
+    return seed is not None
+
+
+def _merge_columns(claims: list[Claim], first: int) -> None:
+    """A column-per-seed table gives one claim per (row, seed): join them per run."""
+    merged: dict[Any, Claim] = {}
+    out = claims[:first]
+    for claim in claims[first:]:
+        run = (claim.family, claim.seed, bool(claim.candidates))
+        have = merged.get(run)
+        if have is None or any(getattr(have, f) is not None and getattr(claim, f)
+                               is not None for f in FIELDS):
+            merged[run] = claim
+            out.append(claim)
+            continue
+        for f in FIELDS:
+            if getattr(claim, f) is not None:
+                setattr(have, f, getattr(claim, f))
+    claims[:] = out
+
+
+def plain_header(line: str) -> list[str] | None:
+    """The fields, in order, of a table written with spaces ("Model Seed Best val. acc.
+    Step Test acc.", as PDF text and plain-text reports give it), or None."""
+    if any(ch.isdigit() for ch in line) or "|" in line:
+        return None
+    fields: list[str] = []
+    for m in FIELD_WORDS.finditer(line):
+        name = str(m.lastgroup)
+        if name not in fields:
+            fields.append(name)
+    return fields if "seed" in fields and len(fields) >= 3 else None
+
+
+def _column_role(header: str) -> str | None:
+    """What a table column holds, by the first word of its header that names a field
+    ("Test acc at best val step" holds test accuracies)."""
+    low = header.lower()
+    words = [(m.start(), {"val": "best_validation", "test": "test"}.get(str(m.lastgroup)))
+             for m in KEYWORD.finditer(low) if m.lastgroup != "train"]
+    for word, role in (("seed", "seed"), ("step", "step"), ("iter", "step"),
+                       ("model", "model"), ("init", "model"), ("run", "model")):
+        pos = low.find(word)
+        if pos >= 0:
+            words.append((pos, role))
+    words.sort(key=lambda w: w[0])
+    return words[0][1] if words else None
+
+
+def _seed_cell(cell: str, bare: bool = False) -> int | None:
+    """The seed a cell names ("Seed 2", "seed=2"); a bare number ("2") only where the
+    column is the seeds' (`bare`)."""
+    cell = cell.strip("*_ ")
+    m = SEED.search(cell)
+    if m:
+        return int(m.group("n"))
+    return int(cell) if bare and cell.isdigit() else None
+
+
+def row_cells(line: str) -> list[str]:
+    """The cells of a `|` row, stripped."""
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+CAPTION = re.compile(r"^\s*[*_]*(?:table|tab\.)\s*\d+[*_]*\s*[:.—–-]", re.IGNORECASE)
+
+
+def caption(lines: list[str], at: int, step: int) -> str | None:
+    """The caption ("Table 1: pre-trained model") on the nearest non-blank line before
+    (`step` -1) or after (+1) a table's line `at`, or None: it names the table's model."""
+    i = at + step
+    while 0 <= i < len(lines) and not lines[i].strip():
+        i += step
+    if 0 <= i < len(lines) and CAPTION.match(lines[i]):
+        return lines[i]
+    return None

@@ -1,0 +1,147 @@
+"""The words and numbers of per-seed figures: which split, seed, step or model a word names.
+
+Why a module of its own: the sentences, the tables and the pairing of lab B's per-seed
+claims (`grader.checks.seedclaims`) must agree on what "val", "seed 2", "1.2k steps" or
+"85.3%" mean; one vocabulary here keeps a table header and a sentence from reading the
+same word two ways. A number gets its role (seed, step, epoch, accuracy) from the words
+around it before anything is paired, so a seed index is never read as an accuracy.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+VAL = r"val(?:id(?:ation)?)?|dev(?:elopment)?|eval(?:uation)?"
+TEST = r"test(?:ing)?"
+KEYWORD = re.compile(rf"(?<![a-z])(?:(?P<val>{VAL})|(?P<test>{TEST})|"
+                     r"(?P<train>train(?:ing)?(?=[\s_-]*(?:acc|set|split|loss))))(?![a-z])",
+                     re.IGNORECASE)
+WEAK_VAL = re.compile(r"\b(?:best|peaks?|peaked|highest|max(?:imum)?)\b", re.IGNORECASE)
+TRAIL = re.compile(rf"\s*\)?\s*(?:\(\s*)?(?:(?:on|in|for|at|of)\s+(?:the\s+)?)?"
+                   rf"(?:held[- ]out\s+)?(?:(?P<val>{VAL})|(?P<test>{TEST}))(?![a-z])",
+                   re.IGNORECASE)
+CHAIN = re.compile(r"^\s*(?:acc\w*|set|split)?\s*(?:,|and|&|/|or)\s*(?:the\s+)?$", re.IGNORECASE)
+SEED = re.compile(r"(?<![a-z])seed(?P<many>s)?[\s_#:=-]*(?:no\.?\s*|number\s*|of\s+)?"
+                  r"(?P<n>\d+)(?![\d.]*\d)", re.IGNORECASE)
+STEP_BEFORE = re.compile(r"(?<![a-z])(?:global[\s_]+)?(?:step|iteration|iter|update)s?"
+                         r"[\s_#:=]*(?:no\.?\s*|number\s*)?$", re.IGNORECASE)
+STEP_AFTER = re.compile(r"^\s*(?:training\s+)?(?:steps|iterations|iters|updates)\b",
+                        re.IGNORECASE)
+ORDINAL_STEP = re.compile(r"^\s*(?:training\s+)?(?:step|iteration|update)\b", re.IGNORECASE)
+EPOCH = re.compile(r"(?<![a-z])epochs?[\s#:=]*$|^\s*epochs?\b", re.IGNORECASE)
+NUM = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s*(k)(?![a-z]))?"
+                 r"(\s*(?:%|percent\b|per\s+cent\b))?((?<=\d)(?:st|nd|rd|th)(?![a-z]))?"
+                 r"(?![\w])(?!\.\d)", re.IGNORECASE)
+AVERAGE = re.compile(r"\b(?:average|averaged|mean|median|std|standard deviation|"
+                     r"across (?:all|the) (?:three |3 )?seeds|over (?:all|the) seeds)\b",
+                     re.IGNORECASE)
+FIELDS = ("best_validation", "step", "test")
+"""What a claim holds besides its seed and model: the three figures T3/T4 ask for."""
+
+
+BINDS = re.compile(r"^[\s,()-]*(?:(?:from|with|starting|on|a|an|the|randomly|random|"
+                   r"initiali[sz]ed|weights|model|models|once|and|then|when|after|being|"
+                   r"trained|also)[\s,()-]+)*$", re.IGNORECASE)
+"""Words that may stand between "fine-tuned" and a family word of the same phrase
+("fine-tuned from scratch", "the scratch model, once fine-tuned")."""
+
+
+@dataclass
+class Families:
+    """Which model a text names: `words` per family; a `fallback` word ("fine-tuned",
+    the pre-trained model in the labs) counts unless it is in one phrase with another
+    family's word ("the model fine-tuned from scratch")."""
+
+    words: dict[str, list[str]]
+    fallback: dict[str, list[str]] = field(default_factory=dict)
+
+    def mentions(self, text: str) -> list[tuple[int, str]]:
+        """(offset, family) of each mention, in order; a word inside a longer word of
+        another family ("pre-trained" in "not pre-trained") is that family's."""
+        low = text.lower()
+        spans = _spans(low, self.words)
+        kept = [(s, e, n) for s, e, n in spans
+                if not any(s2 <= s and e <= e2 and e2 - s2 > e - s and n2 != n
+                           for s2, e2, n2 in spans)]
+        for s, e, n in _spans(low, self.fallback):
+            bound = any(n2 != n and (BINDS.match(low[e:s2]) if s2 >= e else
+                                     BINDS.match(low[e2:s]) if e2 <= s else True)
+                        for s2, e2, n2 in kept)
+            if not bound:
+                kept.append((s, e, n))
+        return sorted((s, n) for s, _e, n in kept)
+
+    def first(self, text: str) -> str | None:
+        found = self.mentions(text)
+        return found[0][1] if found else None
+
+
+def _spans(low: str, words: dict[str, list[str]]) -> list[tuple[int, int, str]]:
+    out = []
+    for name, ws in words.items():
+        for w in ws:
+            for m in re.finditer(rf"(?<![a-z]){re.escape(w.lower())}", low):
+                out.append((m.start(), m.end(), name))
+    return out
+
+
+@dataclass
+class Number:
+    """A number of a sentence, where it is, its value (an accuracy as a fraction) and
+    what the words around it make it."""
+
+    start: int
+    end: int
+    value: float
+    role: str  # seed | seeds | step | epoch | acc | other
+
+
+def read_numbers(text: str) -> list[Number]:
+    """Every number of a sentence with its role; accuracies as fractions."""
+    seeds = {m.start("n"): m for m in SEED.finditer(text)}
+    out = []
+    for m in NUM.finditer(text):
+        whole, frac, kilo, pct = m.group(1), m.group(2), m.group(3), m.group(4)
+        value = float(whole.replace(",", "") + (frac or ""))
+        before = text[max(0, m.start() - 40):m.start()]
+        after = text[m.end():m.end() + 30]
+        if m.start() in seeds:
+            role = "seeds" if seeds[m.start()].group("many") else "seed"
+        elif (STEP_BEFORE.search(before) or STEP_AFTER.match(after)
+              or (m.group(5) and ORDINAL_STEP.match(after))) and (kilo or not frac):
+            role, value = "step", value * (1000 if kilo else 1)
+        elif EPOCH.search(before) or EPOCH.match(after):
+            role = "epoch"
+        elif kilo:
+            role = "other"
+        elif pct:
+            role, value = ("acc", value / 100) if value <= 100 else ("other", value)
+        elif frac and value <= 1:
+            role = "acc"
+        elif frac and value <= 100:
+            role, value = "acc", value / 100
+        else:
+            role = "other"
+        out.append(Number(m.start(), m.end(), value, role))
+    return out
+
+
+def cell_value(cell: str, role: str) -> float | int | None:
+    """A figure written alone (a table cell, an item of a list): a step as a whole number
+    ("1,200", "1.2k"), an accuracy as a fraction ("85.3%" and "85.3" are 0.853); None when
+    the cell is not one."""
+    cell = cell.strip("*_ ")
+    if role == "step":
+        m = re.fullmatch(r"(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s*(k)?", cell, re.IGNORECASE)
+        if not m:
+            return None
+        return int(float(m.group(1).replace(",", "") + (m.group(2) or ""))
+                   * (1000 if m.group(3) else 1))
+    m = re.fullmatch(r"(\d+(?:\.\d+)?|\.\d+)\s*(%)?", cell)
+    if not m:
+        return None
+    value = float(m.group(1))
+    if m.group(2) or value > 1:
+        value /= 100
+    return round(value, 6) if 0 <= value <= 1 else None
