@@ -33,7 +33,14 @@ from grader.checks.patterns import MAX_LINE
 from grader.checks.seedpairing import pair
 from grader.checks.seedrecords import Claim, Claims
 from grader.checks.seedsentences import Figure, name_runs, read_sentence, records, respectively
-from grader.checks.seedtables import caption, plain_header, read_plain_row, read_table, row_cells
+from grader.checks.seedtables import (
+    caption,
+    is_table_line,
+    plain_header,
+    read_plain_row,
+    read_table,
+    row_cells,
+)
 from grader.checks.seedwords import AVERAGE, SEED, Families, read_numbers
 
 __all__ = ["Claim", "Families", "parse_claims"]
@@ -180,12 +187,13 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
 
     while i < len(raw):
         line, number = raw[i], first_line + i
-        if line.strip().startswith("|"):
+        if is_table_line(line):
             flush()
             block = []
             start = i
-            while i < len(raw) and raw[i].strip().startswith("|"):
-                block.append((first_line + i, row_cells(raw[i])))
+            while i < len(raw) and is_table_line(raw[i]):
+                if raw[i].strip().startswith("|"):
+                    block.append((first_line + i, row_cells(raw[i])))
                 i += 1
             above = reader.family
             title = caption(raw, start, -1) or caption(raw, i - 1, 1)

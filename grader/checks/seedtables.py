@@ -148,6 +148,17 @@ def _seed_cell(cell: str, bare: bool = False) -> int | None:
     return int(cell) if bare and cell.isdigit() else None
 
 
+ASCII_RULE = re.compile(r"^\s*\+(?:[-=:]+\+)+\s*$")
+"""A rule of an ASCII-art table ("+------+------+"), as plain-text reports and pandoc's
+grid tables frame their rows: it belongs to the table around it and holds no cells."""
+
+
+def is_table_line(line: str) -> bool:
+    """A `|` row, or an ASCII rule between rows: a table framed by rules is one table,
+    its header row above the first rule inside it."""
+    return line.strip().startswith("|") or ASCII_RULE.match(line) is not None
+
+
 def row_cells(line: str) -> list[str]:
     """The cells of a `|` row, stripped."""
     return [c.strip() for c in line.strip().strip("|").split("|")]
