@@ -1,0 +1,88 @@
+"""Running headers, footers, page numbers and print stamps of a PDF, dropped.
+
+Why: Chromium prints the date, the title, the file URL and "1/2" on every page, and a
+course's template its name; read as text they would be answers or headings."""
+
+from __future__ import annotations
+
+import re
+
+from grader.written.reading.pdf_page import _Block, _Line
+
+MARGIN = 0.1
+"""Top and bottom fraction of a page where running headers and footers live."""
+_PAGE_NUMBER = re.compile(
+    r"^(?:page\s*)?[-–—(]?\s*#\s*[-–—)]?(?:\s*(?:of|/)\s*#)?$|^#\s*/\s*#$", re.I
+)
+_PRINT_STAMP = re.compile(
+    r"^(?:file|https?)://\S+$|^#{1,2}/#{1,2}/#{2,4},?\s+#{1,2}:#{2}(?:\s*[ap]m)?$", re.I
+)
+
+
+def _key(text: str) -> str:
+    return re.sub(r"\d+", "#", " ".join(text.lower().split()))
+
+
+def _drop_margins(blocks: list[_Block], heights: dict[int, float]) -> list[_Block]:
+    """Blocks without their running headers, footers, page numbers and print stamps."""
+
+    def in_margin(line: _Line, page: int) -> bool:
+        h = heights[page]
+        return line.y1 < MARGIN * h or line.y0 > (1 - MARGIN) * h
+
+    seen: dict[str, set[int]] = {}
+    top: dict[int, float] = {}
+    bottom: dict[int, float] = {}
+    for block in blocks:
+        for line in block.lines:
+            if not line.text.strip():
+                continue
+            top[block.page] = min(top.get(block.page, line.y0), line.y0)
+            bottom[block.page] = max(bottom.get(block.page, line.y1), line.y1)
+            if in_margin(line, block.page):
+                seen.setdefault(_key(line.text), set()).add(block.page)
+    baselines: dict[int, list[float]] = {}
+    for block in blocks:
+        baselines.setdefault(block.page, []).extend(ln.baseline for ln in block.lines)
+
+    margin_lines: dict[int, list[tuple[float, str]]] = {}
+    for block in blocks:
+        for line in block.lines:
+            if line.text.strip() and in_margin(line, block.page):
+                margin_lines.setdefault(block.page, []).append((line.baseline, _key(line.text)))
+
+    def _in_row(line: _Line, page: int, key: str) -> bool:
+        """A number in the margin with other text on its baseline that runs on no other
+        page: a table's cell (a row at the top of a page: "0  pretrained  1  0.853  1200"),
+        not a page number beside a running header ("STAT8021 report   3")."""
+        return key.strip("# ") == "" and any(
+            abs(b - line.baseline) < 2 and k != key and len(seen.get(k, ())) < 2
+            and not _PAGE_NUMBER.match(k) for b, k in margin_lines.get(page, []))
+
+    def _alone(line: _Line, page: int) -> bool:
+        """No other text on the line's baseline (a section number has its title there)."""
+        return sum(abs(b - line.baseline) < 2 for b in baselines[page]) == 1
+
+    out = []
+    for block in blocks:
+        kept = []
+        for line in block.lines:
+            key = _key(line.text)
+            if in_margin(line, block.page):
+                number = _in_row(line, block.page, key)
+                if not key or (len(seen.get(key, ())) >= 2 and not number):
+                    continue
+                if (_PAGE_NUMBER.match(key) and not number) or _PRINT_STAMP.match(key):
+                    continue
+            # a lone page number is the first or last line of its page, wherever that is
+            if not key:
+                continue  # blank
+            extreme = line.y0 <= top.get(block.page, line.y0) or line.y1 >= bottom.get(
+                block.page, line.y1
+            )
+            if extreme and key and _PAGE_NUMBER.match(key) and _alone(line, block.page):
+                continue
+            kept.append(line)
+        if kept:
+            out.append(_Block(kept, block.page, block.rules))
+    return out

@@ -1,0 +1,283 @@
+"""One PDF page as text blocks: MuPDF's spans with font, size, flags and baseline,
+grouped in lines and blocks, in reading order, with the thin rules drawn on the page.
+
+Why a module of its own: everything after it (rows, tables, paragraphs) works on these
+records and never on MuPDF's dictionaries, so the limits on what one page may cost are
+enforced here, before any object is built."""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+
+from grader.written.reading.document import ReportTooComplex
+
+_BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|^cmbx|^cmb\d|-bd|\bbd\b", re.I)
+_ITALIC_FONT = re.compile(r"italic|oblique|^cmti|^cmsl", re.I)
+_MATH_FONT = re.compile(r"math|^cmmi|^cmsy|^cmex|^msam|^msbm|symbol|stix|^rsfs|^eufm", re.I)
+_MONO_FONT = re.compile(r"mono|courier|consol|menlo|^cmtt|^lmmono|inconsolata|fira ?code", re.I)
+_TEX_EXTENSION = re.compile(r"^cmex|mathextension", re.I)
+_TEX_OPERATORS = str.maketrans("PQRSXYZ[pqrst", "∑∏∫⋃∑∏∫⋃√√√√√")
+"""TeX's math-extension font (cmex, Latin Modern's MathExtension) has no Unicode map
+for its big operators: pdfTeX's text layer says "P" for ∑ and "p" for √."""
+
+
+@dataclass(frozen=True)
+class _Span:
+    text: str
+    x0: float
+    x1: float
+    baseline: float
+    size: float
+    bold: bool
+    italic: bool
+    flagged_sup: bool  # MuPDF's superscript flag
+    chars: int  # non-blank characters (weights of baselines and sizes)
+    mono: bool = False  # a monospaced font: code
+
+
+@dataclass
+class _Line:
+    """One MuPDF line: a run of spans on (about) one baseline."""
+
+    spans: list[_Span]
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    baseline: float
+    size: float  # the size of most of its text
+
+    @property
+    def text(self) -> str:
+        return "".join(s.text for s in self.spans)
+
+
+@dataclass(frozen=True)
+class _Rule:
+    """A thin horizontal line drawn on the page: a fraction bar (or a table border)."""
+
+    x0: float
+    x1: float
+    y: float
+
+
+@dataclass
+class _Block:
+    lines: list[_Line]
+    page: int
+    rules: tuple[_Rule, ...] = ()  # the page's, when it sets text over other text
+
+
+@dataclass
+class _Para:
+    text: str
+    page: int
+    heading_size: float | None = None  # set when the paragraph looks like a heading
+    size: float | None = None  # its text's size
+    table: bool = False
+    rows: list[str] = field(default_factory=list)
+    top: float = 0.0  # where it starts and ends on its page
+    bottom: float = 0.0
+    code: bool = False  # a line of a code block: never joined to its neighbours
+    grid: list[tuple[list[str], list[tuple[float, float]]]] = field(default_factory=list)
+    """A table's rows: each cell's text and where it stands (x0, x1): ``_align_tables``
+    puts them in the table's columns."""
+
+
+MAX_PAGE_BLOCKS = 2_000
+"""Text blocks on one page. The densest page of the fixtures and the report corpus has 48;
+a hostile page set 8,000 one-character blocks. Each block costs the layout passes (and
+memory: ~1 KiB of Python objects for a one-letter block), so a page past this is too
+complex to read, and the file goes to a TA."""
+MAX_PAGE_SPANS = 20_000
+"""Spans (runs of one font) on one page: a dense page has ~1,000."""
+MAX_BLOCKS = 50_000
+"""Text blocks in the whole PDF: 200 dense pages have ~10,000; at this cap the layout
+passes take a few seconds."""
+MAX_SPANS = 300_000
+"""Spans in the whole PDF: 200 dense pages (the page limit, ~700,000 characters) have
+~150,000; 300,000 spans read in a few seconds and ~400 MiB in the bounded worker."""
+
+
+def _page_blocks(page: object, number: int) -> tuple[list[_Block], int]:
+    """The page's text blocks, and how many characters it sets sideways (left out).
+
+    Raises ``ReportTooComplex`` for a page of more than ``MAX_PAGE_BLOCKS`` text blocks
+    or ``MAX_PAGE_SPANS`` spans, counted before any is turned into objects."""
+    data = page.get_text("dict")  # type: ignore[attr-defined]
+    texts = [b for b in data["blocks"] if b.get("type") == 0]
+    spans = sum(len(line["spans"]) for b in texts for line in b["lines"])
+    if len(texts) > MAX_PAGE_BLOCKS or spans > MAX_PAGE_SPANS:
+        raise ReportTooComplex(
+            f"{ReportTooComplex.prefix} (page {number} sets {len(texts):,} text blocks in "
+            f"{spans:,} pieces, more than the {MAX_PAGE_BLOCKS:,} blocks or {MAX_PAGE_SPANS:,} "
+            "pieces a page may; a report's page has a few dozen)")
+    blocks = []
+    sideways = 0
+    for block in data["blocks"]:
+        if block.get("type") != 0:
+            continue
+        lines = []
+        for raw in block["lines"]:
+            line = _line(raw)
+            if line is not None:
+                lines.append(line)
+            else:
+                sideways += sum(len(s["text"].strip()) for s in raw["spans"])
+        if lines:
+            blocks.append(_Block(lines, number))
+    blocks = _reading_order(blocks)
+    if len(blocks) > 1:
+        rules = _rules(page)
+        for block in blocks:
+            block.rules = rules
+    return blocks, sideways
+
+
+def _reading_order(blocks: list[_Block]) -> list[_Block]:
+    """The blocks in reading order: the content stream's, except that a block drawn
+    after text set below it in its column goes before that text.
+
+    Why: Chromium draws a Markdown code block (its shaded box, then its text) after the
+    page's other text, so in stream order every code sample and its printed output fall
+    at the page's end, under the wrong part. Only a block that starts above the block
+    before it *in its column* (the two overlap across) moves: a LaTeX right column starts
+    above the left one's end but beside it, a table's cells and the pieces of display
+    mathematics sit side by side, and they keep the stream's order."""
+
+    def beside(a: tuple[float, float], b: tuple[float, float]) -> bool:
+        return min(a[1], b[1]) - max(a[0], b[0]) < 0.5 * min(a[1] - a[0], b[1] - b[0])
+
+    out: list[_Block] = []
+    extents: list[tuple[float, float, float, float]] = []  # x0, x1, top, bottom
+    steps = 0
+    for block in blocks:
+        x0 = min(ln.x0 for ln in block.lines)
+        x1 = max(ln.x1 for ln in block.lines)
+        top = min(ln.y0 for ln in block.lines)
+        bottom = max(ln.y1 for ln in block.lines)
+        at = len(out)
+        if (steps < MAX_ORDER_STEPS and extents and top < extents[-1][2]
+                and not beside((x0, x1), extents[-1][:2])):
+            slack = 0.25 * min(ln.size for ln in block.lines)
+            for k, (ox0, ox1, otop, _ob) in enumerate(extents):
+                steps += 1
+                if not beside((x0, x1), (ox0, ox1)) and otop >= bottom - slack:
+                    at = k
+                    break
+                if steps >= MAX_ORDER_STEPS:
+                    break  # the budget is spent: this block and the rest keep the stream's order
+        out.insert(at, block)
+        extents.insert(at, (x0, x1, top, bottom))
+    return out
+
+
+MAX_ORDER_STEPS = 20_000
+"""Comparisons the reading-order pass may make on one page. Each block moved looks for
+its place among the blocks before it, so the pass is quadratic in blocks per page: a real
+page has at most a few hundred blocks (a few thousand comparisons), while a hostile page
+of 8,000 one-character blocks took 17 s of CPU. Past the budget (about 5 ms) the rest of
+the page keeps the content stream's order, which is the reading order of most PDFs."""
+MAX_BLOCK_LINES = 400
+"""Lines of one block grouped into visual rows (scripts and fractions to the line they
+decorate: quadratic in the block's lines). A real block (a paragraph, a table cell, a
+display formula) has tens; in a larger one each line is a row of its own."""
+
+
+MAX_PATHS = 5000
+"""Pages drawing more paths than this (a vector plot) are not searched for fraction bars."""
+
+
+def _rules(page: object) -> tuple[_Rule, ...]:
+    """The page's thin horizontal rules (filled flat rectangles or stroked lines)."""
+    try:
+        paths = page.get_cdrawings()  # type: ignore[attr-defined]
+    except Exception:  # a drawing MuPDF cannot list costs the fractions, not the page
+        return ()
+    if len(paths) > MAX_PATHS:
+        return ()
+    out = []
+    for path in paths:
+        for item in path.get("items", ()):
+            if item[0] == "re":
+                x0, y0, x1, y1 = item[1]
+                if abs(y1 - y0) <= 1.5 and abs(x1 - x0) >= 2:
+                    out.append(_Rule(min(x0, x1), max(x0, x1), (y0 + y1) / 2))
+            elif item[0] == "l":
+                (x0, y0), (x1, y1) = item[1], item[2]
+                if abs(y1 - y0) <= 0.5 and abs(x1 - x0) >= 2:
+                    out.append(_Rule(min(x0, x1), max(x0, x1), (y0 + y1) / 2))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=512)
+def _font_kind(font: str) -> tuple[bool, bool, bool]:
+    """(math, bold, italic) from a font's name; a page has a few fonts and many spans."""
+    return (
+        bool(_MATH_FONT.search(font)),
+        bool(_BOLD_FONT.search(font)),
+        bool(_ITALIC_FONT.search(font)),
+    )
+
+
+def _line(raw: dict) -> _Line | None:
+    dx, dy = raw.get("dir", (1.0, 0.0))
+    if abs(dy) > 0.1 or dx <= 0:
+        return None  # rotated text: arXiv-style margin stamps, rotated figure labels
+    spans = []
+    for span in raw["spans"]:
+        if not span["text"]:
+            continue
+        math, bold_font, italic_font = _font_kind(span["font"])
+        text = span["text"]
+        flags = span["flags"]
+        x0, y0, x1, y1 = span["bbox"]
+        baseline = span["origin"][1]
+        if math and _TEX_EXTENSION.search(span["font"]):
+            text = text.translate(_TEX_OPERATORS)
+            # a big operator hangs from its origin, centred on the math axis, which
+            # stands a quarter of the size above the baseline it belongs to
+            baseline = (y0 + y1) / 2 + 0.25 * span["size"]
+        spans.append(
+            _Span(
+                text,
+                x0,
+                x1,
+                baseline,
+                span["size"],
+                bool(flags & 16 or bold_font) and not math,
+                bool(flags & 2 or italic_font) and not math,
+                bool(flags & 1),
+                len(span["text"].strip()),
+                bool(flags & 8) or bool(_MONO_FONT.search(span["font"])),
+            )
+        )
+    if not spans:
+        return None
+    baseline, size = _main(spans)
+    x0, y0, x1, y1 = raw["bbox"]
+    # the line's height is its glyphs', not its blank spans': TeX's math-extension fonts
+    # set a space as tall as a big operator's, which would lift a line of a paragraph
+    # onto the next one (see _rows' "beside")
+    inked = [span["bbox"] for span in raw["spans"] if span["text"].strip()]
+    if inked:
+        y0, y1 = min(b[1] for b in inked), max(b[3] for b in inked)
+    return _Line(spans, x0, x1, y0, y1, baseline, size)
+
+
+def _main(spans: list[_Span]) -> tuple[float, float]:
+    """A line's (baseline, size): the size with the most text, and among its spans the
+    baseline with the most text (a fraction's denominator may come first in a line)."""
+    weight: dict[float, float] = {}
+    for span in spans:
+        key = round(span.size, 1)
+        weight[key] = weight.get(key, 0.0) + (span.chars or 0.1)
+    size = max(weight, key=lambda k: (weight[k], k))
+    at: dict[float, float] = {}
+    for span in spans:
+        if abs(span.size - size) <= 0.3:
+            key = round(span.baseline * 2) / 2
+            at[key] = at.get(key, 0.0) + (span.chars or 0.1)
+    return max(at, key=lambda k: (at[k], -k)), size

@@ -1,0 +1,266 @@
+"""A PDF's blocks as paragraphs, headings, code lines and table rows, then as lines
+of Markdown-flavoured text with the page of each.
+
+Why: the stages read one paragraph per line; a PDF breaks a paragraph at every line,
+column and page end, and a heading is only a larger font."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from grader.written.reading.markup import Run, render
+from grader.written.reading.pdf_margins import _drop_margins
+from grader.written.reading.pdf_page import _Block, _Line, _Para
+from grader.written.reading.pdf_rows import _limits_of, _over_bar, _Row, _rows, _spaced
+from grader.written.reading.pdf_tables import (
+    _align_tables,
+    _columns,
+    _one_table_row,
+    _stretched,
+)
+from grader.written.vocabulary import LIST_MARKER, ends_sentence
+
+HEADING_RATIO = 1.15
+"""A short block whose text is this much larger than the body text is a heading."""
+_DIGIT_GROUPS = re.compile(r"(?<=[=≈] )\d{1,3}(?:, \d{3})+(?![\d.,])")
+"""Chromium sets MathML's digit-group commas as separators with a space after them
+("= 9, 437, 184"); after "=" that is one number, not a list."""
+
+
+def _paragraphs(block: _Block) -> list[_Para]:
+    rows = [r for r in _rows(block.lines, block.rules) if r.cells]
+    if not rows:
+        return []
+    multi = sum(len(r.cells) > 1 for r in rows)
+    if (multi >= 2 and not _stretched(rows)) or (multi == 1 and len(rows) == 1):
+        # a table, or one row of one
+        grid = [([render(c) for c in row.cells], row.bounds) for row in rows]
+        return [_Para("", block.page, table=True, grid=grid)]
+    if all(s.mono for ln in block.lines for s in ln.spans if s.text.strip()):
+        # a code block (Markdown's fenced code printed by a browser, a listing): its
+        # lines are lines, its keywords' bold no emphasis
+        out = []
+        for row in rows:
+            text = render([r for cell in _spaced(row.cells) for r in cell], emphasis=False)
+            out.append(_Para(text, block.page, None, row.size, rows=[text], top=row.y0,
+                             bottom=row.y1, code=True))
+        return out
+    columns = _columns(block.lines) if len(rows) > 1 else None
+    if columns is not None:
+        return [_Para("", block.page, table=True, grid=[([render(c) for c in columns], [])])]
+    left = min(row.x0 for row in rows)
+    paras: list[list[_Row]] = [[]]
+    for row in rows:
+        indented = row.x0 - left > 0.8 * row.size
+        current = paras[-1]
+        starts_list = bool(current) and LIST_MARKER.match(current[0].first_word)
+        item = bool(LIST_MARKER.match(row.first_word))
+        if current and (item or (indented and not starts_list)):
+            paras.append([])
+        paras[-1].append(row)
+    out = []
+    for para in paras:
+        runs: list[Run] = []
+        for row in para:
+            # one odd wide gap in a paragraph (a stretched justified line) is a space
+            line_runs = [r for cell in _spaced(row.cells) for r in cell]
+            if runs:
+                while runs and not runs[-1].text.strip():
+                    runs.pop()
+                prev = runs[-1].text.rstrip() if runs else ""
+                nxt = next((r.text for r in line_runs if r.text.strip()), "").lstrip()
+                if re.search(r"[^\W\d_]-$", prev) and nxt[:1].islower():
+                    runs[-1] = Run(prev[:-1], runs[-1].bold, runs[-1].italic, runs[-1].vert)
+                else:
+                    runs.append(Run(" "))
+            runs.extend(line_runs)
+        size = min(row.size for row in para)
+        out.append(_Para(render(runs), block.page, size if len(para) <= 2 else None, size))
+        out[-1].rows = [render(runs, emphasis=False)]
+        out[-1].top, out[-1].bottom = min(r.y0 for r in para), max(r.y1 for r in para)
+    return out
+
+
+def _join_broken(paras: list[_Para]) -> list[_Para]:
+    """A paragraph cut by a column or page break ("... every pair" | "of positions, ...")
+    is one paragraph again: the first part ends mid-sentence, the second starts lowercase.
+
+    Linear in the text: the joined paragraph's pieces are kept in a list and joined once,
+    and its end is read from its last piece (a page of thousands of one-letter blocks
+    joins them all: building the string, and searching it for its end, at each join was
+    quadratic)."""
+    out: list[_Para] = []
+    parts: list[str] = []  # the pieces of out[-1]'s text, its rows[0], and whether it has = or ≈
+    row_parts: list[str] = []
+    eq = False
+
+    def flush() -> None:
+        if len(parts) > 1:
+            out[-1].text = " ".join(parts)
+            out[-1].rows = [" ".join(row_parts)]
+
+    for para in paras:
+        prev = out[-1] if out else None
+        last = parts[-1] if parts else ""
+        if (
+            prev is not None
+            and not prev.table
+            and not para.table
+            and not prev.code
+            and not para.code
+            and parts[0]
+            and para.text
+            and abs((prev.size or 0) - (para.size or 0)) < 0.6
+            and (
+                (
+                    # a sentence whose value opens the next column or page: "... need in
+                    # total" | "25.77 GB of memory"
+                    not ends_sentence(last)
+                    and re.match(r"\**[\d$€£−-]", para.text)
+                    and not LIST_MARKER.match(para.text.strip("*").split(" ")[0])
+                    and (para.page != prev.page or para.top < prev.top)
+                )
+                or (
+                    not ends_sentence(last)
+                    and para.text[:1].islower()
+                    # two display equations one under the other stay two lines
+                    and not (
+                        re.search(r"\d%?$", last) and re.match(r"\S{1,12} ?[=≈]", para.text)
+                    )
+                )
+                or re.search(r"[=+×·−\-,(]$", last)  # "e^0.1 =" | "1.1052, ..."
+                or (
+                    # a display formula broken before an operator (TeX's multline, a
+                    # long MathML line): "N = n_token n_hid" | "+ n_layers (...)"
+                    re.match(r"[+−×·] ?[\w(]", para.text)
+                    and eq
+                    and not ends_sentence(last)
+                )
+            )
+        ):
+            parts.append(para.text)
+            row_parts.append(para.rows[0])
+            eq = eq or "=" in para.text or "≈" in para.text
+            prev.heading_size = None
+            continue
+        if out:
+            flush()
+        out.append(para)
+        parts = [para.text]
+        row_parts = [para.rows[0]] if para.rows else []
+        eq = "=" in para.text or "≈" in para.text
+    if out:
+        flush()
+    return out
+
+
+def _join_wrapped_headings(paras: list[_Para]) -> list[_Para]:
+    """A heading wrapped onto a second line of its size on its page, the second starting
+    lowercase after a first that ends mid-word or mid-phrase (Typst and LaTeX titles in a
+    narrow column: "A Q3 (a) Pre-training with lan-" | "guage modelling"), is one heading."""
+    out: list[_Para] = []
+    for para in paras:
+        prev = out[-1] if out else None
+        if (prev is not None and prev.heading_size and para.heading_size
+                and abs(prev.heading_size - para.heading_size) < 0.6 and prev.page == para.page
+                and para.rows and prev.rows and para.rows[0][:1].islower()
+                and not ends_sentence(prev.rows[0])):
+            glue = "" if prev.rows[0].endswith("\xad") else " "
+            prev.rows = [prev.rows[0].rstrip("\xad") + glue + para.rows[0]]
+            continue
+        out.append(para)
+    return out
+
+
+def _rejoin(blocks: list[_Block]) -> list[_Block]:
+    """Blocks that continue the previous block's line are one block again.
+
+    MuPDF starts a new block at a lowered or raised script in LaTeX inline mathematics
+    (``n_hid^2``): the block begins on the same visual line, right of where the previous
+    one stopped."""
+    out: list[_Block] = []
+    px0 = px1 = 0.0  # out[-1]'s extent across, kept as it grows (linear in blocks)
+    for block in blocks:
+        prev = out[-1] if out else None
+        first = block.lines[0]
+        bx0, bx1 = min(ln.x0 for ln in block.lines), max(ln.x1 for ln in block.lines)
+        if prev is not None and prev.page == block.page:
+            tail = prev.lines[-3:]
+            # a block beside the previous one, across a gap (the next column of a
+            # two-column page, whose baselines line up with this column's), is no
+            # continuation of its line
+            apart = (bx0 > px1 + 0.5 * first.size) or (px0 > bx1 + 0.5 * first.size)
+            if not apart and any(
+                ln.y0 < first.y1
+                and ln.y1 > first.y0
+                and (
+                    first.x0 >= ln.x1 - ln.size
+                    or abs(first.baseline - ln.baseline) <= 0.35 * ln.size
+                    or (
+                        first.x0 >= ln.x0 + 2 * ln.size
+                        and min(first.y1, ln.y1) - max(first.y0, ln.y0)
+                        > 0.5 * min(first.y1 - first.y0, ln.y1 - ln.y0)
+                    )
+                    or _over_bar(first, [ln], block.rules)
+                )
+                for ln in tail
+            ) or _one_table_row(prev, block) or _limits_of(first, prev.lines[-4:]) or any(
+                _limits_of(ln, block.lines) and _same_line(block.lines, prev.lines[-3:])
+                for ln in block.lines[:1]
+            ):
+                prev.lines.extend(block.lines)
+                px0, px1 = min(px0, bx0), max(px1, bx1)
+                continue
+        out.append(_Block(list(block.lines), block.page, block.rules))
+        px0, px1 = bx0, bx1
+    return out
+
+
+def _same_line(lines: list[_Line], tail: list[_Line]) -> bool:
+    """One of the lines (a big operator under its upper limit) stands on a line of the
+    tail's baseline, right of it."""
+    return any(
+        abs(ln.baseline - t.baseline) <= 0.35 * t.size and ln.x0 >= t.x1 - t.size
+        for ln in lines
+        for t in tail
+    )
+
+
+
+def _layout(blocks: list[_Block], heights: dict[int, float]) -> tuple[list[str], list[int]]:
+    blocks = _rejoin(_drop_margins(blocks, heights))
+    paras = _join_broken([p for b in blocks for p in _paragraphs(b)])
+    weights: Counter[float] = Counter()
+    for block in blocks:
+        for line in block.lines:
+            weights[round(line.size * 2) / 2] += len(line.text.strip())
+    body = weights.most_common(1)[0][0] if weights else 10.0
+    for para in paras:
+        plain = para.rows[0] if para.rows else ""
+        if (
+            para.heading_size is None
+            or para.table
+            or len(plain) > 150
+            or not plain.strip()
+            or para.heading_size < HEADING_RATIO * body
+        ):
+            para.heading_size = None
+    _align_tables(paras)
+    paras = _join_wrapped_headings(paras)
+    sizes = sorted({round(p.heading_size * 2) / 2 for p in paras if p.heading_size}, reverse=True)
+    level = {s: min(i + 1, 6) for i, s in enumerate(sizes)}
+    lines: list[str] = []
+    pages: list[int] = []
+    for para in paras:
+        if para.table:
+            out = para.rows
+        elif para.heading_size:
+            out = ["#" * level[round(para.heading_size * 2) / 2] + " " + para.rows[0]]
+        else:
+            out = [para.text]
+        for line in out:
+            if line.strip():
+                lines.append(_DIGIT_GROUPS.sub(lambda m: m.group().replace(", ", ","), line))
+                pages.append(para.page)
+    return lines, pages
