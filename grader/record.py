@@ -6,8 +6,11 @@ killed batch never leaves half a record. Reports, gradebooks and regrades read t
 and nothing else. `docs/records.md` and `docs/record.schema.json` are generated from
 these models (`python -m grader.record`); a test fails when they drift.
 
-Each part reads like the JSON it becomes (`record.run["seed"]`, `.get(...)`), so code
-that handles stored records as dicts and code that holds a `GradeRecord` agree.
+Readers take a `GradeRecord`: a record file becomes one at the edge (`read_record`, which
+refuses a misspelled or unknown field with the file and the field named), and the report
+layer, the TA sheet, the gradebooks and the service read its typed parts. Each part can
+still be read like the JSON it becomes (`record.run["seed"]`, `.get(...)`) for code
+outside the report layer that has not moved yet; new code reads attributes.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from grader import __version__
 
@@ -38,8 +41,11 @@ class Part(BaseModel):
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
+    def _has(self, key: str) -> bool:
+        return key in type(self).model_fields or key in (self.model_extra or {})
+
     def __getitem__(self, key: str) -> Any:
-        if key not in type(self).model_fields:
+        if not self._has(key):
             raise KeyError(key)
         return getattr(self, key)
 
@@ -47,10 +53,10 @@ class Part(BaseModel):
         setattr(self, key, value)
 
     def __contains__(self, key: str) -> bool:
-        return key in type(self).model_fields and getattr(self, key) is not None
+        return self._has(key) and getattr(self, key) is not None
 
     def get(self, key: str, default: Any = None) -> Any:
-        value = getattr(self, key, None) if key in type(self).model_fields else None
+        value = getattr(self, key, None) if self._has(key) else None
         return default if value is None else value
 
 
@@ -151,21 +157,69 @@ class Run(Part):
                     "count as tampering (grader/run/kernel_side/shims)")
 
 
+GRADER_FLAGS = ("tamper", "printed_mismatch", "grader")
+"""The flags the grader raises itself (the fields of `Flags`); check kinds declare theirs."""
+
+
+def kind_flags() -> dict[str, str]:
+    """Every flag a check kind may raise, with the kind that declares it (`Kind.flags`).
+
+    Asked of the registry at each call, not at import: a kind registered later (a
+    course's own, a test's example) counts, and importing a record does not import
+    every check kind."""
+    from grader.checks.registry import kinds
+
+    return {flag: kind.name for kind in kinds().values() for flag in kind.flags}
+
+
+# Why a kind's flag is an extra key checked against the registry, not a field per kind:
+# a field would make this file name kinds, and a new kind would have to edit it; why not a
+# free dict: a misspelled flag would pass unnoticed. On disk a kind's flag is a key of
+# `flags` like the grader's own; `grader.record_schema` lists those the known kinds
+# declare, so the published schema still refuses any other key.
 class Flags(Part):
-    """What marks a record for a TA; flags never change a score by themselves."""
+    """What marks a record for a TA; flags never change a score by themselves.
+
+    Besides the grader's own three, each key is a flag a check kind declares
+    (`Kind.flags`): a list of rows naming the question. Any other key is refused.
+    """
+
+    model_config = ConfigDict(extra="allow", validate_assignment=True)
 
     tamper: list[str] = Field(default_factory=list,
                               description="what the notebook changed in torch or the kernel")
     printed_mismatch: list[dict[str, Any]] = Field(
         default_factory=list, description="a printed value its own code does not compute")
-    finetune: list[dict[str, Any]] = Field(
-        default_factory=list, description="per question: test_split_fit, reported_accuracy, "
-        "weights_unchanged, model_class, tokenizer_class or not_evaluated")
     grader: list[str] = Field(
         default_factory=list,
         description="what the grader could not check on this run through no fault of the "
                     "notebook's (its baseline refused before the student's first cell, the "
                     "kernel's own threads unknown): a TA should look")
+
+    @model_validator(mode="after")
+    def _declared_by_a_kind(self) -> Flags:
+        extra = self.model_extra or {}
+        if not extra:
+            return self
+        declared = kind_flags()
+        unknown = sorted(set(extra) - set(declared))
+        if unknown:
+            raise ValueError(f"no check kind raises the flag(s) {', '.join(unknown)} "
+                             f"(kinds declare: {', '.join(sorted(declared)) or 'none'})")
+        for name, rows in extra.items():
+            if not (isinstance(rows, list) and all(isinstance(r, dict) for r in rows)):
+                raise ValueError(f"flag {name!r} must be a list of objects, not "
+                                 f"{type(rows).__name__}")
+        return self
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        """Every flag a record may carry now: the grader's own, then the kinds'."""
+        return (*GRADER_FLAGS, *(f for f in kind_flags() if f not in GRADER_FLAGS))
+
+    def raised(self) -> dict[str, list[dict[str, Any]]]:
+        """The kinds' flags this record carries, by name (empty lists left out)."""
+        return {name: rows for name, rows in (self.model_extra or {}).items() if rows}
 
 
 class Environment(Part):
@@ -209,15 +263,20 @@ class GradeRecord(Part):
         """A record read back (a batch's stored JSON); an unknown key is an error."""
         return cls.model_validate(data)
 
+    @classmethod
+    def of(cls, record: GradeRecord | dict[str, Any]) -> GradeRecord:
+        """`record` typed: a `GradeRecord` as it is, its JSON validated."""
+        return record if isinstance(record, GradeRecord) else cls.from_dict(record)
+
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2, sort_keys=False)
 
     @property
     def needs_human(self) -> bool:
-        return bool(needs_a_ta(self.to_dict()))
+        return bool(needs_a_ta(self))
 
 
-def needs_a_ta(record: dict[str, Any], manual: bool = True) -> list[str]:
+def needs_a_ta(record: GradeRecord | dict[str, Any], manual: bool = True) -> list[str]:
     """Why a TA should open this record (empty when nothing calls for it): the one rule
     the CLI table, the class summary and the gradebooks share.
 
@@ -231,26 +290,36 @@ def needs_a_ta(record: dict[str, Any], manual: bool = True) -> list[str]:
     the sandbox stopped it all the same.
     `manual=False` leaves out "manual questions", which the table, summary and
     gradebook show in a column of their own (the TA sheet lists them).
+    A cell error marked `expected` (`grader.pack.expected.mark_expected`: the pack says
+    that cell needs data the grader lacks) is no reason. A kind's flag reads as the
+    kind's label and the `kind` of its rows ("fine-tuning: test_split_fit").
+    A record given as JSON is validated first (`GradeRecord.of`).
     """
+    from grader.checks.registry import label
+
+    record = GradeRecord.of(record)
     why = []
-    flags, run = record.get("flags") or {}, record.get("run") or {}
-    if flags.get("tamper"):
+    flags, run = record.flags, record.run
+    if flags.tamper:
         why.append("tamper flags")
-    if flags.get("grader"):
+    if flags.grader:
         why.append("the grader's own checks failed")
-    if run.get("hangs"):
+    if run.hangs:
         why.append("grader cells hung")
-    if flags.get("printed_mismatch"):
+    if flags.printed_mismatch:
         why.append("printed values disagree")
-    if flags.get("finetune"):
-        why.append("fine-tune: " + ", ".join(sorted({str(f.get("kind", "?"))
-                                                     for f in flags["finetune"]})))
-    if run.get("limits_hit"):
+    declared = kind_flags()
+    for name, rows in flags.raised().items():
+        why.append(f"{label(declared.get(name, name))}: "
+                   + ", ".join(sorted({str(r.get("kind", "?")) for r in rows})))
+    if run.limits_hit:
         why.append("limits hit: " + ", ".join(sorted({str(h.get("limit", "?"))
-                                                      for h in run["limits_hit"]})))
+                                                      for h in run.limits_hit})))
     attempts: dict[str, None] = {}
     crashed: dict[str, None] = {}
-    for error in run.get("cell_errors") or []:
+    for error in run.cell_errors:
+        if error.get("expected"):
+            continue
         what = _sandbox_attempt(str(error.get("ename") or ""), str(error.get("evalue") or ""))
         if what:
             attempts[what] = None
@@ -259,10 +328,9 @@ def needs_a_ta(record: dict[str, Any], manual: bool = True) -> list[str]:
     why += list(attempts)
     if crashed:
         why.append("cells crashed: " + ", ".join(crashed))
-    questions = record.get("questions") or []
-    if any(q.get("status") == "error" for q in questions):
+    if any(q.status == "error" for q in record.questions):
         why.append("a question could not run")
-    if manual and any(q.get("status") == "manual" for q in questions):
+    if manual and any(q.status == "manual" for q in record.questions):
         why.append("manual questions")
     return why
 
@@ -325,8 +393,22 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
-def read_record(path: Path) -> dict[str, Any]:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if data.get("schema") != SCHEMA:
-        raise ValueError(f"{path}: not a {SCHEMA} record (schema {data.get('schema')!r})")
-    return data
+def read_record(path: Path) -> GradeRecord:
+    """The record stored at `path`, typed: the one place a record file is read.
+
+    A file that is not JSON, not of this schema, or holds a field the model does not
+    know (a misspelling, a hand edit) is refused with a `ValueError` naming the file and
+    the field, instead of rendering a report that silently leaves the field out."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise ValueError(f"{path}: not JSON ({exc})") from None
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+        found = data.get("schema") if isinstance(data, dict) else None
+        raise ValueError(f"{path}: not a {SCHEMA} record (schema {found!r})")
+    try:
+        return GradeRecord.from_dict(data)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
+                             for e in exc.errors()[:5])
+        raise ValueError(f"{path}: not a valid record: {problems}") from None

@@ -12,7 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from grader.record import SCHEMA, GradeRecord
+from grader.checks.registry import kinds
+from grader.record import SCHEMA, GradeRecord, kind_flags
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SCHEMA_FILE = DOCS / "record.schema.json"
@@ -59,7 +60,27 @@ def schema() -> dict[str, Any]:
     out = GradeRecord.model_json_schema(by_alias=True, mode="serialization")
     out["$id"] = SCHEMA
     out["title"] = "GradeRecord"
+    _kind_flags(out["$defs"]["Flags"])
     return out
+
+
+def _kind_flags(flags: dict[str, Any]) -> None:
+    """The flags the known check kinds declare (`Kind.flags`), as properties of `Flags`.
+
+    The model takes them as extra keys checked against the registry (grader/record.py
+    says why), which pydantic publishes as "anything goes"; the published schema lists
+    each declared flag instead and refuses any other key, as the model does."""
+    props = flags.setdefault("properties", {})
+    for name, kind in kind_flags().items():
+        if name in props:
+            continue
+        label = kinds()[kind].label or kind
+        props[name] = {
+            "description": f"raised by the `{kind}` check kind ({label}): one row per "
+                           "question: `question`, `kind` (what it found), `message`",
+            "items": {"additionalProperties": True, "type": "object"},
+            "title": name.replace("_", " ").title(), "type": "array"}
+    flags["additionalProperties"] = False
 
 
 def _type(prop: dict[str, Any]) -> str:
