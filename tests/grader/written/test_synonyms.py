@@ -50,7 +50,7 @@ def test_without_the_synonyms_parts_in_unrelated_words_are_not_found():
 
 def test_without_the_synonyms_parts_named_by_initials_or_stem_are_found():
     """'(LM)' has the initials of 'Language modeling', 'classifier' the stem of
-    'Classification' (``report._named_like``): read, as a TA would, without a synonym."""
+    'Classification' (``phrases._named_like``): read, as a TA would, without a synonym."""
     got = extract_answers(REPORT, specs({}))
     assert got["lm"].answer == "20,960,400" and got["cls"].answer == "10,960,600"
 

@@ -1,0 +1,88 @@
+"""Two answers in one part ("p(mat)" and the loss): which numbers are whose.
+
+Why: a part may ask two values, each named by the pack's ``labels``; a number belongs to
+the nearest label before it (across lines), and one named by a word that is no answer's
+label ("、損失=0.1249") belongs to none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from grader.written.candidates import Candidate, Source, clean
+from grader.written.phrases import find_phrase, norm
+from grader.written.vocabulary import LIST_COMMAS, has_digit
+
+if TYPE_CHECKING:
+    from grader.written.questions import QuestionSpec
+
+
+def _last_label(text: str, phrase: str) -> int:
+    """Where ``phrase`` last names an answer in ``text`` (not as an operand: "-ln p(mat)")."""
+    best, start = -1, 0
+    while True:
+        at = find_phrase(text[start:], phrase)
+        if at < 0:
+            return best
+        at += start
+        if not text[:at].rstrip().endswith(("ln", "log", "(")):
+            best = at
+        start = at + 1
+
+
+def _owner(text: str, own: Sequence[str], others: Sequence[str]) -> bool | None:
+    """Whose label comes last in ``text``: this answer's (True), another's (False), none."""
+    best: tuple[int, bool | None] = (-1, None)
+    for words, is_own in ((own, True), (others, False)):
+        for w in words:
+            at = _last_label(text, w)
+            if at > best[0]:
+                best = (at, is_own)
+    return best[1]
+
+
+def _named_item(prefix: str) -> str | None:
+    """The last item of a list a number is the value of, where the item is named before an
+    "=" ("p(mat)=0.7500、損失=0.1249": "損失="), else None. A name that is no answer's
+    label still ends the label before it: the number is not that label's."""
+    cut = max(prefix.rfind(ch) for ch in LIST_COMMAS)
+    if cut < 0:
+        return None
+    tail = prefix[cut + 1:].strip()
+    name = tail.rstrip(" =:≈").strip()
+    if name == tail or not name or has_digit(name) or len(name) > 40:
+        return None
+    return tail
+
+
+def own_candidates(found: list[Candidate], sources: Sequence[Source], spec: QuestionSpec,
+                    questions: Sequence[QuestionSpec]) -> list[Candidate]:
+    """Where a part holds two answers ("p(mat)" and the loss), the numbers that follow this
+    one's label (the nearest label before each number, across lines); with no label of its
+    own in the part, the numbers before any other's label."""
+    if not spec.labels:
+        return found
+    own = [norm(x) for x in spec.labels]
+    others = [norm(x) for q in questions if q.id != spec.id and q.headings == spec.headings
+              and q.part == spec.part for x in q.labels]
+    if not others:
+        return found
+    by_line: dict[int, list[Candidate]] = {}
+    for c in found:
+        by_line.setdefault(c.line, []).append(c)
+    current: bool | None = None
+    mine, unlabelled = [], []
+    for src in sources:
+        for c in by_line.get(src.number, []):
+            upto = c.end if c.why == "formula" else c.column  # "-\ln \frac{...}" names the loss
+            owner = _owner(norm(c.line_text[:upto]), own, others)
+            item = _named_item(c.line_text[:upto])
+            if item is not None and _owner(norm(item), own, others) is None:
+                owner = current = None  # "、損失=0.1249": named, but by no answer's label
+            current = owner if owner is not None else current
+            (mine if current else unlabelled if current is None else []).append(c)
+        owner = _owner(norm(clean(src.text)), own, others)
+        current = owner if owner is not None else current
+    return mine or unlabelled
+

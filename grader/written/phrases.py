@@ -1,0 +1,249 @@
+"""Sections whose heading names no label: phrases ("Language modeling task"), found as a
+heading or a line's start, and parts named in the student's own words.
+
+Why apart from ``sections``: a label is read by its grammar (``labels``), a phrase only by
+its words, normalised (case, markup, British spellings) and matched on word boundaries; a
+phrase section still ends where a label names another question (``sections``' lines).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from grader.written.sections import END, SOFT_BREAK, Line
+from grader.written.vocabulary import (
+    LEADING_MARKERS,
+    MD_HEADING,
+    QUESTION_LABEL,
+    heading_text,
+    kind_of,
+)
+
+_RUN_IN_BOLD = re.compile(r"^(.*?[^\s*#][ \t]*(?:\*\*)?)[ \t]+(\*\*([^*\n]{1,80})\*\*)[ \t]*$")
+"""A bold run at the end of a line ("= **21015201** **3.2 Classification task**"): a PDF's
+text may run a subheading onto the line before it. Matched on one line's tail
+(`split_run_in_headings`), never on a Markdown heading (`MD_HEADING`)."""
+
+
+def split_run_in_headings(text: str, phrases: Sequence[str]) -> str:
+    """Put a bold subheading the text ran onto the line before on a line of its own, by a
+    ``SOFT_BREAK`` (line numbers stay the student's), where it starts with a heading or part
+    the pack asks ("**3.2 Classification task**"): left there, the part it opens would start
+    a line late and the part before it would run into it. Only such phrases: a bold value at
+    a line's end ("= **25.77 GB**") is an answer, not a heading."""
+    wanted = [n for p in phrases if len(n := norm(p)) > 4]  # a phrase, no "(I)" marker
+
+    def split(m: re.Match[str]) -> str:
+        head = LEADING_MARKERS.sub("", norm(m.group(3)))
+        if any(find_phrase(head, w) == 0 for w in wanted):
+            return m.group(1) + SOFT_BREAK + m.group(2)
+        return m.group(0)
+
+    if "**" not in text:
+        return text
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        # The pattern backtracks quadratically over a long whitespace run (150,000 spaces:
+        # 79 s), so it only sees a line whose end could be a bold run's, with a gap of at
+        # most `_TAIL_CHARS`, and only from the last word before that gap on.
+        tail = line.rstrip(" \t")
+        if not tail.endswith("**") or tail.count("**") < 2 or MD_HEADING.match(line):
+            continue
+        opening = tail.rfind("**", 0, len(tail) - 2)
+        before = tail[:opening].rstrip(" \t")
+        if not before or len(tail) - len(before) > _TAIL_CHARS:
+            continue
+        cut = max(before.rfind(" "), before.rfind("\t")) + 1
+        lines[i] = line[:cut] + _RUN_IN_BOLD.sub(split, line[cut:])
+    return "\n".join(lines)
+
+
+_TAIL_CHARS = 200
+"""The most a bold run at a line's end (80 characters) and the gap before it may span."""
+
+
+def norm(text: str) -> str:
+    s = text.lower().replace("\\_", "_")
+    s = " ".join(s.translate(_MARKUP_BLANKS).split())  # one space each, so:
+    s = s.replace("( ", "(").replace(" (", "(").replace(" )", ")")
+    s = _BRITISH.sub(lambda m: _AMERICAN[m.group(0)], s)
+    return " ".join(s.split()).strip(" :.")
+
+
+_MARKUP_BLANKS = str.maketrans(dict.fromkeys("*`#$\\", " "))
+_AMERICAN = {"modelling": "modeling", "labelling": "labeling", "isation": "ization",
+             "normalis": "normaliz", "tokenis": "tokeniz"}
+_BRITISH = re.compile("|".join(_AMERICAN))
+"""British spellings read as the pack writes them ("Language modelling task")."""
+
+
+def find_phrase(text: str, phrase: str) -> int:
+    """Index of ``phrase`` in ``text`` on word boundaries ("question 1" is not in "question 10")."""
+    start = 0
+    while True:
+        idx = text.find(phrase, start)
+        if idx < 0:
+            return -1
+        before = text[idx - 1] if idx > 0 else " "
+        end = idx + len(phrase)
+        after = text[end] if end < len(text) else " "
+        if not before.isalnum() and not (after.isalnum() and phrase[-1:].isalnum()):
+            return idx
+        start = idx + 1
+
+
+@dataclass(frozen=True)
+class PlainLine:
+    number: int  # 1-based
+    raw: str
+    heading: str | None  # normalised heading text for a Markdown or bold heading line
+    norm: str  # normalised text with list markers stripped
+
+
+def plain_lines(text: str) -> list[PlainLine]:
+    out = []
+    for idx, raw in enumerate(text.splitlines(), start=1):
+        text = heading_text(raw)
+        heading = norm(text) if text is not None else None
+        plain = norm(raw)
+        plain = LEADING_MARKERS.sub("", plain) if heading is None else heading
+        out.append(PlainLine(idx, raw, heading, plain))
+    return out
+
+
+def _labels(text: str) -> set[tuple[str, str]]:
+    return {(kind_of(w), n) for w, n in QUESTION_LABEL.findall(text)}
+
+
+def _opens(line: PlainLine, phrases: Sequence[str]) -> int | None:
+    """Where the section-opening phrase ends in ``line.norm``, or None."""
+    for phrase in phrases:
+        p = norm(phrase)
+        if line.heading is not None:
+            if find_phrase(line.heading, p) >= 0:
+                return len(line.norm)  # a heading line holds no answer
+        else:
+            stripped = line.norm.strip()  # list and section numbers are off already
+            if find_phrase(stripped, p) == 0:
+                return len(line.norm) - len(stripped) + len(p)
+    return None
+
+
+def _ends_section(j: int, i: int, plain: Sequence[PlainLine], labelled: Sequence[Line],
+                  own_phrases: Sequence[str], other_phrases: Sequence[str]) -> bool:
+    """Whether line ``j`` leaves the phrase section opened at line ``i``: another phrase of
+    the pack opens there, or a label does (read by ``sections``, as every label is) that
+    names another question than the one the section stands in, "References" included; a
+    heading that mentions another question anywhere ("Results of Task 7") ends it too."""
+    line = plain[j]
+    if any(_opens(line, [p]) is not None for p in other_phrases if p not in own_phrases):
+        return True
+    mark = labelled[j]
+    if mark.opens:
+        if mark.paths == (END,):
+            return True
+        own = labelled[i].paths
+        if not any(p[1] == o[1] for p in mark.paths for o in own if o != END):
+            return True
+    if line.heading is None:
+        return False
+    own_line = plain[i]
+    labels = _labels(line.heading)
+    return bool(labels) and not labels & _labels(own_line.heading or own_line.norm)
+
+
+def _phrase_opening(lines: list[PlainLine], headings: Sequence[str]) -> tuple[int, int] | None:
+    """(index of the first line opening a section for ``headings``, column of its inline answer)."""
+    for i, line in enumerate(lines):
+        col = _opens(line, headings)
+        if col is not None:
+            return i, col
+    return None
+
+
+def phrase_section(lines: list[PlainLine], labelled: Sequence[Line], headings: Sequence[str],
+                    all_phrases: Sequence[str]) -> tuple[int, int] | None:
+    opening = _phrase_opening(lines, headings)
+    if opening is None:
+        return None
+    i = opening[0]
+    for j in range(i + 1, len(lines)):
+        if (lines[j].heading is not None or lines[j].norm) and _ends_section(
+                j, i, lines, labelled, headings, all_phrases):
+            return i, j
+    return i, len(lines)
+
+
+def part_range(lines: list[PlainLine], start: int, end: int, part: str,
+                siblings: Sequence[str]) -> tuple[int, int] | None:
+    own = norm(part)
+
+    def begins(line: PlainLine, phrase: str) -> bool:
+        text = line.heading if line.heading is not None else line.norm.lstrip("| ")
+        return find_phrase(LEADING_MARKERS.sub("", text), phrase) == 0
+
+    first = next((i for i in range(start, end) if begins(lines[i], own)), None)
+    inside = first is None  # named inside its line: "语言建模任务（Language modeling task）："
+    if first is None:
+        first = next((i for i in range(start, end) if find_phrase(lines[i].norm, own) >= 0), None)
+    if first is None:
+        return None
+    others = [norm(s) for s in siblings if norm(s) != own]
+    # a sibling named as this part was (inside its line, the pack's name in brackets
+    # after the student's) ends it as a sibling at a line's start does
+    stop = next((i for i in range(first + 1, end)
+                 if any(begins(lines[i], o) or ((inside or o.startswith("("))
+                                                and find_phrase(lines[i].norm, o) >= 0)
+                        for o in others)), end)
+    return first, stop
+
+
+_GENERIC_WORDS = frozenset({"task", "model", "models", "part", "the", "a", "an", "of", "for",
+                            "and", "in", "on", "to", "with", "network", "result", "results"})
+"""Words a part's name shares with every sibling ("... task", "... model"): no evidence."""
+
+
+def _stems(name: str) -> tuple[set[str], str]:
+    """The stems of a part name's own words (first five letters) and their initials."""
+    words = [w for w in "".join(c if c.isalnum() else " " for c in norm(name)).split()
+             if w not in _GENERIC_WORDS]
+    return {w[:5] for w in words if len(w) >= 4}, "".join(w[0] for w in words)
+
+
+def _head_words(line: PlainLine) -> list[str]:
+    """The words that name a line: a table row's first cell, a line's text before ":"."""
+    text = line.heading if line.heading is not None else line.norm.lstrip("| ")
+    text = text.split("|")[0].split(":")[0]
+    return "".join(c if c.isalnum() else " " for c in text).split()[:6]
+
+
+def _named_like(line: PlainLine, name: str) -> bool:
+    """Whether a line's head names ``name`` in other words: a word of the same stem
+    ("Classifier" for "Classification task") or its initials ("LM model" for "Language
+    modeling task"). Numbers are no name."""
+    stems, initials = _stems(name)
+    words = [w for w in _head_words(line) if not w[0].isdigit()]
+    return any(w[:5] in stems for w in words if len(w) >= 4 and w not in _GENERIC_WORDS) \
+        or (len(initials) >= 2 and initials in words)
+
+
+def loose_part_range(lines: list[PlainLine], start: int, end: int, names: Sequence[str],
+                      siblings: Sequence[str]) -> tuple[int, int] | None:
+    """A part named in the student's own words (neither the pack's name nor a synonym):
+    the last line whose head is named like this part and like no sibling, to the next
+    line named like a sibling. Read only when every other way found nothing."""
+    def mine(line: PlainLine) -> bool:
+        return any(_named_like(line, n) for n in names) \
+            and not any(_named_like(line, o) for o in siblings)
+
+    # the last such line: an answer comes after its working, whose rows ("LM head",
+    # "Classification head") are named like the parts too
+    first = next((i for i in range(end - 1, start - 1, -1) if mine(lines[i])), None)
+    if first is None:
+        return None
+    stop = next((i for i in range(first + 1, end)
+                 if any(_named_like(lines[i], o) for o in siblings) and not mine(lines[i])), end)
+    return first, stop
+
