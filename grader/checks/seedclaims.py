@@ -34,12 +34,14 @@ from grader.checks.seedpairing import pair
 from grader.checks.seedrecords import Claim, Claims
 from grader.checks.seedsentences import Figure, name_runs, read_sentence, records, respectively
 from grader.checks.seedtables import (
+    DASHES,
     caption,
-    is_table_line,
+    is_rule,
     plain_header,
     read_plain_row,
     read_table,
     row_cells,
+    table_end,
 )
 from grader.checks.seedwords import AVERAGE, SEED, Families, read_numbers
 
@@ -187,14 +189,12 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
 
     while i < len(raw):
         line, number = raw[i], first_line + i
-        if is_table_line(line):
+        end = table_end(raw, i)
+        if end > i:
             flush()
-            block = []
-            start = i
-            while i < len(raw) and is_table_line(raw[i]):
-                if raw[i].strip().startswith("|"):
-                    block.append((first_line + i, row_cells(raw[i])))
-                i += 1
+            block = [(first_line + k, row_cells(raw[k])) for k in range(i, end)
+                     if not is_rule(raw[k])]
+            start, i = i, end
             above = reader.family
             title = caption(raw, start, -1) or caption(raw, i - 1, 1)
             reader.family = (fams.first(title) if title else None) or above
@@ -202,9 +202,11 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
             reader.family = above
             continue
         fields = plain_header(line)
-        if fields and i + 1 < len(raw) and read_plain_row(reader, number + 1, raw[i + 1], fields):
+        row = i + 1 + (i + 1 < len(raw) and DASHES.match(raw[i + 1]) is not None)
+        if fields and row < len(raw) and read_plain_row(reader, first_line + row, raw[row],
+                                                        fields):
             flush()
-            i += 2
+            i = row + 1
             while i < len(raw) and raw[i].strip() and read_plain_row(reader, first_line + i, raw[i],
                                                                         fields):
                 i += 1

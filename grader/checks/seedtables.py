@@ -148,19 +148,54 @@ def _seed_cell(cell: str, bare: bool = False) -> int | None:
     return int(cell) if bare and cell.isdigit() else None
 
 
-ASCII_RULE = re.compile(r"^\s*\+(?:[-=:]+\+)+\s*$")
-"""A rule of an ASCII-art table ("+------+------+"), as plain-text reports and pandoc's
-grid tables frame their rows: it belongs to the table around it and holds no cells."""
+BARS = "|│┃║"
+"""What separates the cells of a row: `|`, or the box-drawing bars of tables printed by
+`tabulate` ("fancy_grid") or `rich` and pasted into a report."""
+_JUNCTIONS = "+├┤┌┐└┘┬┴┼╞╡╪╒╕╘╛╤╧╔╗╚╝╠╣╬╦╩┏┓┗┛┣┫╋┳┻┡┩╇╟╢╫╂"
+_STROKES = "-=─━═"
+DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$")
+"""A Markdown table's delimiter row, also without outer pipes ("--- | ---")."""
+DASHES = re.compile(r"^\s*-{2,}(?:\s+-{2,})+\s*$")
+"""The rule under the header of a table written with spaces ("------  ----  -----", as
+`tabulate` prints it)."""
+
+
+def is_rule(line: str) -> bool:
+    """A rule of an ASCII-art or box-drawn table ("+------+------+", "├────┼────┤"), as
+    plain-text reports and pandoc's grid tables frame their rows: it belongs to the table
+    around it and holds no cells. It starts with a junction, so a line of dashes under a
+    heading is none."""
+    s = line.strip()
+    return (bool(s) and s[0] in _JUNCTIONS and all(c in _JUNCTIONS + _STROKES + ": " for c in s)
+            and sum(c in _STROKES for c in s) >= 2)
 
 
 def is_table_line(line: str) -> bool:
-    """A `|` row, or an ASCII rule between rows: a table framed by rules is one table,
-    its header row above the first rule inside it."""
-    return line.strip().startswith("|") or ASCII_RULE.match(line) is not None
+    """A row that starts with a bar, or a rule between rows: a table framed by rules is one
+    table, its header row above the first rule inside it."""
+    s = line.strip()
+    return (bool(s) and s[0] in BARS) or is_rule(line)
+
+
+def table_end(lines: list[str], at: int) -> int:
+    """Where the table that starts at line `at` ends (the index after its last line), or
+    `at` when none starts there: rows and rules, or a Markdown header written without
+    outer pipes ("Model | Seed | ...") over its delimiter row and the rows with a `|` below."""
+    end = at
+    while end < len(lines) and is_table_line(lines[end]):
+        end += 1
+    if end <= at + 1 and "|" in lines[at] and at + 1 < len(lines) and DELIMITER.match(
+            lines[at + 1]):
+        end = at + 2
+        while end < len(lines) and "|" in lines[end] and lines[end].strip():
+            end += 1
+    return end
 
 
 def row_cells(line: str) -> list[str]:
-    """The cells of a `|` row, stripped."""
+    """The cells of a row, stripped (box-drawing bars are bars)."""
+    for bar in BARS[1:]:
+        line = line.replace(bar, "|")
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 

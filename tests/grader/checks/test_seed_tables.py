@@ -10,7 +10,7 @@ the text by hand: (family, seed, best validation, step, test).
 from __future__ import annotations
 
 from grader.checks.seedclaims import Families, parse_claims
-from grader.checks.seedtables import is_table_line
+from grader.checks.seedtables import is_rule, is_table_line
 
 FAMILIES = Families({"pretrained": ["pretrained", "pre-trained"],
                      "scratch": ["scratch", "random"]})
@@ -75,6 +75,8 @@ def test_a_rule_is_a_table_line_and_a_dashed_sentence_or_a_sum_is_not():
     assert not is_table_line("----------------------------------------")
     assert not is_table_line("+ 0.853 at step 1200")
     assert not is_table_line("1,050,624 + 525,312 + 2,048")
+    assert is_rule("├────────┼──────┤") and is_rule("┡━━━━╇━━━━┩") and is_rule("+---+")
+    assert not is_rule("| seed 1 |") and not is_rule("+") and not is_rule("=========")
 
 
 def test_the_figures_of_a_paragraph_after_a_rule_are_still_read():
@@ -82,3 +84,65 @@ def test_the_figures_of_a_paragraph_after_a_rule_are_still_read():
             "For seed 2 the best validation accuracy is 0.851 at step 1400, which gives "
             "0.840 on the test set.\n")
     assert claims(text) == [(None, 2, 0.851, 1400, 0.840)]
+
+
+TWO_RUNS = [("pretrained", 1, 0.853, 1200, 0.841), ("scratch", 2, 0.705, 2000, 0.699)]
+
+
+def test_a_table_printed_by_tabulate_or_rich_with_box_drawing_is_read():
+    fancy_grid = """\
+╒════════════╤════════╤═══════╤════════╤════════╕
+│ model      │   seed │   val │   step │   test │
+╞════════════╪════════╪═══════╪════════╪════════╡
+│ pretrained │      1 │ 0.853 │   1200 │  0.841 │
+├────────────┼────────┼───────┼────────┼────────┤
+│ scratch    │      2 │ 0.705 │   2000 │  0.699 │
+╘════════════╧════════╧═══════╧════════╧════════╛
+"""
+    rich = """\
+┏━━━━━━━━━━━━┳━━━━━━┳━━━━━━━┳━━━━━━┳━━━━━━━┓
+┃ model      ┃ seed ┃ val   ┃ step ┃ test  ┃
+┡━━━━━━━━━━━━╇━━━━━━╇━━━━━━━╇━━━━━━╇━━━━━━━┩
+│ pretrained │ 1    │ 0.853 │ 1200 │ 0.841 │
+│ scratch    │ 2    │ 0.705 │ 2000 │ 0.699 │
+└────────────┴──────┴───────┴──────┴───────┘
+"""
+    assert claims(fancy_grid) == TWO_RUNS
+    assert claims(rich) == TWO_RUNS
+
+
+def test_a_table_written_with_spaces_under_a_rule_of_dashes_is_read():
+    simple = """\
+model         seed    best val    step    test
+----------  ------  ----------  ------  ------
+pretrained       1       0.853    1200   0.841
+scratch          2       0.705    2000   0.699
+"""
+    assert claims(simple) == TWO_RUNS
+    # each claim on its row's line, not the rule's
+    assert [c["line"] for c in parse_claims(simple, FAMILIES)] == [3, 4]
+
+
+def test_a_markdown_table_without_outer_pipes_is_read_by_its_delimiter_row():
+    rows = """\
+Model | Seed | Best val | Step | Test
+--- | --- | --- | --- | ---
+pretrained | 1 | 0.853 | 1200 | 0.841
+scratch | 2 | 0.705 | 2000 | 0.699
+"""
+    columns = """\
+ | seed 1 | seed 2
+---|---|---
+scratch best val | 0.712 | 0.705
+scratch step | 1800 | 2000
+scratch test | 0.698 | 0.699
+"""
+    assert claims(rows) == TWO_RUNS
+    assert claims(columns) == [("scratch", 1, 0.712, 1800, 0.698),
+                               ("scratch", 2, 0.705, 2000, 0.699)]
+
+
+def test_a_pipe_in_prose_with_no_delimiter_row_below_it_is_no_table():
+    text = ("Seed 1 | pretrained: best validation 0.853 at step 1200, test 0.841.\n"
+            "Nothing else to add.\n")
+    assert claims(text) == [("pretrained", 1, 0.853, 1200, 0.841)]
