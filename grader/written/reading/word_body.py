@@ -1,0 +1,112 @@
+"""A Word body in document order as lines: headings (by style, outline level or size),
+paragraphs split at a soft break before a part marker, numbered lists, tables."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from grader.written.reading.document import (
+    MAX_TEXT_CHARS,
+    ReportTooComplex,
+)
+from grader.written.reading.markup import Run, render
+from grader.written.reading.word_numbering import _Numbering
+from grader.written.reading.word_runs import _Ctx, _Styles, _walk
+from grader.written.reading.word_tables import _table
+from grader.written.reading.word_xml import W, _children
+
+_HEADING_NAME = re.compile(r"^(?:heading|überschrift|titre|título|titolo)\s*(\d)$", re.I)
+
+
+def _heading_levels(document: Any) -> dict[str, int]:
+    """style id -> heading level, from the style name or its outline level."""
+    levels: dict[str, int] = {}
+    for style in document.styles:
+        try:
+            name, sid = style.name or "", style.style_id
+        except Exception:  # a style without a name or id
+            continue
+        m = _HEADING_NAME.match(name.strip())
+        if name.strip().lower() == "title":
+            levels[sid] = 1
+        elif m:
+            levels[sid] = min(int(m.group(1)), 6)
+        else:
+            outline = style.element.find(f"{W}pPr/{W}outlineLvl")
+            if outline is not None and outline.get(f"{W}val", "9").isdigit():
+                level = int(outline.get(f"{W}val")) + 1
+                if level <= 6:
+                    levels[sid] = level
+    return levels
+
+
+def _body_lines(body: Any, levels: dict[str, int], numbering: _Numbering,
+                sizes: _Styles | None = None) -> list[str]:
+    sizes = sizes or _Styles(None)
+    items: list[tuple[str, float | None]] = []  # (line, size when set large like a heading)
+    chars = 0
+    for element in _children(body):
+        if element.tag == f"{W}p":
+            marker = numbering.marker(element)
+            for k, (line, big) in enumerate(_paragraph(element, levels, sizes)):
+                if k == 0 and marker and line.strip():
+                    # a numbered heading ("Heading 1" numbered "Question %1"): after its #s
+                    hashes = re.match(r"#+ ", line)
+                    cut = hashes.end() if hashes else 0
+                    line = f"{line[:cut]}{marker} {line[cut:]}"
+                items.append((line, big))
+        elif element.tag == f"{W}tbl":
+            items.extend((row, None) for row in _table(element, sizes))
+        chars += len(items[-1][0]) if items else 0
+        if chars > MAX_TEXT_CHARS:
+            raise ReportTooComplex(
+                f"{ReportTooComplex.prefix} (more than {MAX_TEXT_CHARS:,} characters of text)")
+    # headings set by size alone ("Normal" text at 16 pt, bold): the largest size is #
+    ranks = sorted({round(big * 2) / 2 for _, big in items if big}, reverse=True)
+    return [
+        "#" * min(ranks.index(round(big * 2) / 2) + 1, 6) + " " + _plain(line) if big else line
+        for line, big in items
+    ]
+
+
+def _paragraph(p: Any, levels: dict[str, int], sizes: _Styles) -> list[tuple[str, float | None]]:
+    """The paragraph's lines: one, or more where a soft line break (Shift+Enter) starts a
+    new part ("(b) ...", "II. ...", "Q3 ..."), with the size of a heading set by size."""
+    style = p.find(f"{W}pPr/{W}pStyle")
+    sid = style.get(f"{W}val", "") if style is not None else ""
+    level = levels.get(sid)
+    runs: list[Run] = []
+    run_sizes: list[float] = []
+    _walk(p, runs, _Ctx(sizes, sid, run_sizes))
+    segments: list[list[Run]] = [[]]
+    for run in runs:
+        if run.text == "\n":
+            segments.append([])
+        else:
+            segments[-1].append(run)
+    lines: list[str] = []
+    for segment in segments:
+        text = render(segment, emphasis=not level)
+        if lines and not (text and _PART_START.match(text)):
+            lines[-1] = f"{lines[-1]} {text}".strip()
+        else:
+            lines.append(text)
+    if level:
+        return [("#" * level + " " + " ".join(lines), None)]
+    plain = " ".join(lines)
+    big = min(run_sizes) if run_sizes else None
+    if big is not None and big >= HEADING_RATIO * sizes.body and 0 < len(plain) <= 150:
+        return [(plain, big)]
+    return [(line, None) for line in lines]
+
+
+HEADING_RATIO = 1.15
+"""A short paragraph set this much larger than the body text is a heading (as for PDF)."""
+_PART_START = re.compile(
+    r"^\**\s*(?:\(?(?:[a-hA-H]|[ivxIVX]{1,4}|\d{1,2})[.):]\s|(?:Q|Question|Part|Task)\s*\d|Answer\b)"
+)
+
+
+def _plain(line: str) -> str:
+    return line.replace("**", "").replace("*", "") if line.count("**") <= 2 else line

@@ -1,0 +1,50 @@
+"""Word tables as ``| a | b |`` rows, merged cells written in each row they cover."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grader.written.reading.markup import Run, render
+from grader.written.reading.word_runs import _Ctx, _Styles, _walk
+from grader.written.reading.word_xml import W, _children
+
+
+def _table(tbl: Any, styles: _Styles | None = None) -> list[str]:
+    """Each row as ``| a | b |``. A cell merged down over several rows (Word's vMerge: a
+    "Q3 (e)" cell beside the (I), (II), (III) rows) is written in each of its rows, so a
+    row read alone still says which question it answers."""
+    styles = styles or _Styles(None)
+    rows = []
+    above: dict[int, str] = {}  # grid column -> the text of the cell last started there
+    for tr in _children(tbl):
+        if tr.tag != f"{W}tr":
+            continue
+        cells = []
+        column = 0
+        for tc in _children(tr):
+            if tc.tag != f"{W}tc":
+                continue
+            span = tc.find(f"{W}tcPr/{W}gridSpan")
+            width = int(span.get(f"{W}val", "1")) if span is not None and span.get(
+                f"{W}val", "").isdigit() else 1
+            merge = tc.find(f"{W}tcPr/{W}vMerge")
+            if merge is not None and merge.get(f"{W}val", "continue") == "continue":
+                cells.append(above.get(column, ""))
+                column += width
+                continue
+            runs: list[Run] = []
+            for block in _children(tc):
+                if block.tag == f"{W}p":
+                    if runs:
+                        runs.append(Run(" "))
+                    style = block.find(f"{W}pPr/{W}pStyle")
+                    _walk(block, runs, _Ctx(styles, style.get(f"{W}val", "") if style is not None else ""))
+                elif block.tag == f"{W}tbl":  # a table inside a cell: its rows, inline
+                    runs.append(Run(" " + " ".join(_table(block, styles)) + " "))
+            text = render([r if r.text != "\n" else Run(" ") for r in runs])
+            above[column] = text
+            cells.append(text)
+            column += width
+        if any(cells):
+            rows.append("| " + " | ".join(cells) + " |")
+    return rows
