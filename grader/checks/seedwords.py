@@ -28,9 +28,16 @@ STEP_BEFORE = re.compile(r"(?<![a-z])(?:global[\s_]+)?(?:step|iteration|iter|upd
                          r"[\s_#:=]*(?:no\.?\s*|number\s*)?$", re.IGNORECASE)
 STEP_AFTER = re.compile(r"^\s*(?:training\s+)?(?:steps|iterations|iters|updates)\b",
                         re.IGNORECASE)
+AT_STEP = re.compile(r"@\s*$")
+"""A whole number after "@" is a step ("val 0.851 @ 1400"), unless epochs follow."""
+SPACED_STEP = re.compile(r"(?<![\w.,])\d{1,2}(?: \d{3})+(?!\w|[.,]\d|\s*%)")
+"""A step grouped by plain spaces ("step 1 400", "12 000 steps"): read whole, where a step
+word stands before or after it, never as step 1 and a stray 400."""
+GROUPING = str.maketrans("", "", ",\u00a0\u2009\u202f ")
 ORDINAL_STEP = re.compile(r"^\s*(?:training\s+)?(?:step|iteration|update)\b", re.IGNORECASE)
 EPOCH = re.compile(r"(?<![a-z])epochs?[\s#:=]*$|^\s*epochs?\b", re.IGNORECASE)
-NUM = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s*(k)(?![a-z]))?"
+NUM = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d{1,3}(?:[\u00a0\u2009\u202f]\d{3})+|\d+)"
+                 r"(\.\d+)?(?:\s*(k)(?![a-z]))?"
                  r"(\s*(?:%|percent\b|per\s+cent\b))?((?<=\d)(?:st|nd|rd|th)(?![a-z]))?"
                  r"(?![\w])(?!\.\d)", re.IGNORECASE)
 AVERAGE = re.compile(r"\b(?:average|averaged|mean|median|std|standard deviation|"
@@ -100,16 +107,28 @@ class Number:
 def read_numbers(text: str) -> list[Number]:
     """Every number of a sentence with its role; accuracies as fractions."""
     seeds = {m.start("n"): m for m in SEED.finditer(text)}
-    out = []
+    spaced = {m.start(): m.end() for m in SPACED_STEP.finditer(text)
+              if STEP_BEFORE.search(text[max(0, m.start() - 40):m.start()])
+              or STEP_AFTER.match(text[m.end():m.end() + 30])}
+    out: list[Number] = []
     for m in NUM.finditer(text):
+        if out and m.start() < out[-1].end:
+            continue  # the rest of a step grouped by spaces
+        if m.start() in spaced:
+            out.append(Number(m.start(), spaced[m.start()],
+                              float(text[m.start():spaced[m.start()]].translate(GROUPING)),
+                              "step"))
+            continue
         whole, frac, kilo, pct = m.group(1), m.group(2), m.group(3), m.group(4)
-        value = float(whole.replace(",", "") + (frac or ""))
+        value = float(whole.translate(GROUPING) + (frac or ""))
         before = text[max(0, m.start() - 40):m.start()]
         after = text[m.end():m.end() + 30]
         if m.start() in seeds:
             role = "seeds" if seeds[m.start()].group("many") else "seed"
         elif (STEP_BEFORE.search(before) or STEP_AFTER.match(after)
-              or (m.group(5) and ORDINAL_STEP.match(after))) and (kilo or not frac):
+              or (m.group(5) and ORDINAL_STEP.match(after))
+              or (AT_STEP.search(before) and not pct and not EPOCH.match(after))
+              ) and (kilo or not frac):
             role, value = "step", value * (1000 if kilo else 1)
         elif EPOCH.search(before) or EPOCH.match(after):
             role = "epoch"
