@@ -39,6 +39,7 @@ from grader.written.reading import (  # noqa: F401  (re-exported: existing impor
     read_report,
 )
 from grader.written.sections import (
+    asked_kind,
     find_section,
     lettered_numbers,
     read_lines,
@@ -76,7 +77,8 @@ class _Reader:
         phrases = [n for q in questions if q.part for n in q.names(q.part)]  # never "# **Q3**"
         text = split_run_in(split_run_in_headings(text, phrases),
                             [*self.targets.values(), *self.parents.values()])
-        self.lines = read_lines(text, lettered)
+        self.lines = read_lines(text, lettered, kind=asked_kind(
+            [*self.targets.values(), *self.parents.values()]))
         self.plain = plain_lines(text)
         self.all_phrases = [n for q in questions for p in q.headings for n in q.names(p)]
 
@@ -244,7 +246,8 @@ def section_text(report_text: str, headings: str | Sequence[str],
     raw = report_text.splitlines()
     target = target_of(phrases, part)
     if target is not None:
-        lines = read_lines(split_run_in(report_text, [target]), lettered_numbers([target]))
+        lines = read_lines(split_run_in(report_text, [target]), lettered_numbers([target]),
+                           kind=target.kind)
         found = find_section(lines, target)
         if found is not None:
             return "\n".join(line.raw for line in lines[found[0]:found[1]]).strip()

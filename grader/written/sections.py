@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from grader.written.labels import (
     CLOSING,
@@ -60,7 +60,7 @@ from grader.written.vocabulary import (
 )
 
 __all__ = [  # the label grammar's names are re-exported: callers read sections from here
-    "END", "SOFT_BREAK", "Line", "Mark", "Parts", "Path", "Target", "find_section",
+    "END", "SOFT_BREAK", "asked_kind", "Line", "Mark", "Parts", "Path", "Target", "find_section",
     "lettered_numbers", "opening", "parse_label", "parse_part", "read_lines", "section_end",
     "sections_of", "split_run_in", "strip_markup", "target_of",
 ]
@@ -84,14 +84,16 @@ class Line:
 
 
 def read_lines(text: str, lettered: set[str] | None = None,
-               parts: Parts | None = None) -> list[Line]:
+               parts: Parts | None = None, kind: str | None = None) -> list[Line]:
     """Every line of the report, with the label path it is under.
 
     ``lettered``: question numbers the pack asks in lettered parts; a bare "3.3" heading
     is read as Q3 (c) only for those (elsewhere "3.1 Language Modeling Task" is a
     subsection). ``parts``: the pack's part markers; given, a line holding run-in parts
     ("(e) (I) ... (II) ...") is read as one line per part (``Parts.follows`` says when),
-    each with the line's number.
+    each with the line's number. ``kind``: the one kind of label the pack asks
+    (``asked_kind``); given, every label word reads as it ("Task 3.c" is Q3 (c) in a pack
+    that asks questions only: the word is the student's, the number the pack's).
     """
     lettered = lettered or set()
     out: list[Line] = []
@@ -138,6 +140,8 @@ def read_lines(text: str, lettered: set[str] | None = None,
                 heading = True  # "**Question 3 (c)**": a bold label line is a heading
             if mark is not None and mark.paths == (END,) and _subsection(raw, level):
                 mark = None  # "### Summary" under "## Q3 (e)": that part's own summary
+        if mark is not None and kind is not None:
+            mark = _as_asked(mark, kind)
         if mark is None and heading and states_value(raw):
             heading = False  # "### ≈ 14.5 B parameters": a slide's answer set large
         if mark is None and not table and not heading:
@@ -174,6 +178,20 @@ def read_lines(text: str, lettered: set[str] | None = None,
                 raw = raw[:split].rstrip()
         out.append(Line(number, raw, heading, table, mark, paths, opens))
     return out
+
+
+def _as_asked(mark: Mark, kind: str) -> Mark:
+    """``mark`` with every label word read as the one kind the pack asks."""
+    if all(p[0] in ("?", kind) or p == END for p in mark.paths):
+        return mark
+    return replace(mark, paths=tuple(p if p[0] == "?" or p == END else (kind, *p[1:])
+                                     for p in mark.paths))
+
+
+def asked_kind(targets: Sequence[Target | None]) -> str | None:
+    """The kind of label the pack asks ("q" or "task") when it asks one kind only, else None."""
+    kinds = {t.kind for t in targets if t is not None}
+    return next(iter(kinds)) if len(kinds) == 1 else None
 
 
 def _subsection(raw: str, level: int | None) -> bool:
@@ -259,7 +277,7 @@ def split_run_in(text: str, targets: Sequence[Target | None]) -> str:
     (II) 75.5 MB." holds two parts the rest of the reading then sees as lines. ``targets``:
     all the pack's questions (``Parts`` says which inline markers open a part).
     """
-    lines = read_lines(text, lettered_numbers(targets), Parts.of(targets))
+    lines = read_lines(text, lettered_numbers(targets), Parts.of(targets), asked_kind(targets))
     if len(lines) == len(text.splitlines()):
         return text
     out: list[str] = []

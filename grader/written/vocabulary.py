@@ -176,15 +176,16 @@ UNIT_WORDS = (
 )
 """Units and scale words a written value may carry."""
 NUMBER = (
-    r"(?:\d{1,3}(?:(?:,\s?|['’ \u2009\u202f])\d{3})+(?!\d)|\d+)(?:\.\d+)?"
+    r"(?:\d{1,3}(?:(?:,\s?|['’ _\u2009\u202f])\d{3})+(?!\d)|\d+)(?:\.\d+)?"
     r"(?:[eE][+-]?\d+|\s*(?:×|x|\\times|\\cdot|[*·⋅])\s*10\s*(?:\^|\*\*)\s*[{(]?[-−]?\d+[})]?)?"
 )
-"""A written number: digit groups (``25,769,803,776``, ``21 018 401``), a decimal part,
+"""A written number: digit groups (``25,769,803,776``, ``21 018 401``, Python's
+``14_496_989_184``), a decimal part,
 a power of ten (``1.2e9``, ``1.2 × 10^9``, ``6.51×10^(-4)`` as a superscript ``10⁻⁴`` is
 spelled by the readers)."""
-MAGNITUDES = {"万": 4, "萬": 4, "亿": 8, "億": 8, "兆": 12}
+MAGNITUDES = {"万": 4, "萬": 4, "亿": 8, "億": 8, "兆": 12, "만": 4, "억": 8, "조": 12}
 """CJK magnitude words and their powers of ten: ``145 亿`` is 145 × 10^8 (14.5 billion),
-never 145; ``944 万`` is 9.44 million."""
+never 145; ``944 万`` is 9.44 million; Korean writes them ``145억``, ``944만``."""
 
 
 def magnitude_after(text: str) -> int | None:
@@ -207,9 +208,9 @@ LABEL_WORD = r"(?:question|problem|exercise|part|task|qns?|ques|q)"
 """A word that names a question before its number ("Question 3", "Q3", "Task 7")."""
 QUESTION_LABEL = re.compile(rf"\b({LABEL_WORD})\s*\.?\s*(\d+)(?!\d|,\d)", re.I)
 """A question named by word and number anywhere in a text: ("q", "3") of "see Q3 (c)"."""
-ANSWER_WORD = r"(?:(?:final\s+)?answers?|答え|答案|解答|回答|答)"
-"""The word that announces an answer, in English or as a Japanese IME or a Chinese student
-types it ("答え:25.77GB", "答案：…", "答：…")."""
+ANSWER_WORD = r"(?:(?:final\s+)?answers?|答え|答案|解答|回答|答|정답|답)"
+"""The word that announces an answer, in English or as a Japanese IME, a Chinese or a
+Korean student types it ("答え:25.77GB", "答案：…", "答：…", "답: 25.77 GB")."""
 ANSWER_WORDS = re.compile(
     rf"(?:{ANSWER_WORD}|ans\.?|solutions?|sol\.)\s*(?:(?:to|for|of)\s+)?[:.\-–]?\s*",
     re.I)

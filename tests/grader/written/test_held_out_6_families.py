@@ -1,0 +1,47 @@
+"""Held-out-6's families, on small reports written here (not the corpus's files): a label
+word of a kind the pack does not ask, Python's digit groups, a Korean answer word and
+magnitudes, answers only in a closing summary table, the answer stated first."""
+
+from __future__ import annotations
+
+from grader.written import QuestionSpec, extract_answers, section_text
+from grader.written.reading.normalise import normalise
+
+Q3 = [QuestionSpec("q3a2.p", ("Q3 (a)",), part="(II)", labels=("p(mat)", "probability")),
+      QuestionSpec("q3a2.loss", ("Q3 (a)",), part="(II)", labels=("loss", "-ln", "-log")),
+      QuestionSpec("q3c", ("Q3 (c)",)), QuestionSpec("q3d", ("Q3 (d)",)),
+      QuestionSpec("q3e1", ("Q3 (e)",), part="(I)"),
+      QuestionSpec("q3e2", ("Q3 (e)",), part="(II)"),
+      QuestionSpec("q3e3", ("Q3 (e)",), part="(III)")]
+
+
+def test_a_task_label_opens_the_question_of_a_pack_that_asks_questions_only():
+    text = ("=====\nTask 3.c\n=====\n  QK^T is 16_384 x 16_384 per head.\n"
+            "  +--------+----------------+\n  | answer | 25.77 GB       |\n"
+            "  +--------+----------------+\n\nTask 3.e.II\n  9_437_184 * 8 = 75_497_472 bytes\n"
+            "  | answer | 75.5 MB |\n\nTask 3.e.III\n  | answer | 0.065 % |\n")
+    got = extract_answers(text, Q3)
+    assert got["q3c"].answer == "25.77 GB"
+    assert got["q3e2"].answer == "75.5 MB"
+    assert got["q3e3"].answer == "0.065 %"
+    assert "25.77 GB" in section_text(text, "Q3 (c)")
+
+
+def test_a_pack_that_asks_tasks_and_questions_keeps_them_apart():
+    both = [QuestionSpec("t3", ("Task 3",)), QuestionSpec("q3", ("Question 3",))]
+    got = extract_answers("## Task 3\nThe total is 12.\n\n## Question 3\nIt is 7.\n", both)
+    assert (got["t3"].answer, got["q3"].answer) == ("12", "7")
+
+
+def test_python_digit_groups_are_one_number():
+    text = "Q3 (d)\n| answer | 14_496_989_184 parameters |\n"
+    assert extract_answers(text, Q3)["q3d"].answer == "14_496_989_184"
+
+
+def test_the_korean_answer_word_marks_the_answer_and_its_magnitudes_are_read():
+    text = normalise("Q3 (c)\n48개 헤드 × 2 바이트 = 25\u2009769\u2009803\u2009776 바이트\n"
+                     "답: 25.77 GB\n\nQ3 (d)\n302\u2009020\u2009608 × 48 = 14\u2009496\u2009989\u2009184\n"
+                     "답: 145억 개\n")
+    got = extract_answers(text, Q3)
+    assert got["q3c"].answer == "25.77 GB"
+    assert got["q3d"].answer == "145 × 10^8"
