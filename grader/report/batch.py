@@ -10,6 +10,11 @@ layout under `out_dir` (docs/reports.md):
     moodle-worksheet.csv, moodle-feedback.zip     for students taken in from Moodle
     canvas-gradebook.csv                          with canvas=True
     records/<key>.json                            records with a TA sheet merged in
+
+Records are read once, here (`load_records`: a folder's files through
+`grader.record.read_record`, records in memory validated), and every part below takes
+`GradeRecord`s. A record file with a field the model does not know is refused with the
+file and the field named (`BatchError`), rather than rendered without it.
 """
 
 from __future__ import annotations
@@ -20,16 +25,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from grader.intake.lms import ROSTER, batch_rosters, load_rosters
+from grader.intake.roster import ROSTER, batch_rosters, load_rosters
 from grader.intake.student import Student
 from grader.pack.expected import mark_expected
 from grader.record import GradeRecord, read_record, write_atomic
 from grader.report.lms import canvas_csv, moodle_feedback_zip, moodle_worksheet, plain_csv
 from grader.report.manual import awaits_ta, manual_sheet, merge_sheet
 from grader.report.names import displayable, displayable_data, displayable_student, json_text
-from grader.report.render import FORMATS, SUFFIX, render_student, student_for
+from grader.report.render import FORMATS, SUFFIX, record_key, render_student, student_for
 from grader.report.summary import render_summary
-from grader.report.visibility import student_view
 
 DEFAULT_FORMATS = ("html", "md", "json")
 
@@ -52,9 +56,14 @@ class BatchResult:
 BATCH_MANIFEST = "manifest.json"
 
 
-def load_records(source: Path | Iterable[dict[str, Any] | GradeRecord]) -> dict[str, dict]:
-    """Records by key: `<key>.json` files of a folder, or records given in memory."""
-    out: dict[str, dict[str, Any]] = {}
+Records = Path | Iterable[dict[str, Any] | GradeRecord] | dict[str, dict[str, Any] | GradeRecord]
+"""A results folder, records in memory, or records in memory by key."""
+
+
+def load_records(source: Records) -> dict[str, GradeRecord]:
+    """Records by key: `<key>.json` files of a folder, or records given in memory (a
+    record's JSON is validated: a misspelled field is a `BatchError`)."""
+    out: dict[str, GradeRecord] = {}
     if isinstance(source, str | Path):
         folder = Path(source)
         if not folder.is_dir():
@@ -69,13 +78,13 @@ def load_records(source: Path | Iterable[dict[str, Any] | GradeRecord]) -> dict[
         if not out:
             raise BatchError("results", f"{folder} holds no records (*.json)")
         return out
-    if isinstance(source, dict):  # already keyed, as a batch hands them over
-        return {str(k): v.to_dict() if isinstance(v, GradeRecord) else dict(v)
-                for k, v in source.items()}
-    for item in source:
-        record = item.to_dict() if isinstance(item, GradeRecord) else dict(item)
-        key = str(record.get("submission", {}).get("name", "submission")).rsplit(".", 1)[0]
-        out[key] = record
+    keyed = source.items() if isinstance(source, dict) else ((None, r) for r in source)
+    for key, item in keyed:
+        try:
+            record = GradeRecord.of(item)
+        except ValueError as exc:  # pydantic's ValidationError is one
+            raise BatchError(str(key or "records"), f"not a valid record: {exc}") from None
+        out[str(key) if key is not None else record_key(record)] = record
     return out
 
 
@@ -87,7 +96,7 @@ def _pack_raw(pack: Any) -> dict[str, Any]:
     return dict(getattr(pack, "raw", {}) or {})
 
 
-def render_batch(records: Path | Iterable[dict[str, Any] | GradeRecord], out_dir: Path, *,
+def render_batch(records: Records, out_dir: Path, *,
                  pack: Any = None, formats: Sequence[str] = DEFAULT_FORMATS,
                  roster: Path | dict[str, Student] | None = None, summary: bool = True,
                  moodle_worksheet_csv: Path | None = None, canvas: bool = False,
@@ -132,12 +141,11 @@ def render_batch(records: Path | Iterable[dict[str, Any] | GradeRecord], out_dir
             path = out_dir / "records" / f"{key}.json"
             write_atomic(path, _record_json(record))
             result.written.append(path)
-    graded = []
+    graded: list[tuple[Student, GradeRecord]] = []
     for key, record in by_key.items():
-        # errors of cells the pack expects to fail (data the grader lacks) marked as such
-        record = mark_expected(displayable_data(record), raw)
-        student = displayable_student(students.get(key) or student_for({**record, "_key": key}))
-        graded.append((student, record))
+        shown = _as_shown(record, raw)
+        student = displayable_student(students.get(key) or student_for(shown, key=key))
+        graded.append((student, shown))
         result.students.append(student)
     links: dict[str, str] = {}
     feedback_files = []
@@ -150,11 +158,10 @@ def render_batch(records: Path | Iterable[dict[str, Any] | GradeRecord], out_dir
             if fmt == "html":
                 links[student.key] = f"students/{student.key}.html"
                 feedback_files.append((student, "feedback.html", text.encode("utf-8")))
-    shown = [(s, student_view(r, raw, now)) for s, r in graded]
     _write(out_dir / "gradebook.csv", plain_csv(graded), result)
     if summary:
         _write(out_dir / "summary.html", render_summary(graded, links), result)
-    if any(awaits_ta(q) for _, r in graded for q in r["questions"]):
+    if any(awaits_ta(q) for _, r in graded for q in r.questions):
         _write(out_dir / "manual-sheet.csv", manual_sheet(graded, reports, raw), result)
     if moodle_worksheet_csv is not None or any(s.lms == "moodle" for s, _ in graded):
         downloaded = None
@@ -168,7 +175,7 @@ def render_batch(records: Path | Iterable[dict[str, Any] | GradeRecord], out_dir
                              "no Grade could be filled in: pass --roster "
                              "OUT/intake/<zip stem>/roster.json (written when `grader grade` "
                              "took in the Moodle zip), or render the batch's --out folder")
-        text, warnings = moodle_worksheet(shown, downloaded)
+        text, warnings = moodle_worksheet(graded, downloaded, pack_raw=raw, now=now)
         result.warnings += warnings
         _write(out_dir / "moodle-worksheet.csv", text, result)
         if feedback_files:
@@ -185,8 +192,16 @@ def render_batch(records: Path | Iterable[dict[str, Any] | GradeRecord], out_dir
     return result
 
 
-def _record_json(record: dict[str, Any]) -> str:
-    return json_text(record)
+def _as_shown(record: GradeRecord, raw: dict[str, Any]) -> GradeRecord:
+    """The record as people are shown it: every name displayable (names.py) and the cell
+    errors the pack expects marked as such (`grader.pack.expected`). Both rewrite the
+    record's JSON (names at any depth, a key `expected` on cell errors), so this goes
+    through the JSON once and validates the result back: the copy is a record still."""
+    return GradeRecord.from_dict(mark_expected(displayable_data(record.to_dict()), raw))
+
+
+def _record_json(record: GradeRecord) -> str:
+    return json_text(record.to_dict())
 
 
 def _write(path: Path, text: str, result: BatchResult) -> None:

@@ -4,6 +4,12 @@ Each check kind lays out its own evidence (`Kind.explain` in `grader.checks.<kin
 this picks the kind from the registry and never lets a malformed evidence, or a kind
 this grader does not know (a record from another version), break a report: those
 are shown as a generic key/value table.
+
+A check comes in as a dict, a check of the filtered view (`visibility.student_view` or
+`ta_view`): the view is the record's JSON cut to what its reader may see, and evidence
+is each kind's own shape (`CheckOutcome.evidence: Any`), which `Kind.explain` lays out.
+`template` names the kind's partial, `templates/report/kinds/<template>.html.j2` (and
+`.md.j2`); a kind without one, or one this grader does not know, uses `generic`.
 """
 
 from __future__ import annotations

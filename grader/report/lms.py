@@ -5,6 +5,9 @@ importer finds its columns by header text (`Identifier`, `Grade`, `Last modified
 (grade)`, and the feedback plugin's `Feedback comments`) and the student by the number
 after `Participant `; its feedback-zip importer finds the student by the number after
 the first `_` of a folder named `Full Name_12345_plugintype_pluginname_`.
+
+Gradebooks read typed records (`GradeRecord`); the feedback comment is rendered from the
+student's view (`visibility.student_view`), since it reaches the student.
 """
 
 from __future__ import annotations
@@ -13,11 +16,14 @@ import csv
 import io
 import zipfile
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from grader.intake.student import Student
-from grader.pack.expected import needs_a_ta as needs_human
+from grader.record import GradeRecord
+from grader.record import needs_a_ta as needs_human
 from grader.report.templates import render
+from grader.report.visibility import student_view
 
 MOODLE_COLUMNS = ("Identifier", "Full name", "Email address", "Status", "Grade", "Maximum Grade",
                   "Grade can be changed", "Last modified (submission)", "Last modified (grade)",
@@ -26,8 +32,8 @@ MOODLE_ID_PREFIX = "Participant "
 CANVAS_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
 POINTS_POSSIBLE = "Points Possible"
 
-Graded = tuple[Student, dict[str, Any]]
-"""A student with their record as the student may see it (comments reach the student)."""
+Graded = tuple[Student, GradeRecord]
+"""A student with their record."""
 
 
 class WorksheetError(ValueError):
@@ -42,9 +48,10 @@ def _grade(value: Any) -> str:
     return "" if value is None else f"{float(value):.2f}".rstrip("0").rstrip(".")
 
 
-def comment_html(record: dict[str, Any]) -> str:
-    """The short feedback comment an LMS shows beside the grade (HTML, escaped)."""
-    return " ".join(render("comment.html.j2", r=record).split())
+def comment_html(shown: dict[str, Any]) -> str:
+    """The short feedback comment an LMS shows beside the grade (HTML, escaped), from the
+    student's view of a record (`visibility.student_view`): it reaches the student."""
+    return " ".join(render("comment.html.j2", r=shown).split())
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -79,14 +86,21 @@ def _csv(rows: Iterable[Iterable[Any]], *, guard: bool = True) -> str:
     return buf.getvalue()
 
 
-def moodle_worksheet(graded: list[Graded], downloaded: str | None = None) -> tuple[str, list[str]]:
+def moodle_worksheet(graded: list[Graded], downloaded: str | None = None, *,
+                     pack_raw: dict[str, Any] | None = None, now: datetime | None = None
+                     ) -> tuple[str, list[str]]:
     """Moodle's grading worksheet with Grade and Feedback comments filled; (csv, warnings).
 
     With `downloaded` (the worksheet Moodle gave, as text) every row and column is
     kept and only rows of graded students change; a student without a row is a
     warning. Without it a fresh worksheet lists the graded students who have a
-    Moodle participant id.
+    Moodle participant id. The comment is made from each student's view under the
+    rubric's visibility (`pack_raw`, at `now`).
     """
+
+    def comment(record: GradeRecord) -> str:
+        return comment_html(student_view(record, pack_raw, now))
+
     by_id = {s.lms_id: (s, r) for s, r in graded if s.lms == "moodle" and s.lms_id}
     warnings = [f"{s.key}: no Moodle participant id (not taken in from a Moodle zip)"
                 for s, _ in graded if not (s.lms == "moodle" and s.lms_id)]
@@ -94,8 +108,8 @@ def moodle_worksheet(graded: list[Graded], downloaded: str | None = None) -> tup
         rows: list[list[str]] = [list(MOODLE_COLUMNS)]
         for pid, (s, r) in sorted(by_id.items(), key=lambda kv: int(kv[0])):
             rows.append([f"{MOODLE_ID_PREFIX}{pid}", s.name, s.email, "Submitted for grading",
-                         _grade(r.get("score")), _grade(r.get("max_score")), "Yes", "",
-                         str(r.get("graded_at", "")), comment_html(r)])
+                         _grade(r.score), _grade(r.max_score), "Yes", "", r.graded_at,
+                         comment(r)])
         return _csv(rows), warnings
     reader = list(csv.reader(io.StringIO(downloaded.lstrip("\ufeff"))))
     if not reader:
@@ -121,15 +135,15 @@ def moodle_worksheet(graded: list[Graded], downloaded: str | None = None) -> tup
             continue
         s, r = by_id[pid]
         seen.add(pid)
-        row[col["Grade"]] = safe_cell(_grade(r.get("score")))
-        row[col["Last modified (grade)"]] = safe_cell(str(r.get("graded_at", "")))
-        row[col["Feedback comments"]] = safe_cell(comment_html(r))
+        row[col["Grade"]] = safe_cell(_grade(r.score))
+        row[col["Last modified (grade)"]] = safe_cell(r.graded_at)
+        row[col["Feedback comments"]] = safe_cell(comment(r))
         if "Maximum Grade" in col and row[col["Maximum Grade"]]:
             try:
-                if abs(float(row[col["Maximum Grade"]]) - float(r["max_score"])) > 1e-9:
+                if abs(float(row[col["Maximum Grade"]]) - r.max_score) > 1e-9:
                     warnings.append(f"{s.key}: Moodle's maximum grade is "
-                                    f"{row[col['Maximum Grade']]}, the rubric's {r['max_score']:g}")
-            except (ValueError, KeyError):
+                                    f"{row[col['Maximum Grade']]}, the rubric's {r.max_score:g}")
+            except ValueError:
                 pass
     if by_id and not seen:
         raise WorksheetError(0, f"none of the {len(by_id)} graded Moodle students has a row "
@@ -164,12 +178,12 @@ def canvas_csv(graded: list[Graded], assignment: str, assignment_id: str = "") -
     matches no assignment makes Canvas create one.
     """
     head = f"{assignment} ({assignment_id})" if assignment_id else assignment
-    max_score = next((r.get("max_score") for _, r in graded), None)
+    max_score = next((r.max_score for _, r in graded), None)
     rows: list[list[str]] = [[*CANVAS_COLUMNS, head],
                              [POINTS_POSSIBLE, "", "", "", "", _grade(max_score)]]
     for s, r in graded:
         rows.append([s.name, s.lms_id if s.lms == "canvas" else s.id, "", "", "",
-                     _grade(r.get("score"))])
+                     _grade(r.score)])
     return _csv(rows)
 
 
@@ -183,26 +197,22 @@ def plain_csv(graded: list[Graded]) -> str:
     grader did not grade (no notebook handed in, nothing run) earns nothing and counts 0
     in the total, so its cell is 0: a report-only student's row once mixed blanks and
     0s for the same kind of loss (issue 27 item 8)."""
-    qids: list[str] = []
+    maxima: dict[str, float] = {}
     for _, r in graded:
-        for q in r.get("questions", []):
-            if q["id"] not in qids:
-                qids.append(q["id"])
-    maxima: dict[str, Any] = {}
-    for _, r in graded:
-        for q in r.get("questions", []):
-            maxima.setdefault(q["id"], q.get("max"))
-    max_score = next((r.get("max_score") for _, r in graded), None)
+        for q in r.questions:
+            maxima.setdefault(q.id, q.max)
+    qids = list(maxima)
+    max_score = next((r.max_score for _, r in graded), None)
     rows: list[list[str]] = [["student", "id", "key", *qids, "total", "status", "awaiting_ta",
                               "needs_human", "late"],
                              [POINTS_POSSIBLE, "", "", *(_grade(maxima[q]) for q in qids),
                               _grade(max_score), "", "", "", ""]]
     for s, r in graded:
-        scores = {q["id"]: (0 if q.get("score") is None and q.get("status") != "manual"
-                            else q.get("score")) for q in r.get("questions", [])}
-        waiting = " ".join(q["id"] for q in r.get("questions", []) if q.get("status") == "manual")
+        scores = {q.id: (0 if q.score is None and q.status != "manual" else q.score)
+                  for q in r.questions}
+        waiting = " ".join(q.id for q in r.questions if q.status == "manual")
         rows.append([s.name, s.id, s.key, *(_grade(scores.get(q)) for q in qids),
-                     _grade(r.get("score")), str(r.get("status", "")), waiting,
+                     _grade(r.score), r.status, waiting,
                      "; ".join(needs_human(r, manual=False)),
                      "yes" if getattr(s, "late", False) else ""])
     return _csv(rows)

@@ -12,11 +12,15 @@ student's report (Markdown or PDF) that names the question, or why that report c
 not be read. The TA fills `points` and `comment`; `merge_sheet` checks every row
 before changing any record (unknown student or question, points out of range, a
 number that is not one) and names the row at fault.
+
+Records are typed (`GradeRecord`) in and out: `merge_sheet` returns new records and
+validates every change (a status the model does not know is an error, not a new value
+on disk). Which questions a TA scores by design is asked of the check kinds
+(`Kind.by_ta`), not read from a kind's name.
 """
 
 from __future__ import annotations
 
-import copy
 import csv
 import io
 import json
@@ -26,6 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from grader.checks.manual import SECTION_KEYS, cut_at_others
+from grader.checks.registry import by_ta
+from grader.intake.student import Student
+from grader.record import CheckOutcome, GradeRecord, QuestionResult
 from grader.report.lms import safe_cell, unsafe_cell
 from grader.written.reading import ReportReadError, read_report
 from grader.written.report import section_text
@@ -96,23 +103,24 @@ def answer_text(qid: str, title: str, notebook: Path | None, reports: list[Path]
     return text[:ANSWER_LIMIT] + (" […]" if len(text) > ANSWER_LIMIT else "")
 
 
-def awaits_ta(question: dict[str, Any]) -> bool:
-    """Whether a TA scores this question: a manual check, a question a check handed to a
-    TA (status `manual`), or one a TA already scored through the sheet (merging the same
-    sheet twice gives the same record)."""
-    checks = [c for c in question.get("checks", []) if isinstance(c, dict)]
-    return (question.get("status") == "manual"
-            or any(c.get("kind") == "manual" for c in checks)
-            or any(isinstance(c.get("evidence"), dict) and c["evidence"].get("grader") == "TA"
-                   for c in checks))
+def _by_ta_or_ta_graded(check: CheckOutcome) -> bool:
+    return by_ta(check.kind) or (isinstance(check.evidence, dict)
+                                 and check.evidence.get("grader") == "TA")
 
 
-def _why(question: dict[str, Any]) -> str:
-    """Why a question the rubric grades automatically is on the TA sheet ("" for manual
-    questions)."""
-    for check in question.get("checks", []):
-        if check.get("status") == "manual" and check.get("kind") != "manual":
-            return str(check.get("message") or "")
+def awaits_ta(question: QuestionResult) -> bool:
+    """Whether a TA scores this question: a check of a kind a TA grades (`Kind.by_ta`), a
+    question a check handed to a TA (status `manual`), or one a TA already scored through
+    the sheet (merging the same sheet twice gives the same record)."""
+    return question.status == "manual" or any(_by_ta_or_ta_graded(c) for c in question.checks)
+
+
+def _why(question: QuestionResult) -> str:
+    """Why a question the rubric grades automatically is on the TA sheet ("" for
+    questions a TA grades by design)."""
+    for check in question.checks:
+        if check.status == "manual" and not by_ta(check.kind):
+            return check.message
     return ""
 
 
@@ -126,7 +134,7 @@ def rubric_text(qid: str, pack_raw: dict[str, Any] | None, record_hint: str = ""
     return record_hint or ""
 
 
-def manual_sheet(graded: list[tuple[Any, dict[str, Any]]],
+def manual_sheet(graded: list[tuple[Student, GradeRecord | dict[str, Any]]],
                  reports: dict[str, list[Path]] | None = None,
                  pack_raw: dict[str, Any] | None = None) -> str:
     """The TA sheet (CSV) for every question a TA scores (`awaits_ta`) of every record.
@@ -138,25 +146,26 @@ def manual_sheet(graded: list[tuple[Any, dict[str, Any]]],
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\r\n")
     writer.writerow(SHEET_COLUMNS)
-    for student, record in graded:
-        path = record.get("submission", {}).get("path")
+    for student, given in graded:
+        record = GradeRecord.of(given)  # public: a record's JSON is validated here, once
+        path = record.submission.path
         notebook = Path(path) if path else None
-        for q in record.get("questions", []):
+        for q in record.questions:
             if not awaits_ta(q):
                 continue
-            quoted = next((c["evidence"]["answer_text"] for c in q.get("checks", [])
-                           if isinstance(c.get("evidence"), dict)
-                           and c["evidence"].get("answer_text")), "")
+            quoted = next((str(c.evidence["answer_text"]) for c in q.checks
+                           if isinstance(c.evidence, dict) and c.evidence.get("answer_text")),
+                          "")
             answer = quoted[:ANSWER_LIMIT] or answer_text(
-                q["id"], q.get("title", ""), notebook, (reports or {}).get(student.key, []),
-                pack_phrases_raw(pack_raw, but=q["id"]))
+                q.id, q.title, notebook, (reports or {}).get(student.key, []),
+                pack_phrases_raw(pack_raw, but=q.id))
             why = _why(q)
             if why:
                 answer = f"[{why}]\n\n{answer}".rstrip()
             writer.writerow([safe_cell(cell) for cell in (
-                student.key, student.name, student.id, q["id"], q.get("title", ""),
-                f"{q.get('max', 0):g}", rubric_text(q["id"], pack_raw, q.get("hint", "")),
-                answer, "" if q.get("score") is None else f"{q['score']:g}", "")])
+                student.key, student.name, student.id, q.id, q.title, f"{q.max:g}",
+                rubric_text(q.id, pack_raw, q.hint), answer,
+                "" if q.score is None else f"{q.score:g}", "")])
     return buf.getvalue()
 
 
@@ -168,8 +177,8 @@ def read_sheet(text: str) -> list[dict[str, str]]:
     return rows
 
 
-def merge_sheet(records: dict[str, dict[str, Any]], text: str,
-                now: datetime | None = None) -> dict[str, dict[str, Any]]:
+def merge_sheet(records: dict[str, GradeRecord] | dict[str, dict[str, Any]], text: str,
+                now: datetime | None = None) -> dict[str, GradeRecord]:
     """Records (by key) with the sheet's scores and comments in; the inputs are not changed.
 
     A row with an empty `points` leaves its question awaiting a TA. A record that got
@@ -178,13 +187,15 @@ def merge_sheet(records: dict[str, dict[str, Any]], text: str,
     it holds, so the autograde time would lose the TA's points.
     """
     rows = read_sheet(text)
-    merged = copy.deepcopy(records)
-    pending: list[tuple[str, dict[str, Any], float, str]] = []
+    # public: a record's JSON is validated here, once; a GradeRecord is copied
+    merged = {key: GradeRecord.of(record).model_copy(deep=True)
+              for key, record in records.items()}
+    pending: list[tuple[str, QuestionResult, float, str]] = []
     for line, row in enumerate(rows, start=2):
         key, qid = (row.get("key") or "").strip(), (row.get("question") or "").strip()
         if key not in merged:
             raise SheetError(line, "key", f"unknown student {key!r}")
-        question = next((q for q in merged[key]["questions"] if q["id"] == qid), None)
+        question = next((q for q in merged[key].questions if q.id == qid), None)
         if question is None:
             raise SheetError(line, "question", f"{key} has no question {qid!r}")
         if not awaits_ta(question):
@@ -196,41 +207,40 @@ def merge_sheet(records: dict[str, dict[str, Any]], text: str,
             points = float(raw)
         except ValueError:
             raise SheetError(line, "points", f"{raw!r} is not a number") from None
-        if not 0 <= points <= float(question["max"]):
-            raise SheetError(line, "points", f"{points:g} is outside 0..{question['max']:g}")
+        if not 0 <= points <= question.max:
+            raise SheetError(line, "points", f"{points:g} is outside 0..{question.max:g}")
         pending.append((key, question, points, (row.get("comment") or "").strip()))
     when = (now or datetime.now(UTC)).astimezone(UTC).isoformat(timespec="seconds")
     for key, question, points, comment in pending:
         _apply(question, points, comment)
-        merged[key]["graded_at"] = when
+        merged[key].graded_at = when
     for record in merged.values():
         _rescore(record)
     return merged
 
 
-def _apply(question: dict[str, Any], points: float, comment: str) -> None:
-    top = float(question["max"])
-    question["score"] = points
-    question["status"] = ("passed" if points >= top else "failed" if points == 0 else "partial")
-    question["message"] = comment or f"Graded by a TA: {points:g} of {top:g}."
+def _apply(question: QuestionResult, points: float, comment: str) -> None:
+    top = question.max
+    question.score = points
+    question.status = ("passed" if points >= top else "failed" if points == 0 else "partial")
+    question.message = comment or f"Graded by a TA: {points:g} of {top:g}."
     fraction = points / top if top else 1.0
-    for check in question.get("checks", []):
-        ev = check.get("evidence")
-        if check.get("kind") == "manual":
-            check.update(status=question["status"], fraction=fraction,
-                         message=question["message"],
-                         evidence={"comment": comment, "grader": "TA"})
-        elif check.get("status") == "manual" or (isinstance(ev, dict)
-                                                 and ev.get("grader") == "TA"):
+    for check in question.checks:
+        ev = check.evidence
+        if by_ta(check.kind):
+            evidence: Any = {"comment": comment, "grader": "TA"}
+        elif check.status == "manual" or (isinstance(ev, dict) and ev.get("grader") == "TA"):
             # what the check found stays beside the TA's points
             kept = dict(ev) if isinstance(ev, dict) else {"found": ev}
-            check.update(status=question["status"], fraction=fraction,
-                         message=question["message"],
-                         evidence={**kept, "comment": comment, "grader": "TA"})
+            evidence = {**kept, "comment": comment, "grader": "TA"}
+        else:
+            continue
+        check.status, check.fraction = question.status, fraction
+        check.message, check.evidence = question.message, evidence
 
 
-def _rescore(record: dict[str, Any]) -> None:
+def _rescore(record: GradeRecord) -> None:
     """Total and status: `graded` only when every question has a score."""
-    record["score"] = sum(q["score"] or 0.0 for q in record["questions"])
-    record["status"] = ("graded" if all(q.get("score") is not None for q in record["questions"])
-                        else "incomplete")
+    record.score = sum(q.score or 0.0 for q in record.questions)
+    record.status = ("graded" if all(q.score is not None for q in record.questions)
+                     else "incomplete")

@@ -2,6 +2,12 @@
 
 All four come from the same filtered view (`visibility.student_view`), so a format
 cannot show more than another. A TA copy (`audience="ta"`) keeps everything.
+
+`render_student` takes a `GradeRecord` (a stored record is read with
+`grader.record.read_record`); the templates receive the view, a plain dict, because
+the view is the record's JSON cut to an allow-list (visibility.py says why).
+`render_view` renders a view made earlier (the self-check service keeps only the
+student's view of a run).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from typing import Any
 
 from grader.checks.registry import label as kind_label
 from grader.intake.student import Student
+from grader.record import GradeRecord
 from grader.report.evidence import explain
 from grader.report.templates import render
 from grader.report.visibility import student_view, ta_view
@@ -56,16 +63,22 @@ VALUE_WORD = {
 CELL_REF = re.compile(r"\bcell (\d+)")
 
 
-def student_for(record: dict[str, Any], roster: dict[str, Student] | None = None) -> Student:
-    """The record's student from the roster, else named after its notebook."""
-    name = str(record.get("submission", {}).get("name", "submission"))
-    key = record.get("_key") or name.rsplit(".", 1)[0]
+def record_key(record: GradeRecord) -> str:
+    """The key a record is filed under when nothing else names it: its notebook's stem."""
+    return record.submission.name.rsplit(".", 1)[0]
+
+
+def student_for(record: GradeRecord, roster: dict[str, Student] | None = None, *,
+                key: str | None = None) -> Student:
+    """The record's student from the roster (by `key`, else by its notebook's stem), else
+    named after that key."""
+    key = key or record_key(record)
     if roster and key in roster:
         return roster[key]
     return Student(key=key, name=key)
 
 
-def view(record: dict[str, Any], *, audience: str = "student",
+def view(record: GradeRecord, *, audience: str = "student",
          pack_raw: dict[str, Any] | None = None, now: datetime | None = None) -> dict[str, Any]:
     """The filtered record for `audience` ("student" or "ta")."""
     if audience == "student":
@@ -202,14 +215,28 @@ def render_gradescope(shown: dict[str, Any], student: Student) -> str:
                        "tests": tests}, indent=2, ensure_ascii=False)
 
 
-def render_student(record: dict[str, Any], fmt: str, *, student: Student | None = None,
-                   pack_raw: dict[str, Any] | None = None, audience: str = "student",
-                   now: datetime | None = None) -> str:
-    """One record in one format (`html`, `md`, `json`, `gradescope`)."""
+def render_student(record: GradeRecord | dict[str, Any], fmt: str, *,
+                   student: Student | None = None, pack_raw: dict[str, Any] | None = None,
+                   audience: str = "student", now: datetime | None = None) -> str:
+    """One record in one format (`html`, `md`, `json`, `gradescope`).
+
+    A record's JSON is validated here, once (`GradeRecord.of`: a misspelled field is an
+    error); a stored record is read with `grader.record.read_record`."""
+    record = GradeRecord.of(record)
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     shown = view(record, audience=audience, pack_raw=pack_raw, now=now)
-    who = student or student_for(record)
+    return render_view(shown, fmt, student or student_for(record))
+
+
+def render_view(shown: dict[str, Any], fmt: str, who: Student | None = None) -> str:
+    """A view made by `view` (or `visibility.student_view`) in one format; without `who`,
+    the student is named after the notebook, as `student_for` does."""
+    if who is None:
+        stem = str((shown.get("submission") or {}).get("name") or "submission").rsplit(".", 1)[0]
+        who = Student(key=stem, name=stem)
+    if fmt not in FORMATS:
+        raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     if fmt == "html":
         return render_html(shown, who)
     if fmt == "md":

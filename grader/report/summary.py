@@ -1,6 +1,7 @@
 """The class summary a TA reads first: how the class did, what went wrong, who needs a look.
 
-Computed from the records only; the page is `templates/report/summary.html.j2`.
+Computed from the records only (typed `GradeRecord`s); the page is
+`templates/report/summary.html.j2`.
 Failure messages are grouped after replacing case names and numbers, so "passed 0
 of 6 hidden cases; on case hidden-b2-..." from forty students is one line with a
 count, not forty.
@@ -15,7 +16,8 @@ from statistics import mean, median
 from typing import Any
 
 from grader.intake.student import Student
-from grader.pack.expected import needs_a_ta as needs_human
+from grader.record import GradeRecord
+from grader.record import needs_a_ta as needs_human
 from grader.report.templates import render
 
 CASE = re.compile(r"\b(hidden|demo)-[\w.-]+")
@@ -58,59 +60,62 @@ def limits_once(hits: list[dict[str, Any]]) -> list[str]:
     return [f"{name} ×{n}" if n > 1 else name for name, n in counts.items()]
 
 
-def awaiting_ta(record: dict[str, Any]) -> list[str]:
-    """The manual questions of a record still waiting for a TA's points."""
-    return [q["id"] for q in record.get("questions", []) if q.get("status") == "manual"]
+def awaiting_ta(record: GradeRecord) -> list[str]:
+    """The questions of a record still waiting for a TA's points."""
+    return [q.id for q in record.questions if q.status == "manual"]
 
 
-def context(graded: list[tuple[Student, dict[str, Any]]], links: dict[str, str],
+def conventions_of(record: GradeRecord) -> list[tuple[str, str]]:
+    """(question, convention) of each answer judged under a convention ("GiB written as
+    GB"): any check whose evidence names the `convention` it read the answer under, so
+    the table needs no kind's name."""
+    return [(q.id, str(c.evidence["convention"])) for q in record.questions for c in q.checks
+            if isinstance(c.evidence, dict) and c.evidence.get("convention")]
+
+
+def context(graded: list[tuple[Student, GradeRecord]], links: dict[str, str],
             title: str = "") -> dict[str, Any]:
     records = [r for _, r in graded]
-    fractions = [r["score"] / r["max_score"] for r in records if r.get("max_score")]
-    scores = [r["score"] for r in records]
+    fractions = [r.score / r.max_score for r in records if r.max_score]
+    scores = [r.score for r in records]
     questions: dict[str, dict[str, Any]] = {}
     failures: Counter[tuple[str, str]] = Counter()
     examples: dict[tuple[str, str], list[str]] = {}
     conventions: Counter[tuple[str, str]] = Counter()
     for s, r in graded:
-        for q in r.get("questions", []):
-            row = questions.setdefault(q["id"], {"id": q["id"], "title": q.get("title", ""),
-                                                 "max": q.get("max"), "scores": [],
-                                                 "status": Counter()})
-            row["status"][q.get("status", "?")] += 1
-            if q.get("score") is not None:
-                row["scores"].append(q["score"])
-            if q.get("status") in ("failed", "partial", "error"):
-                key = (q["id"], pattern(q.get("message", "")))
+        for q in r.questions:
+            row = questions.setdefault(q.id, {"id": q.id, "title": q.title, "max": q.max,
+                                              "scores": [], "status": Counter()})
+            row["status"][q.status] += 1
+            if q.score is not None:
+                row["scores"].append(q.score)
+            if q.status in ("failed", "partial", "error"):
+                key = (q.id, pattern(q.message))
                 failures[key] += 1
                 examples.setdefault(key, []).append(s.key)
-            for c in q.get("checks", []):
-                ev = c.get("evidence")
-                if c.get("kind") == "answer" and isinstance(ev, dict) and ev.get("convention"):
-                    conventions[(q["id"], str(ev["convention"]))] += 1
+        conventions.update(conventions_of(r))
     n = len(records) or 1
     for row in questions.values():
         row["pass_rate"] = row["status"]["passed"] / n
         row["mean"] = mean(row["scores"]) if row["scores"] else None
-    runs = [{"student": s, "seconds": r.get("run", {}).get("seconds"),
-             "limits": limits_once(r.get("run", {}).get("limits_hit", [])),
-             "errors": len(r.get("run", {}).get("cell_errors", [])),
-             "sandbox": r.get("run", {}).get("sandbox", ""), "link": links.get(s.key)}
+    runs = [{"student": s, "seconds": r.run.seconds, "limits": limits_once(r.run.limits_hit),
+             "errors": len(r.run.cell_errors), "sandbox": r.run.sandbox,
+             "link": links.get(s.key)}
             for s, r in graded]
-    # manual questions are not a reason to look: they have their own column and the TA sheet
-    attention = [{"student": s, "why": needs_human(r, manual=False), "score": r.get("score"),
-                  "max": r.get("max_score"), "link": links.get(s.key),
-                  "awaiting": awaiting_ta(r)}
-                 for s, r in graded if needs_human(r, manual=False)]
-    waiting = {q["id"]: sum(1 for _, r in graded for x in r.get("questions", [])
-                            if x["id"] == q["id"] and x.get("status") == "manual")
-               for q in questions.values()}
+    # questions awaiting a TA are not a reason to look: they have their own column and the
+    # TA sheet
+    attention = [{"student": s, "why": why, "score": r.score, "max": r.max_score,
+                  "link": links.get(s.key), "awaiting": awaiting_ta(r)}
+                 for s, r in graded if (why := needs_human(r, manual=False))]
+    waiting = {qid: sum(1 for _, r in graded for x in r.questions
+                        if x.id == qid and x.status == "manual")
+               for qid in questions}
     return {
-        "title": title or (records[0]["assignment"].get("title") if records else ""),
-        "assignment": records[0]["assignment"] if records else {},
+        "title": title or (records[0].assignment.title if records else ""),
+        "assignment": records[0].assignment if records else {},
         "n": len(records), "mean": mean(scores) if scores else None,
         "median": median(scores) if scores else None,
-        "max_score": records[0].get("max_score") if records else None,
+        "max_score": records[0].max_score if records else None,
         "histogram": histogram(fractions), "questions": list(questions.values()),
         "failures": [{"question": q, "pattern": p, "count": c, "who": examples[(q, p)][:5]}
                      for (q, p), c in failures.most_common(12)],
@@ -119,14 +124,14 @@ def context(graded: list[tuple[Student, dict[str, Any]]], links: dict[str, str],
         "runs": runs, "attention": attention,
         "manual": [{"id": qid, "title": questions[qid]["title"], "count": c}
                    for qid, c in waiting.items() if c],
-        "students": [{"student": s, "score": r.get("score"), "max": r.get("max_score"),
-                      "status": r.get("status"), "link": links.get(s.key),
-                      "questions": {q["id"]: q for q in r.get("questions", [])}}
+        "students": [{"student": s, "score": r.score, "max": r.max_score,
+                      "status": r.status, "link": links.get(s.key),
+                      "questions": {q.id: q for q in r.questions}}
                      for s, r in graded],
     }
 
 
-def render_summary(graded: list[tuple[Student, dict[str, Any]]], links: dict[str, str],
+def render_summary(graded: list[tuple[Student, GradeRecord]], links: dict[str, str],
                    title: str = "") -> str:
     """The class summary page (HTML, self-contained)."""
     return render("summary.html.j2", **context(graded, links, title))

@@ -20,8 +20,9 @@ can leak what the view does not hold. The rules (documented in docs/reports.md):
     describe the reference's values are dropped: anything named like `expected*`,
     `reference*`, `label*`, `input*`, `target_value*` (shapes stay: `expected_shape`);
   - keys naming grading machinery are dropped at any depth: `_*`, `key`, `cache_key`,
-    `fingerprint`, `*digest`, `seed`, `*_seed` (a `logs` check keeps `seed`: there it
-    is the student's own training seed, read from their log files);
+    `fingerprint`, `*digest`, `seed`, `*_seed` (a check whose kind says its `seed` is
+    the student's own, `Kind.students_seed`, keeps `seed`: a training seed read from
+    the student's log files);
   - a key whose value is a filesystem path is dropped, as is a path in a list: a
     string that starts with `/`, `~/`, `file:` or a drive (`C:\\`), or that names a
     batch's stored runs (`.runs/`). A key that is itself such a path is dropped too.
@@ -34,12 +35,21 @@ can leak what the view does not hold. The rules (documented in docs/reports.md):
   message, evidence, hint or prints), `hidden` (the question is left out), and
   `after_deadline` (as `score` until `[assignment] deadline` has passed). Rows about
   a question shown as `score` or `hidden` (`run.models`, `flags.printed_mismatch`,
-  `flags.finetune`) are left out with it.
+  and every flag a check kind raises) are left out with it.
 - A question the pack keeps off (`points = 0`, e.g. lab B's numeric follow-up to Q2,
   "give it points to enable it") is `hidden` unless the pack sets its `visibility`
   itself: a student is never shown a question that cannot count as "failed, 0 / 0".
   Every student format (HTML, Markdown, JSON, Gradescope, Moodle feedback) and the
   self-check service's record come from `student_view`, so this is the one place.
+
+Why this module walks JSON, not the typed `GradeRecord`: an allow-list is a statement
+about the record as it is written and read by others (an LMS, the JSON report), level by
+level, and must drop what it does not name, including keys a later grader adds or a
+batch stores beside the model's (`run.execution`, `_key`). So `student_view` takes a
+`GradeRecord` (or a stored record's JSON, which it does not validate) and walks its
+JSON; the view it returns is a plain dict, and is what every student format renders.
+Evidence stays a dict throughout: each kind writes its own shape (`CheckOutcome.evidence`
+is `Any`).
 """
 
 from __future__ import annotations
@@ -48,6 +58,9 @@ import copy
 import re
 from datetime import UTC, datetime
 from typing import Any
+
+from grader.checks.registry import kinds
+from grader.record import GRADER_FLAGS, GradeRecord, kind_flags
 
 AUDIENCES = ("student", "ta")
 VISIBILITIES = ("visible", "score", "hidden", "after_deadline")
@@ -58,8 +71,16 @@ SAFE_KEYS = frozenset({"expected_shape", "expected_dtype"})
 MACHINERY_KEY = re.compile(r"^(_.*|key|cache_key|fingerprint|.*digest|seed|.*_seed)$",
                            re.IGNORECASE)
 """Evidence keys that would name the grading machinery (seeds, cache keys, digests)."""
-OWN_SEEDS = frozenset({"logs"})
-"""Check kinds whose `seed` is the student's own (training seeds from their logs)."""
+
+
+def students_seed(kind: str) -> bool:
+    """Whether a check kind's evidence `seed` is the student's own (a training seed read
+    from their logs), which their report shows; any other `seed` is grading machinery.
+
+    Asked of the kind (`Kind.students_seed`); a kind without the attribute, or one this
+    grader does not know, keeps the safe default: its `seed` is scrubbed."""
+    return bool(getattr(kinds().get(kind), "students_seed", False))
+
 WITHHELD = "Details of this question are released after grading closes."
 
 PATH_VALUE = re.compile(r"^\s*(/|~/|file:|[A-Za-z]:[\\/])|(^|/)\.runs/")
@@ -97,13 +118,23 @@ STUDENT_FIELDS: dict[str, Any] = {
             "limits_hit": [{"limit": VALUE, "cell": VALUE, "message": VALUE, "detail": VALUE}],
             "cell_errors": [{"cell": VALUE, "status": VALUE, "ename": VALUE, "evalue": VALUE,
                              "tags": VALUE, "expected": VALUE}]},
-    "flags": {"tamper": VALUE, "printed_mismatch": [{"question": VALUE, **PRINTED}],
-              "finetune": [{"question": VALUE, "kind": VALUE, "message": VALUE}]},
+    "flags": {"tamper": VALUE, "printed_mismatch": [{"question": VALUE, **PRINTED}]},
     "environment": {"python": VALUE, "grader": VALUE, "torch": VALUE, "cuda": VALUE},
 }
-"""Every record field a student may read, level by level; anything else is dropped."""
-QUESTION_ROWS = (("run", "models"), ("flags", "printed_mismatch"), ("flags", "finetune"))
-"""Lists whose rows name a question (`question`): they go where the question's details go."""
+"""Every record field a student may read, level by level; anything else is dropped.
+`student_fields()` adds the flags check kinds raise."""
+KIND_FLAG_ROW = {"question": VALUE, "kind": VALUE, "message": VALUE}
+"""What a student reads of a row of a flag a check kind raises (`Kind.flags`)."""
+QUESTION_ROWS = (("run", "models"), ("flags", "printed_mismatch"))
+"""Lists whose rows name a question (`question`): they go where the question's details go
+(and so does every flag a check kind raises)."""
+
+
+def student_fields() -> dict[str, Any]:
+    """`STUDENT_FIELDS` with each flag the known check kinds declare (its rows as
+    `KIND_FLAG_ROW`): a new kind's flags reach its students without a line here."""
+    raised = {name: [KIND_FLAG_ROW] for name in kind_flags() if name not in GRADER_FLAGS}
+    return {**STUDENT_FIELDS, "flags": {**STUDENT_FIELDS["flags"], **raised}}
 
 
 def is_hidden_case(name: Any) -> bool:
@@ -138,7 +169,7 @@ def allowed(value: Any, spec: Any, *, kind: str = "") -> tuple[bool, Any]:
     if spec == VALUE:
         return _value(value)
     if spec == EVIDENCE:
-        return True, _scrub(value, hidden=False, own_seeds=kind in OWN_SEEDS)
+        return True, _scrub(value, hidden=False, own_seeds=students_seed(kind))
     if isinstance(spec, list):
         if not isinstance(value, list):
             return False, None
@@ -221,10 +252,14 @@ def _as_datetime(value: Any) -> datetime | None:
     return None
 
 
-def student_view(record: dict[str, Any], pack_raw: dict[str, Any] | None = None,
+def _json(record: GradeRecord | dict[str, Any]) -> dict[str, Any]:
+    return record.to_dict() if isinstance(record, GradeRecord) else record
+
+
+def student_view(record: GradeRecord | dict[str, Any], pack_raw: dict[str, Any] | None = None,
                  now: datetime | None = None) -> dict[str, Any]:
     """A copy of `record` holding only what its student may read (see the module doc)."""
-    _, view = allowed(record, STUDENT_FIELDS)
+    _, view = allowed(_json(record), student_fields())
     questions = []
     quiet = set()
     for q in view.get("questions", []):
@@ -239,7 +274,9 @@ def student_view(record: dict[str, Any], pack_raw: dict[str, Any] | None = None,
         questions.append(q)
     if "questions" in view:
         view["questions"] = questions
-    for outer, inner in QUESTION_ROWS:
+    rows_by_question = [*QUESTION_ROWS, *(("flags", name) for name in view.get("flags", {})
+                                          if name not in GRADER_FLAGS)]
+    for outer, inner in rows_by_question:
         rows = view.get(outer, {}).get(inner)
         if quiet and isinstance(rows, list):
             view[outer][inner] = [r for r in rows if r.get("question") not in quiet]
@@ -247,9 +284,9 @@ def student_view(record: dict[str, Any], pack_raw: dict[str, Any] | None = None,
     return view
 
 
-def ta_view(record: dict[str, Any]) -> dict[str, Any]:
+def ta_view(record: GradeRecord | dict[str, Any]) -> dict[str, Any]:
     """The full record, marked for a TA (nothing removed)."""
-    view = copy.deepcopy(record)
+    view = copy.deepcopy(_json(record))
     for q in view.get("questions", []):
         q.setdefault("visibility", "visible")
     view["audience"] = "ta"

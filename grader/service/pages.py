@@ -193,7 +193,8 @@ def make_router() -> APIRouter:
     @router.get("/selfcheck/{job_id}/report.html", response_class=HTMLResponse)
     def selfcheck_full_report(request: Request, job_id: str) -> HTMLResponse:
         """The full student report of grader.report, for a finished job."""
-        from grader.report import render_student
+        from grader.report.render import render_view
+        from grader.report.visibility import student_view
 
         q = request.app.state.selfcheck
         try:
@@ -203,8 +204,10 @@ def make_router() -> APIRouter:
         if job.record is None:
             return RedirectResponse(f"/selfcheck/{job_id}", status_code=303)  # type: ignore[return-value]
         pack = request.app.state.packs.get(job.assignment)
-        return HTMLResponse(render_student(mark_expected(job.record, pack), "html",
-                                           pack_raw=pack.raw if pack else None))
+        # the job keeps the student's view of its record (selfcheck.public_record), so the
+        # report is rendered from that view, filtered again under the rubric's visibility
+        shown = student_view(mark_expected(job.record, pack), pack.raw if pack else None)
+        return HTMLResponse(render_view(shown, "html"))
 
     return router
 

@@ -52,6 +52,7 @@ from grader.service.fairshare import FairLine
 from grader.service.procs import CallFailed, CallTimeout, Worker, WorkerGone
 
 if TYPE_CHECKING:
+    from grader.record import GradeRecord
     from grader.run.pool import WarmPool
 
 log = logging.getLogger("grader.service.selfcheck")
@@ -80,6 +81,9 @@ class Job:
     finished: float | None = None
     message: str = ""
     record: dict[str, Any] | None = None
+    """The student's view of the finished run's record (`public_record`), not the record:
+    the worker returns only what the student may read, so a dict, the view's own shape
+    (grader/report/visibility.py says why a view is one)."""
     client: str = ""
     """Who uploaded it (the client's address): the key of the per-client quota."""
     seq: int = 0
@@ -102,7 +106,7 @@ class Job:
         return out
 
 
-def public_record(record: dict[str, Any], pack_raw: dict[str, Any] | None = None
+def public_record(record: GradeRecord, pack_raw: dict[str, Any] | None = None
                   ) -> dict[str, Any]:
     """What the student may read of a record: the reports' own student view (visibility
     rules of the rubric, no seed, no server paths)."""
@@ -472,4 +476,4 @@ def check_notebook(pack_root: str, notebook: str, box: Sandbox, hf_cache: str) -
     pack = _pack(pack_root)
     record = grade_notebook(pack, Path(notebook), mode="check", sandbox=box, hf_cache=hf_cache,
                             kernels=_POOL)
-    return {"record": public_record(record.to_dict(), pack.raw)}
+    return {"record": public_record(record, pack.raw)}

@@ -6,7 +6,9 @@ import re
 
 import pytest
 
+from grader.record import QuestionResult
 from grader.report.manual import answer_text, awaits_ta, pack_phrases_raw
+from tests.report import small
 
 
 def test_section_of_the_report_naming_the_question(tmp_path):
@@ -39,11 +41,16 @@ def test_the_section_ends_where_another_question_of_the_pack_begins(tmp_path):
 
 
 def test_which_questions_a_ta_scores():
-    manual = {"status": "manual", "checks": [{"kind": "manual", "status": "manual"}]}
-    handed = {"status": "manual", "checks": [{"kind": "logs", "status": "manual"}]}
-    merged = {"status": "partial", "checks": [{"kind": "logs", "status": "partial",
-                                               "evidence": {"grader": "TA", "claims": []}}]}
-    scored = {"status": "passed", "checks": [{"kind": "answer", "status": "passed"}]}
+    def question(status: str, check: dict) -> QuestionResult:
+        return QuestionResult.model_validate(small.question(status=status, checks=[check]))
+
+    # a kind a TA grades (Kind.by_ta), a check that handed its question to a TA, a
+    # question a TA's points were merged into, and one the grader scored
+    manual = question("manual", small.check("manual", "manual"))
+    handed = question("manual", small.check("logs", "manual"))
+    merged = question("partial", small.check("logs", "partial",
+                                             evidence={"grader": "TA", "claims": []}))
+    scored = question("passed", small.check("answer", "passed"))
     assert [awaits_ta(q) for q in (manual, handed, merged, scored)] == [True, True, True, False]
 
 

@@ -26,6 +26,8 @@ from grader.pack import load_pack
 from grader.record import GradeRecord
 from grader.report.lms import comment_html, moodle_worksheet
 from grader.report.render import render_student
+from grader.report.visibility import student_view
+from tests.report import small
 
 ROOT = Path(__file__).resolve().parents[2]
 PACK = ROOT / "reference" / "stat8021-a3"
@@ -62,10 +64,11 @@ MOODLE_HEADER = ["Identifier", "Full name", "Email address", "Status", "Grade",
 
 
 def _record(score: float, questions: list[dict]) -> dict:
-    return {"score": score, "max_score": 100, "status": "graded",
-            "graded_at": "2026-05-02T10:00:00+00:00", "questions": questions,
-            "assignment": {"id": "stat8021-a3"}, "submission": {"name": "a.ipynb"},
-            "run": {}, "flags": {}}
+    record = small.record_json(questions, graded_at="2026-05-02T10:00:00+00:00",
+                               submission={"name": "a.ipynb", "path": None, "sha256": None,
+                                           "evidence": "notebook"})
+    record["assignment"]["id"] = "stat8021-a3"
+    return {**record, "score": score, "max_score": 100}
 
 
 def test_the_moodle_worksheet_keeps_its_own_cells_as_they_were() -> None:
@@ -76,7 +79,7 @@ def test_the_moodle_worksheet_keeps_its_own_cells_as_they_were() -> None:
              "100.00", "Yes", "-", "-", ""]]
     downloaded = "".join(",".join(r) + "\r\n" for r in rows)
     ada = Student(key="ada-1001", name="Ada Lovelace", lms="moodle", lms_id="1001")
-    out, _ = moodle_worksheet([(ada, _record(54, []))], downloaded)
+    out, _ = moodle_worksheet([(ada, GradeRecord.from_dict(_record(54, [])))], downloaded)
     table = list(csv.reader(io.StringIO(out)))
     assert table[2] == rows[2]  # a row the grader does not grade: byte for byte
     assert table[1][4] == "54" and table[1][7] == "-"  # Moodle's "-" stays "-"
@@ -90,10 +93,10 @@ def test_a_corrupt_notebook_s_record_does_not_say_questions_await_a_ta(tmp_path)
     record = unreadable_record(pack, broken, "a.ipynb is not valid notebook JSON").to_dict()
     assert record["status"] == "incomplete"
     for text in (render_student(record, "md"), render_student(record, "html"),
-                 comment_html(record)):
+                 comment_html(student_view(record))):
         assert "await a TA" not in text
-    waiting = _record(40, [{"id": "q3b", "status": "manual", "score": None, "max": 4}])
-    assert "some questions await a TA" in comment_html(waiting)
+    waiting = _record(40, [small.question("q3b", "manual")])
+    assert "some questions await a TA" in comment_html(student_view(waiting))
 
 
 def test_the_ta_sheet_has_the_rubric_of_every_shipped_manual_question(tmp_path, monkeypatch):

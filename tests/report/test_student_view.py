@@ -232,14 +232,29 @@ def test_evidence_is_scrubbed_of_paths_machinery_and_hidden_values():
     assert demo == {"case": "demo", "expected_norm": 2.0}  # a demo case's values are public
 
 
-def test_a_logs_check_keeps_the_students_training_seeds():
+def test_a_kind_whose_seed_is_the_students_keeps_it_and_no_other_does():
+    """`Kind.students_seed`: training seeds read from a student's logs are theirs to see;
+    any other kind's `seed` (and a kind this grader does not know) is machinery."""
+    from grader.checks.kind import Kind
+    from grader.checks.registry import register, unregister
+
+    class OwnSeeds(Kind):
+        name = "own-seeds-example"
+        students_seed = True
+
     runs = [{"family": "pretrained", "seed": 1, "best_validation": 0.8, "log": "s1.csv"}]
-    checks = [{"kind": "logs", "evidence": {"runs": runs}},
-              {"kind": "finetune", "evidence": {"runs": copy.deepcopy(runs)}}]
+    checks = [{"kind": "own-seeds-example", "evidence": {"runs": runs}},
+              {"kind": "finetune", "evidence": {"runs": copy.deepcopy(runs)}},
+              {"kind": "unknown-kind", "evidence": {"runs": copy.deepcopy(runs)}}]
     record = {"questions": [{"id": "q1", "checks": checks}]}
-    logs, other = student_view(record)["questions"][0]["checks"]
-    assert logs["evidence"]["runs"][0]["seed"] == 1
+    register(OwnSeeds())
+    try:
+        own, other, unknown = student_view(record)["questions"][0]["checks"]
+    finally:
+        unregister("own-seeds-example")
+    assert own["evidence"]["runs"][0]["seed"] == 1
     assert "seed" not in other["evidence"]["runs"][0]
+    assert "seed" not in unknown["evidence"]["runs"][0]
 
 
 def test_rows_of_a_withheld_question_go_with_it(records, pack):
