@@ -24,12 +24,10 @@ import nbformat
 
 from grader.cases import write_inputs
 from grader.checks import CheckResult
-from grader.checks.finetune import info as finetune_info
 from grader.checks.kind import Context, Probe
 from grader.checks.printed import cross_check
-from grader.checks.registry import kind
+from grader.checks.registry import by_ta, flag_names, kind, needs_models
 from grader.checks.tamper import diff_telemetry
-from grader.checks.tensor import check_id, demo
 from grader.env import env_record, kernel_evidence, kernel_sandbox, pack_benign
 from grader.intake.files import StudentFiles, default_folder
 from grader.intake.runlogs import is_log
@@ -103,7 +101,7 @@ def grade_notebook(pack: Pack, notebook: Path | None, *, mode: str = "grade",
     `execute=False` grades the outputs saved in the notebook and re-evaluates nothing.
     `hf_cache` is the model cache mounted read-only in the sandbox (see grader.models).
     `reports` are the written reports handed in beside the notebook (.md, .txt, .pdf):
-    `answer` checks read from them, manual questions quote them. `notebook=None` grades
+    checks of written answers read from them, a TA's questions quote them. `notebook=None` grades
     a report alone: nothing runs, and checks that need the notebook say so.
     `files`: the student's files copied beside the notebook (`Pack.student_files`); by
     default those of the notebook's own folder, unless other notebooks share it.
@@ -130,7 +128,7 @@ def grade_notebook(pack: Pack, notebook: Path | None, *, mode: str = "grade",
                          executed=False, hf_cache=cache, reports=reports)
     if files is None:
         files = pack.student_files(default_folder(notebook), notebook)
-    if pack.models and pack.checks("finetune"):
+    if pack.models and any(needs_models(c.kind) for _, c in pack.checks()):
         require_models(cache, list(pack.models))
     box = kernel_box(pack, sandbox or Sandbox.create(), quick=quick, hf_cache=cache)
     runner = (kernels.runner(box, limits or pack.limits, warm_modules(pack)) if kernels
@@ -211,14 +209,9 @@ def score_run(pack: Pack, notebook: Path | None, run: RunResult, *, mode: str, s
     total = sum(q.score or 0.0 for q in questions)
     errors = [{"cell": c.index, "status": c.status, "ename": c.ename, "evalue": c.evalue,
                "tags": c.tags} for c in run.cells if c.status not in ("ok", "skipped")]
-    devices = [finetune_info(p) for rid, p in run.probes.items() if rid.startswith("ft-predict")]
-    device = next((d.get("device_name") or d.get("device") for d in devices if d), None)
-    models = [{"question": q.id, **{k: m.get(k) for k in (
-        "architecture", "reevaluated_accuracy", "train_seconds", "peak_memory_bytes",
-        "parameters")}}
-        for q in questions for c in q.checks
-        if c["kind"] == "finetune" and isinstance(c["evidence"], dict)
-        for m in c["evidence"].get("models", [])]
+    facts: dict[str, Any] = {"device": None, "models": []}  # what the kinds fill in
+    for name in dict.fromkeys(c.kind for _, c in pack.checks()):
+        facts.update(kind(name).run_facts(run, questions))
     return GradeRecord(
         assignment={"id": pack.id, "title": pack.title, "version": pack.version,
                     "fingerprint": pack.fingerprint()},
@@ -229,8 +222,7 @@ def score_run(pack: Pack, notebook: Path | None, run: RunResult, *, mode: str, s
         status="graded" if all(q.score is not None for q in questions) else "incomplete",
         questions=questions,
         run={"seconds": run.seconds, "restarts": run.restarts, "sandbox": run.sandbox,
-             "executed": executed, "quick": quick, "device": device,
-             "models": models,  # the fine-tuned models side by side (Q2(d) asks to compare)
+             "executed": executed, "quick": quick, **facts,
              "limits_hit": run.limits_hit, "cell_errors": errors,
              "seed": ctx.seed if mode == "grade" and executed else None,
              "cells_executed": sum(1 for c in run.cells if c.status != "skipped"),
@@ -245,12 +237,20 @@ def score_run(pack: Pack, notebook: Path | None, run: RunResult, *, mode: str, s
 
 def _flags(ctx: Context, kernel: dict[str, list[Any]]) -> dict[str, list[Any]]:
     """The record's flags: what the kernel's telemetry showed, then what the checks raised
-    (`ctx.flags`), field by field of `Flags`. A check's flag the record has no field for is
-    the grader's bug, said here, never dropped on the way to the TA."""
-    unknown = set(ctx.flags) - set(Flags.model_fields)
+    (`ctx.flags`): every field of `Flags`, then each flag a kind declares (`Kind.flags`)
+    that was raised. A flag no kind declares and the record has no field for is the
+    grader's bug, said here, never dropped on the way to the TA."""
+    names = record_flags()
+    unknown = set(ctx.flags) - set(names)
     if unknown:
-        raise ValueError(f"checks raised flags the record has no field for: {sorted(unknown)}")
-    return {name: [*kernel.get(name, []), *ctx.flags.get(name, [])] for name in Flags.model_fields}
+        raise ValueError(f"checks raised flags no check kind declares: {sorted(unknown)}")
+    return {name: [*kernel.get(name, []), *ctx.flags.get(name, [])] for name in names}
+
+
+def record_flags() -> tuple[str, ...]:
+    """Every name a record's `flags` holds, each a list (empty when nothing was raised):
+    the grader's own (the fields of `Flags`), then those the check kinds declare."""
+    return tuple(dict.fromkeys([*Flags.model_fields, *flag_names()]))
 
 
 def _submission(notebook: Path | None, reports: Reports) -> dict[str, Any]:
@@ -276,11 +276,12 @@ def _question(question: Question, ctx: Context) -> QuestionResult:
         result.gate = check.gate
         results.append(result)
     printed = []
-    owner = next((c for c in question.checks if c.kind == "tensor"), None)
+    # what the printed values are checked against: the first check that offers a source
+    source = next((found for c in question.checks if question.printed
+                   and (found := kind(c.kind).printed_source(c, question, ctx)) is not None),
+                  (None, {}))
     for item in question.printed:
-        payload = ctx.run.probes.get(check_id(question, owner)) if owner else None
-        expected = demo(ctx)[1].get(owner.target, {}) if owner else {}
-        row = cross_check(item, ctx.run, payload, expected)
+        row = cross_check(item, ctx.run, *source)
         printed.append(row)
         if row.get("status") == "disagrees":
             ctx.flags.setdefault("printed_mismatch", []).append({"question": question.id, **row})
@@ -288,8 +289,8 @@ def _question(question: Question, ctx: Context) -> QuestionResult:
     # a check that cannot score this submission (a curve claim without a notebook, figures
     # without logs) hands the whole question to a TA: it reaches the TA sheet, and the
     # record stays incomplete until the TA's points are merged
-    for_ta = next((r for r in results if r.status == "manual" and r.kind != "manual"), None)
-    if all(c.kind == "manual" for c in question.checks):
+    for_ta = next((r for r in results if r.status == "manual" and not by_ta(r.kind)), None)
+    if all(by_ta(c.kind) for c in question.checks):
         score, status, message = None, "manual", "Awaiting a TA."
     elif pending is not None:
         score, status, message = None, "not_graded", pending.message

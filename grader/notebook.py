@@ -119,7 +119,9 @@ def check(question: str, notebook: str | os.PathLike[str] | None = None, *,
     saved = datetime.fromtimestamp(path.stat().st_mtime).strftime("%H:%M:%S")
     notes = [*notes, f"Checked {path.name} as saved at {saved}, on the public demo inputs: "
              "not your grade."]
-    if q.status == "not_graded" and any(c.kind == "finetune" for c in q.checks):
+    from grader.checks.registry import needs_models
+
+    if q.status == "not_graded" and any(needs_models(c.kind) for c in q.checks):
         from grader.cli.check import tiny_models_note
         from grader.models.cache import cache_dir
 

@@ -1,8 +1,9 @@
 """`grader pack validate`: is this pack fit to grade a class?
 
 A pack that loads is not yet a pack that grades fairly. This runs what a careful
-author would: every tensor target has a probe, a reference and hidden cases; the
-public demo file agrees with the reference; the solution notebook earns every
+author would: every probe a check asks for is defined; each kind's own checks and
+preflight (a reference and hidden cases for every probed target, the public demo file
+agreeing with the reference); the solution notebook earns every
 automatic point and the untouched template earns none.
 
 An author's slip is a `PackError` naming the key or the case (a probe file that does
@@ -18,11 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import nbformat
-import torch
 
-from grader.cases import draw_hidden
-from grader.checks.kind import Finding
-from grader.checks.registry import kind, kinds
+from grader.checks.kind import Context, Finding
+from grader.checks.registry import by_ta, kind, kinds
 from grader.checks.static import parse_python
 from grader.grade import grade_notebook
 from grader.pack import Pack, PackError
@@ -55,12 +54,16 @@ def _notebook_readable(key: str, path: Path | None) -> None:
                         f"read ({type(exc).__name__}: {str(exc)[:200]})") from None
 
 
-def _draw_every_target(pack: Pack) -> None:
-    """Each tensor target's hidden cases and reference outputs, once: a slip in them is a
-    PackError naming the case before any notebook runs."""
-    ref = pack.reference()
-    for target in sorted({c.target for _, c in pack.checks("tensor")}):
-        draw_hidden(ref, target, torch.Generator().manual_seed(0), "hidden-")
+def preflight(pack: Pack, seed: int = 0) -> None:
+    """What every submission's grading computes from the pack alone (each kind's
+    `preflight`: hidden cases and their reference outputs, say), once: an author's slip
+    is one PackError naming the case before any notebook runs. A batch calls it with its
+    seed before any worker starts."""
+    ctx = Context(pack=pack, mode="grade", seed=seed)
+    for name, each in kinds().items():
+        checks = pack.checks(name)
+        if checks:
+            each.preflight(ctx, checks)
 
 
 def validate_pack(pack: Pack, *, sandbox: Sandbox | None = None, run_notebooks: bool = True,
@@ -73,7 +76,7 @@ def validate_pack(pack: Pack, *, sandbox: Sandbox | None = None, run_notebooks: 
     _notebook_readable("template", pack.template)
     _notebook_readable("solution", pack.solution)
     if not pack.is_public:
-        _draw_every_target(pack)
+        preflight(pack)
     for name, each in kinds().items():
         checks = pack.checks(name)
         if checks:
@@ -89,7 +92,7 @@ def validate_pack(pack: Pack, *, sandbox: Sandbox | None = None, run_notebooks: 
         return findings
     if not run_notebooks:
         return findings
-    auto = sum(q.points for q in pack.questions if any(c.kind != "manual" for c in q.checks))
+    auto = sum(q.points for q in pack.questions if not all(by_ta(c.kind) for c in q.checks))
     if pack.solution is not None:
         if on_event:
             on_event("grading the solution notebook")
@@ -101,9 +104,9 @@ def validate_pack(pack: Pack, *, sandbox: Sandbox | None = None, run_notebooks: 
         # solution owes full marks on the others, and the TA's share is named
         for_ta = [q for q in record.questions if q.score is None and q.status == "manual"]
         owed = auto - sum(q.max for q in for_ta
-                          if any(c.kind != "manual" for c in pack.question(q.id).checks))
+                          if not all(by_ta(c.kind) for c in pack.question(q.id).checks))
         handed = [q.id for q in for_ta
-                  if any(c.kind != "manual" for c in pack.question(q.id).checks)]
+                  if not all(by_ta(c.kind) for c in pack.question(q.id).checks)]
         verb = "awaits" if len(handed) == 1 else "await"
         findings.append(Finding("solution", not lost and record.score == owed,
                                 f"scores {record.score:g}/{owed:g}" +

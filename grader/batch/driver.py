@@ -176,17 +176,14 @@ def with_intake(record: dict[str, Any], intake: dict[str, Any] | None) -> bool:
 
 
 def preflight(pack: Pack, mode: str, seed: int | None) -> None:
-    """Draw each tensor target's hidden cases (and reference outputs) once, here, before
-    any worker starts: an author's slip in them is one PackError naming the case, not the
-    same failure retried for every student of the class."""
+    """Each kind's preflight (`grader.validate.preflight`), here, before any worker
+    starts: an author's slip is one PackError naming the case, not the same failure
+    retried for every student of the class."""
     if mode != "grade" or pack.is_public:
         return
-    from grader.checks.kind import Context
-    from grader.checks.tensor import cases
+    from grader.validate import preflight as pack_preflight
 
-    ctx = Context(pack=pack, mode=mode, seed=seed if seed is not None else 0)
-    for target in sorted({c.target for _, c in pack.checks("tensor")}):
-        cases(ctx, target)
+    pack_preflight(pack, seed if seed is not None else 0)
 
 
 def _existing(out: Path, key: str) -> dict[str, Any] | None:

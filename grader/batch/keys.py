@@ -13,6 +13,7 @@ without executing anything. docs/batch.md has the table of what invalidates what
 from __future__ import annotations
 
 import hashlib
+import importlib
 import inspect
 import json
 from collections.abc import Sequence
@@ -28,12 +29,12 @@ from grader.checks.registry import kind, kinds
 from grader.models.cache import cached_models
 from grader.pack import PACK_FILE, Pack
 
-CODE_PARTS = ("run", "cases.py", "checks/finetune_export.py")
+CODE_PARTS = ("run", "cases.py")
 """The grader's code whose change can change a run: the sandbox, limits, runner and
-kernel-side harness, how probe inputs are written, and how Part 2's weights are cut into
-shards for the probe channel (`checks/finetune_export.py`). The modules of the check kinds
-that ask the kernel something (`Kind.probes` overridden) count too; kinds that only
-score (static, answer, logs, ...) do not, so a fix there re-scores without a kernel."""
+kernel-side harness, and how probe inputs are written. The modules of the check kinds
+that ask the kernel something (`Kind.probes` overridden) count too, with the modules
+each names in `Kind.run_modules` (how a model's weights are cut into shards for the probe
+channel, say); kinds that only score do not, so a fix there re-scores without a kernel."""
 SCORING_PARTS = ((grader, ("checks", "evaluate", "grade.py", "written", "record.py", "cases.py")),
                  (calculators, (".",)))
 """The code that turns a run into a record: check kinds, the clean evaluator of exported
@@ -49,8 +50,10 @@ def _file_digest(path: Path) -> str:
 def code_digest() -> str:
     """A hash of the grader's source files that shape a run (`CODE_PARTS`)."""
     root = Path(grader.__file__).parent
-    asking = {Path(inspect.getfile(type(k))) for k in kinds().values()
-              if type(k).probes is not Kind.probes}
+    asking = {Path(inspect.getfile(module)) for k in kinds().values()
+              if type(k).probes is not Kind.probes
+              for module in (inspect.getmodule(type(k)),
+                             *map(importlib.import_module, k.run_modules))}
     files = [f for part in CODE_PARTS for f in (
         sorted((root / part).rglob("*.py")) if (root / part).is_dir() else [root / part])]
     return _tree_digest([*files, *sorted(asking)])

@@ -212,6 +212,7 @@ def unreadable_record(pack: Any, notebook: Path | None, problem: str, *, mode: s
     gradebook row, and the TA sees "a question could not run"."""
     import hashlib
 
+    from grader.grade import record_flags
     from grader.record import GradeRecord, environment
 
     message = UNREADABLE.format(problem=problem)
@@ -232,5 +233,5 @@ def unreadable_record(pack: Any, notebook: Path | None, problem: str, *, mode: s
         run={"seconds": 0.0, "restarts": 0, "sandbox": "not executed", "executed": False,
              "quick": quick, "device": None, "models": [], "limits_hit": [], "cell_errors": [],
              "seed": None, "cells_executed": 0},
-        flags={"tamper": [], "printed_mismatch": [], "finetune": []},
+        flags={name: [] for name in record_flags()},
         environment=environment())

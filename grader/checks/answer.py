@@ -32,9 +32,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
+from pydantic import Field, ValidationInfo, model_validator
 from sympy import Rational
 
 import calculators
@@ -49,7 +49,7 @@ from calculators.answers.units import BYTES_PER_UNIT, is_memory_unit
 from grader.checks import CheckResult
 from grader.checks.answer_conventions import Holder
 from grader.checks.kind import Context as Submission
-from grader.checks.kind import Finding, Kind, Settings, generic_rows
+from grader.checks.kind import Finding, Kind, Settings, Table, generic_rows
 from grader.pack import Check, Pack, PackError, Question
 from grader.written import (
     DEFAULT_LABEL,
@@ -141,8 +141,10 @@ def expected_value(value: Any, unit: str | None) -> Any:
     return value
 
 
-def tolerance(raw: Any, rough: bool = False) -> Tolerance:
-    """The check's `tolerance` table as a `Tolerance`; `rough`: the check's `rough` key."""
+def tolerance(table: ToleranceSettings | None, rough: bool = False) -> Tolerance:
+    """The check's `tolerance` table as a `Tolerance`; `rough`: the check's `rough` key.
+    Only the keys written reach `Tolerance`: its own defaults stand for the others."""
+    raw = table.model_dump(exclude_unset=True) if table is not None else {}
     if not raw:
         return Tolerance(rough=rough)
     if raw.get("exact"):
@@ -155,12 +157,13 @@ def tolerance(raw: Any, rough: bool = False) -> Tolerance:
 def conventions(check: Check, reference: Callable[[], Any] | None,
                 where: str) -> list[Alternative]:
     out = []
-    for i, conv in enumerate(check.settings.get("conventions", [])):
-        if "expected" not in conv:
+    s = cast(AnswerSettings, check.settings)
+    for i, conv in enumerate(s.conventions):
+        if conv.expected is None:
             continue  # a public pack: the value is part of the key
-        value = resolve(conv["expected"], reference, f"{where}.conventions[{i}].expected")
-        out.append(Alternative(str(conv["name"]), expected_value(value, check.settings.get("unit")),
-                               Rational(str(conv.get("credit", 0))), str(conv.get("message", ""))))
+        value = resolve(s.key_spec(i), reference, f"{where}.conventions[{i}].expected")
+        out.append(Alternative(conv.name, expected_value(value, s.unit),
+                               Rational(str(conv.credit)), conv.message))
     return out
 
 
@@ -181,25 +184,26 @@ class Key:
 
 def answer_key(check: Check, qid: str, reference: Callable[[], Any] | None) -> Key:
     """The key of an `answer` check, computed from its rubric (needs the full pack)."""
-    s = check.settings
+    s = cast(AnswerSettings, check.settings)
     where = f"questions[{qid}].checks.answer"
-    if "expected" not in s:
+    if s.expected is None:
         raise PackError(f"{where}.expected", "missing: this is a public pack, it has no key")
-    expected = expected_value(resolve(s["expected"], reference, f"{where}.expected"),
-                              s.get("unit"))
-    return Key(expected, tolerance(s.get("tolerance"), bool(s.get("rough", False))),
-               tuple(conventions(check, reference, where)), s.get("symbols"))
+    expected = expected_value(resolve(s.key_spec(), reference, f"{where}.expected"), s.unit)
+    return Key(expected, tolerance(s.tolerance, s.rough),
+               tuple(conventions(check, reference, where)), s.symbols)
 
 
 def spec_of(check: Check, spec_id: str,
             synonyms: Mapping[str, Sequence[str]] | None = None) -> QuestionSpec:
     """The report section a check names: `report` (label or phrases), `report_part`, labels,
     and the other names the pack's `[synonyms]` give its phrases."""
-    s = check.settings
-    label = str(s.get("label", DEFAULT_LABEL))
-    labels = tuple(s.get("report_label") or ([label] if label != DEFAULT_LABEL else []))
-    return QuestionSpec(spec_id, tuple(s["report"]), part=s.get("report_part"),
-                        symbols=s.get("symbols"), labels=labels, synonyms=synonyms or {})
+    s = check.settings  # an answer's, or another kind's that quotes a section (manual)
+    label = getattr(s, "label", DEFAULT_LABEL)  # a kind without labels reads as unlabelled
+    labels = tuple(getattr(s, "report_label", None) or ([label] if label != DEFAULT_LABEL
+                                                        else []))
+    return QuestionSpec(spec_id, tuple(s.report), part=s.report_part,
+                        symbols=getattr(s, "symbols", None), labels=labels,
+                        synonyms=synonyms or {})
 
 
 def report_specs(pack: Pack) -> dict[str, QuestionSpec]:
@@ -207,7 +211,7 @@ def report_specs(pack: Pack) -> dict[str, QuestionSpec]:
     out = {}
     for question in pack.questions:
         for index, check in enumerate(question.checks):
-            if check.settings.get("report"):
+            if getattr(check.settings, "report", None):
                 out[f"{question.id}#{index}"] = spec_of(check, f"{question.id}#{index}",
                                                          pack.synonyms)
     return out
@@ -216,27 +220,27 @@ def report_specs(pack: Pack) -> dict[str, QuestionSpec]:
 def find(check: Check, qid: str, ctx: Context, siblings: Sequence[str] = (),
          spec_id: str | None = None) -> Found:
     """The answer, from the first source in `prefer` that has one."""
-    s = check.settings
-    label = str(s.get("label", DEFAULT_LABEL))
+    s = cast(AnswerSettings, check.settings)
+    label = s.label
 
     def from_report() -> Found:
-        if "report" not in s:
+        if not s.report:
             return Found(None, "none")
         known = dict(ctx.specs or {})
         spec = known.get(spec_id or "") or spec_of(check, spec_id or qid, ctx.pack.synonyms)
         for i, part in enumerate(siblings):  # without the pack: the question's other parts
-            if part != s.get("report_part"):
+            if part != s.report_part:
                 sibling = QuestionSpec(f"{spec.id}~{i}", spec.headings, part=part)
                 known.setdefault(sibling.id, sibling)
         return report_answer(ctx.reports, spec, list(known.values()))
 
     readers: dict[str, Callable[[], Found]] = {
-        "notebook": lambda: notebook_answer(ctx.notebook, str(s.get("tag", qid)), label),
-        "printed": lambda: (printed_answer(ctx.notebook, str(s["printed"]), s.get("printed_tag"))
-                            if "printed" in s else Found(None, "none")),
+        "notebook": lambda: notebook_answer(ctx.notebook, s.tag or qid, label),
+        "printed": lambda: (printed_answer(ctx.notebook, s.printed, s.printed_tag)
+                            if s.printed is not None else Found(None, "none")),
         "report": from_report,
     }
-    prefer = s.get("prefer") or list(SOURCES)
+    prefer = s.prefer
     reasons = []
     for source in prefer:
         found = readers[source]()
@@ -261,8 +265,8 @@ def _unit_fits(parsed: Any, unit: str | None) -> str | None:
 
 def report_parts(checks: Sequence[Check]) -> list[str]:
     """The `report_part` of each answer check of a question: the parts of its section."""
-    return [str(c.settings["report_part"]) for c in checks
-            if c.kind == "answer" and c.settings.get("report_part")]
+    return [part for c in checks if c.kind == "answer"
+            and (part := cast(AnswerSettings, c.settings).report_part)]
 
 
 def _shotgun(found: Found) -> str:
@@ -278,10 +282,10 @@ def check_written(check: Check, qid: str, ctx: Context, siblings: Sequence[str] 
     used when `ctx.specs` does not know the pack's sections. `spec_id`: this check's key
     in `ctx.specs`.
     """
-    s = check.settings
+    s = cast(AnswerSettings, check.settings)
     found = find(check, qid, ctx, siblings, spec_id)
     scans = ctx.reports.needs_ta() if found.text is None and ctx.reports is not None \
-        and "report" in s else []
+        and s.report else []
     if scans:  # a report the grader cannot read (a scan, a photo): a TA reads it, never 0
         message = f"No answer could be read: {found.reason}. A TA will read your report."
         return CheckResult("answer", 0.0, "manual" if ctx.mode != "check" else "not_graded",
@@ -297,7 +301,7 @@ def check_written(check: Check, qid: str, ctx: Context, siblings: Sequence[str] 
     evidence: dict[str, Any] = {"answer": found.text, **found.to_dict(), "slips": slip_rows}
     if found.stated:
         evidence["stated_conventions"] = list(found.stated)
-    symbols = s.get("symbols")
+    symbols = s.symbols
     if found.shotgun:
         message = _shotgun(found)
         evidence.update(verdict="shotgun", convention=None, message=message,
@@ -310,7 +314,7 @@ def check_written(check: Check, qid: str, ctx: Context, siblings: Sequence[str] 
             message = f"Your answer {found.text!r} cannot be read: {parsed.reason}."
             evidence.update(verdict="unreadable", convention=None, message=message)
             return CheckResult("answer", 0.0, "failed", message, evidence)
-        problem = _unit_fits(parsed, s.get("unit"))
+        problem = _unit_fits(parsed, s.unit)
         message = (f"Your answer reads as {parsed.display}"
                    + (f", but {problem}." if problem else
                       "; whether it is right is decided when graded."))
@@ -322,7 +326,7 @@ def check_written(check: Check, qid: str, ctx: Context, siblings: Sequence[str] 
     verdict = Holder(check, ctx.reference, key, expected_value).hold(
         found.text, verdict, found.stated)
     credit = float(verdict.credit)
-    cost = float(s.get("slip_cost", 0.0)) * len(slips)
+    cost = s.slip_cost * len(slips)
     fraction = max(0.0, credit - cost)
     message = verdict.message
     if slips:
@@ -340,10 +344,8 @@ def check_written(check: Check, qid: str, ctx: Context, siblings: Sequence[str] 
 Fraction = Annotated[float, Field(ge=0, le=1)]
 
 
-class Expected(BaseModel):
+class Expected(Table):
     """An answer key computed at grade time: a calculators call or a reference function."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
     calc: str | None = None
     reference: str | None = None
     args: dict[str, Any] = {}
@@ -359,8 +361,7 @@ class Expected(BaseModel):
 KeyValue = Expected | int | float | str
 
 
-class ToleranceSettings(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class ToleranceSettings(Table):
     exact: bool = False
     relative: float | None = None
     absolute: float | None = None
@@ -372,10 +373,9 @@ class ToleranceSettings(BaseModel):
     convention_credit: Fraction | None = None
 
 
-class Convention(BaseModel):
+class Convention(Table):
     """A recognised way of answering (no biases, per head, ...) and the credit it earns."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
     name: str
     credit: Fraction
     message: str = ""
@@ -388,7 +388,7 @@ def _require_key(value: Any, info: ValidationInfo) -> None:
                          "(the answer key, computed)")
 
 
-class SelfCheckPolicy(BaseModel):
+class SelfCheckPolicy(Table):
     """How the course server (`grader serve`) answers students checking this question.
 
     `mode`: "verdict" tells right or not right only; "feedback" adds the credit, the
@@ -398,7 +398,6 @@ class SelfCheckPolicy(BaseModel):
     no limit for one that does not), 0 means no limit.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
     mode: Literal["verdict", "feedback"] = "verdict"
     attempts_per_day: int | None = Field(None, ge=0, le=100_000)
 
@@ -430,6 +429,19 @@ class AnswerSettings(Settings):
     first answer check that sets it decides for all its answers (docs/answers.md)."""
     conventions: list[Convention] = []
 
+    def key_spec(self, convention: int | None = None) -> Any:
+        """`expected` (or that of convention number `convention`) as the rubric wrote it: a
+        literal or a `{calc|reference, args, field}` table, the form `resolve` computes
+        and the conventions' restating rewrites; None in a public pack."""
+        written = self.written()
+        if convention is None:
+            return written.get("expected")
+        return written.get("conventions", [])[convention].get("expected")
+
+    def convention_tables(self) -> list[dict[str, Any]]:
+        """The conventions as the rubric wrote them (what restating merges)."""
+        return list(self.written().get("conventions", []))
+
     @model_validator(mode="after")
     def _sources(self, info: ValidationInfo) -> AnswerSettings:
         _require_key(self.expected, info)
@@ -445,6 +457,7 @@ class AnswerSettings(Settings):
 class Answer(Kind):
     name = "answer"
     label = "written answer"
+    evidence_of = "answers"
     Settings = AnswerSettings
     private = ("expected",)
 

@@ -19,7 +19,7 @@ import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sympy import Integer, Rational
 
@@ -93,6 +93,9 @@ _COMPONENT_WORDS = [
 
 Reference = Callable[[], Any] | None
 
+if TYPE_CHECKING:
+    from grader.checks.answer import AnswerSettings
+
 
 def _function(spec: dict[str, Any], reference: Reference) -> Callable[..., Any] | None:
     if "calc" in spec:
@@ -152,7 +155,8 @@ def _call(spec: dict[str, Any], reference: Reference) -> tuple[Any, Any]:
 def _pack_credit(check: Check, names: Sequence[str]) -> tuple[Rational, list[str], list[str]]:
     """Product of the pack's credits for ``names``, the pack's names for them, and the names
     the pack does not list."""
-    by_name = {str(c.get("name")): c for c in check.settings.get("conventions", [])}
+    tables = cast("AnswerSettings", check.settings).convention_tables()
+    by_name = {str(c.get("name")): c for c in tables}
     credit: Rational = Integer(1)
     missing, named = [], []
     for name in names:
@@ -197,13 +201,13 @@ class Holder:
     def __init__(self, check: Check, reference: Reference, key: Any,
                  expected_value: Callable[[Any, str | None], Any]) -> None:
         self.check = check
-        self.settings = check.settings
+        self.settings = cast("AnswerSettings", check.settings)
         self.reference = reference
         self.key = key  # grader.checks.answer.Key
         self.tolerance = key.tolerance
         self.expected_value = expected_value
-        self.unit = self.settings.get("unit")
-        self.symbols = self.settings.get("symbols")
+        self.unit = self.settings.unit
+        self.symbols = self.settings.symbols
 
     def _verdict(self, text: str, value: Any) -> Verdict:
         return check_answer(text, self.expected_value(value, self.unit), tolerance=self.tolerance,
@@ -213,7 +217,7 @@ class Holder:
         """``verdict`` reconsidered under the student's stated conventions and their combinations."""
         if verdict.verdict in ("correct", "unreadable"):
             return verdict
-        spec = self.settings.get("expected")
+        spec = self.settings.key_spec()
         try:
             if stated:
                 held = self._stated(text, verdict, spec, list(stated))
@@ -274,7 +278,7 @@ class Holder:
         """`applied` with each convention the pack does not list replaced by the listed ones
         it amounts to (`IMPLIES`: "weight matrices only" is no biases and no LayerNorm),
         where the key under those is the same number; the others kept as they are."""
-        listed = {str(c.get("name")) for c in self.settings.get("conventions", [])}
+        listed = {c.name for c in self.settings.conventions}
         out: list[str] = []
         for name in applied:
             parts = IMPLIES.get(name, ())
@@ -301,7 +305,7 @@ class Holder:
         for extra, words in LEFT_OUT.items():
             if extra in applied:
                 continue
-            more, done = restate(self.settings.get("expected"), [*applied, extra], self.reference)
+            more, done = restate(self.settings.key_spec(), [*applied, extra], self.reference)
             if more is None or extra not in done:
                 continue
             _, more_value = _call(more, self.reference)
@@ -311,7 +315,8 @@ class Holder:
 
     def _combined(self, text: str, verdict: Verdict) -> Verdict | None:
         """Two of the pack's conventions at once (no biases *and* no LayerNorm)."""
-        convs = [c for c in self.settings.get("conventions", []) if isinstance(c.get("expected"), dict)]
+        convs = [c for c in self.settings.convention_tables()
+                 if isinstance(c.get("expected"), dict)]
         for a, b in combinations(convs, 2):
             merged = _merge(a["expected"], b["expected"])
             if merged is None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from pydantic import Field
 
@@ -39,8 +39,7 @@ from grader.pack import Check, Question
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\n{2,}")
 
 
-def _aliases(settings: dict[str, Any], key: str = "series") -> dict[str, list[str]]:
-    raw = settings.get(key) or {}
+def _aliases(raw: dict[str, list[str]]) -> dict[str, list[str]]:
     return {str(name): [str(w).lower() for w in (words or [name])] for name, words in raw.items()}
 
 
@@ -92,9 +91,9 @@ def find_claim(text: str, aliases: dict[str, list[str]],
 def check_series(check: Check, notebook: Any, claim_text: str, quote: str = "") -> CheckResult:
     """Score the printed curves and the claim about them; evidence plots the curves.
     Without a notebook a TA scores it: `quote` (the report's section) goes on the sheet."""
-    s = check.settings
-    aliases = _aliases(s)
-    fallback = _aliases(s, "fallback")
+    s = cast(SeriesSettings, check.settings)
+    aliases = _aliases(s.series)
+    fallback = _aliases(s.fallback)
     if notebook is None:
         claim = find_claim(claim_text, aliases, fallback)
         found: dict[str, Any] = {"claim": {"better": claim[0] or None,
@@ -106,16 +105,16 @@ def check_series(check: Check, notebook: Any, claim_text: str, quote: str = "") 
                            "The curves come from the notebook's printed lines and no notebook "
                            "was handed in: a TA reads the report's figure"
                            + (f" against the claim \"{claim[2]}\"." if claim else "."), found)
-    tag = s.get("cell_tag")
+    tag = s.cell_tag
     text = "\n".join(
         "".join(o.get("text", "") for o in cell.get("outputs", [])
                 if o.get("output_type") == "stream")
         for cell in notebook.cells
         if cell.cell_type == "code" and (tag is None or tag in cell.metadata.get("tags", [])))
-    series = parse_named_series(text, aliases, str(s.get("metric", "")))
-    need = int(s.get("min_points", 2))
+    series = parse_named_series(text, aliases, s.metric)
+    need = s.min_points
     found = [name for name, values in series.items() if len(values) >= need]
-    evidence: dict[str, Any] = {"models": [{"name": str(s.get("title", "per epoch")),
+    evidence: dict[str, Any] = {"models": [{"name": s.title,
                                             "reported": series}]}
     fraction = 0.5 * len(found) / max(1, len(series))
     problems = [f"no {name} series of {need}+ values was printed" for name in series
@@ -125,7 +124,7 @@ def check_series(check: Check, notebook: Any, claim_text: str, quote: str = "") 
                            "; ".join(problems) + ".", evidence)
     means = {name: sum(v) / len(v) for name, v in series.items()}
     (a, b) = list(series)
-    margin = float(s.get("margin", 0.01))
+    margin = s.margin
     data_better = None if abs(means[a] - means[b]) < margin else (a if means[a] > means[b] else b)
     claim = find_claim(claim_text, aliases, fallback)
     evidence["means"] = {k: round(v, 4) for k, v in means.items()}
@@ -180,11 +179,11 @@ def claim_sources(check: Check, question: Question, ctx: Context) -> list[Source
     """Where a student interprets curves or figures: markdown cells tagged with the
     question (`claim_tag`), and the report's section under the `claim_from` headings,
     ended where another of the pack's sections opens."""
-    tag = str(check.settings.get("claim_tag") or question.id)
+    tag = str(getattr(check.settings, "claim_tag", None) or question.id)
     out = [Source(c.source, f"notebook cell {i + 1}")
            for i, c in enumerate(ctx.notebook.cells if ctx.notebook is not None else [])
            if c.cell_type == "markdown" and tag in c.metadata.get("tags", [])]
-    headings = check.settings.get("claim_from") or []
+    headings = getattr(check.settings, "claim_from", None) or []
     quoted = quote_section(ctx.reports, headings, others_of(ctx.pack, headings))
     if quoted is not None:
         out.append(Source(quoted.text, quoted.name, quoted.first_line,

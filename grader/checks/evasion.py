@@ -468,9 +468,10 @@ def describe(finding: dict[str, Any]) -> str:
 
 
 def allowed(ctx: Context) -> frozenset[str]:
-    """The primitives the pack allows (every `static` check's `allow`, together)."""
+    """The primitives the pack allows (every check's `allow`, together: the static
+    rules')."""
     return frozenset(str(name) for question in ctx.pack.questions for check in question.checks
-                     if check.kind == "static" for name in check.settings.get("allow", []))
+                     for name in getattr(check.settings, "allow", None) or [])
 
 
 def student_modules(ctx: Context) -> dict[str, str]:

@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 
 from pydantic import Field, model_validator
 
@@ -48,6 +48,9 @@ from grader.checks.series import parse_accuracy_series
 from grader.evaluate.launch import ModelResult
 from grader.pack import Check, Pack, Question
 from grader.run.result import ProbePayload, RunResult
+
+if TYPE_CHECKING:
+    from grader.record import QuestionResult
 
 PROBES = {"samples": "processed_samples", "accuracy": "export_model",
           "external": "export_model", "reported": "export_model"}
@@ -91,10 +94,10 @@ def _read_split(path_text: str, _size: int, _mtime: int
 def request_id(check: Check) -> str:
     """The probe request of a dataset, or the first of a model's export requests: the
     checks of one model share its export (and the evaluator's predictions)."""
-    s = check.settings
-    if s["evaluate"] == "samples":
-        return f"ft-samples-{s['dataset']}"
-    return f"ft-predict-{s['model']}"
+    s = cast(FinetuneSettings, check.settings)
+    if s.evaluate == "samples":
+        return f"ft-samples-{s.dataset}"
+    return f"ft-predict-{s.model}"
 
 
 def request(check: Check, pack: Pack, mode: str, hf_cache: Path | None = None) -> list[Probe]:
@@ -102,10 +105,10 @@ def request(check: Check, pack: Pack, mode: str, hf_cache: Path | None = None) -
     samples of a dataset, or the model's weights in as many shards as the pack's
     checkpoints need (`finetune_export.requests`). No text goes into the kernel: the
     evaluator outside it predicts."""
-    s = check.settings
-    if s["evaluate"] == "samples":
+    s = cast(FinetuneSettings, check.settings)
+    if s.evaluate == "samples":
         return [Probe(request_id(check), PROBES["samples"], [{"name": "head", "tensors": {},
-                      "params": {"dataset": s["dataset"], "count": int(s.get("count", 3))}}])]
+                      "params": {"dataset": s.dataset, "count": s.count}}])]
     return finetune_export.requests(s, pack, hf_cache)
 
 
@@ -189,7 +192,7 @@ class Context:
 
 
 def check_finetune(check: Check, question_id: str, ctx: Context) -> CheckResult:
-    evaluate = check.settings["evaluate"]
+    evaluate = cast(FinetuneSettings, check.settings).evaluate
     payload = ctx.payloads.get(request_id(check))
     if evaluate == "samples":
         return _samples(check, payload, ctx)
@@ -201,9 +204,9 @@ def check_finetune(check: Check, question_id: str, ctx: Context) -> CheckResult:
 
 
 def _samples(check: Check, payload: ProbePayload | None, ctx: Context) -> CheckResult:
-    s = check.settings
-    count, dataset = int(s.get("count", 3)), s["dataset"]
-    text = ctx.printed(s.get("cell_tag"))
+    s = cast(FinetuneSettings, check.settings)
+    count, dataset = s.count, s.dataset
+    text = ctx.printed(s.cell_tag)
     printed = text.count("input_ids") >= 1 and text.count("attention_mask") >= 1
     evidence: list[dict[str, Any]] = []
     if not ctx.executed:
@@ -257,9 +260,9 @@ def _samples(check: Check, payload: ProbePayload | None, ctx: Context) -> CheckR
     return CheckResult("finetune", fraction, _status(fraction), message, evidence)
 
 
-def _reference_ids(s: dict[str, Any], ctx: Context, count: int) -> list[list[int]] | None:
+def _reference_ids(s: FinetuneSettings, ctx: Context, count: int) -> list[list[int]] | None:
     """The checkpoint tokenizer's ids for the first training texts, from the model cache."""
-    name = s.get("tokenizer_model")
+    name = s.tokenizer_model
     if not name or ctx.hf_cache is None or "train" not in ctx.pack.data:
         return None
     try:
@@ -284,15 +287,14 @@ def _same_tokens(student: list[int], reference: list[int]) -> bool:
 
 def _accuracy(check: Check, question_id: str, payload: ProbePayload | None,
               ctx: Context) -> CheckResult:
-    s = check.settings
-    threshold = float(s.get("threshold", 0.85))
-    tag = s.get("cell_tag")
+    s = cast(FinetuneSettings, check.settings)
+    threshold, tag = s.threshold, s.cell_tag
     series = parse_accuracy_series(ctx.printed(tag))
-    evaluated = ctx.model(s["model"]) if ctx.executed else Evaluated(info=info(payload))
+    evaluated = ctx.model(str(s.model)) if ctx.executed else Evaluated(info=info(payload))
     model_info = evaluated.info
     found = evaluated.result
     model: dict[str, Any] = {
-        "name": model_info.get("model_name", s["model"]),
+        "name": model_info.get("model_name", str(s.model)),
         "architecture": (found.architecture if found is not None and found.architecture
                          else model_info.get("class")),
         "reported": series,
@@ -309,14 +311,14 @@ def _accuracy(check: Check, question_id: str, payload: ProbePayload | None,
         model["evaluated"] = _evaluated_evidence(evaluated)
     evidence: dict[str, Any] = {"models": [model], "quick": ctx.quick, "executed": ctx.executed}
     if not ctx.quick:
-        ctx.flags.extend(model_flags(question_id, s["model"], evaluated))
+        ctx.flags.extend(model_flags(question_id, str(s.model), evaluated))
     if not ctx.executed:
         last = series["test_accuracy"][-1] if series["test_accuracy"] else None
         model["reported_final_test_accuracy"] = last
         if last is None:
             return CheckResult("finetune", 0.0, "failed", "Not executed (--no-execute), and no "
                                "test accuracy was printed.", evidence)  # type: ignore[arg-type]
-        fraction = credit(s.get("credit", []), threshold, last)
+        fraction = credit(s.credit, threshold, last)
         return CheckResult("finetune", fraction, _status(fraction),
                            f"From the saved outputs (--no-execute; nothing re-evaluated): the last "
                            f"printed test accuracy is {last:.1%} against {threshold:.0%}.",
@@ -336,7 +338,7 @@ def _accuracy(check: Check, question_id: str, payload: ProbePayload | None,
                                f"Your model could not be evaluated on the hidden split: {why}",
                                evidence)  # type: ignore[arg-type]
         scored_acc, split = accuracy(hidden, ctx.labels("hidden") or []), "unseen test data"
-        gap = float(s.get("gap_tolerance", 0.06))
+        gap = s.gap_tolerance
         if public_acc is not None and scored_acc is not None and public_acc - scored_acc > gap:
             fitted = (f"It scores {public_acc:.1%} on the public test split, far above what it "
                       f"does on unseen data: it has probably been trained or tuned on the test "
@@ -352,12 +354,12 @@ def _accuracy(check: Check, question_id: str, payload: ProbePayload | None,
                            f"Quick mode (a short run on a subset): accuracy {scored_acc:.1%} on "
                            f"{split}; the {threshold:.0%} threshold is not graded in quick mode.",
                            evidence)  # type: ignore[arg-type]
-    fraction = credit(s.get("credit", []), threshold, scored_acc)
+    fraction = credit(s.credit, threshold, scored_acc)
     verdict = "reaches" if scored_acc + 1e-12 >= threshold else "is below"
     message = (f"Re-evaluated by the grader, your model's accuracy on {split} is "
                f"{scored_acc:.1%}, which {verdict} the {threshold:.0%} needed for full credit.")
     if fitted:
-        kept = float(s.get("test_fit_credit", 1.0))
+        kept = s.test_fit_credit
         fraction *= kept
         model["test_split_fit"] = True
         message += " " + fitted + (f" The rubric keeps {kept:.0%} of the credit for that."
@@ -440,8 +442,8 @@ def model_flags(question_id: str, name: str, evaluated: Evaluated) -> list[dict[
 
 def _reported(check: Check, question_id: str, payload: ProbePayload | None,
               ctx: Context) -> CheckResult:
-    s = check.settings
-    series = parse_accuracy_series(ctx.printed(s.get("cell_tag")))
+    s = cast(FinetuneSettings, check.settings)
+    series = parse_accuracy_series(ctx.printed(s.cell_tag))
     train, test = series["train_accuracy"], series["test_accuracy"]
     evidence: list[dict[str, Any]] = [{"reported": series}]
     fraction = 0.5 * bool(train) + 0.5 * bool(test)
@@ -449,9 +451,9 @@ def _reported(check: Check, question_id: str, payload: ProbePayload | None,
     message = (f"Printed {len(train)} train and {len(test)} test accuracies."
                if not missing else f"No {' or '.join(missing)} accuracy per epoch was printed.")
     if test and ctx.executed and not ctx.quick:
-        public, _ = ctx.model(s["model"]).predictions("test")
+        public, _ = ctx.model(str(s.model)).predictions("test")
         actual = accuracy(public, ctx.labels("test") or []) if public is not None else None
-        tolerance = float(s.get("reported_tolerance", 0.03))
+        tolerance = s.reported_tolerance
         evidence[0].update(reported_final_test_accuracy=test[-1], reevaluated=actual)
         if actual is not None and abs(test[-1] - actual) > tolerance:
             fraction = 0.0
@@ -490,9 +492,9 @@ def printed_labels(text: str, names: tuple[str, ...], items: list[str]) -> list[
 
 
 def _external(check: Check, payload: ProbePayload | None, ctx: Context) -> CheckResult:
-    s = check.settings
+    s = cast(FinetuneSettings, check.settings)
     items = read_split(ctx.pack.data["external"])[0] if "external" in ctx.pack.data else []
-    printed = printed_labels(ctx.printed(s.get("cell_tag")), ctx.pack.labels, items)
+    printed = printed_labels(ctx.printed(s.cell_tag), ctx.pack.labels, items)
     n = len(items)
     evidence: list[dict[str, Any]] = [{"items": n, "printed": len(printed)}]
     if not ctx.executed:
@@ -501,7 +503,7 @@ def _external(check: Check, payload: ProbePayload | None, ctx: Context) -> Check
                            f"Not executed (--no-execute): {len(printed)} of {n} predictions "
                            "printed; only a run can check them against the model.",
                            [{**evidence[0], "fraction_if_verified": fraction}])
-    evaluated = ctx.model(s["model"])
+    evaluated = ctx.model(str(s.model))
     predicted, why = evaluated.predictions("external")
     if predicted is None:
         return CheckResult("finetune", 0.0, "error" if evaluated.grader_failure else "failed",
@@ -536,12 +538,17 @@ class FinetuneSettings(Settings):
     dataset: str | None = None
     count: int = Field(3, ge=1)
     max_length: int = Field(MAX_LENGTH, ge=1)
-    threshold: Fraction | None = None
+    threshold: Fraction = 0.85
+    """The accuracy a model must reach (re-evaluated on the test split)."""
     credit: list[tuple[Fraction, Fraction]] = []
     """[accuracy, fraction of credit] rows; the highest row reached gives the credit."""
-    reported_tolerance: Fraction | None = None
-    gap_tolerance: Fraction | None = None
-    test_fit_credit: Fraction | None = None
+    reported_tolerance: Fraction = 0.03
+    """How far a reported accuracy may be from the re-evaluated one."""
+    gap_tolerance: Fraction = 0.06
+    """How much better than on hidden data a model may do on the test split before it is
+    flagged as fit to it."""
+    test_fit_credit: Fraction = 1.0
+    """The share of credit a model flagged as fit to the test split keeps."""
     cell_tag: str | None = None
 
     @model_validator(mode="after")
@@ -557,6 +564,9 @@ class Finetune(Kind):
     name = "finetune"
     label = "fine-tuning"
     flags = ("finetune",)
+    noted = ("finetune",)  # not evaluated, a reported accuracy off: a student can fix them
+    needs_models = True
+    run_modules = ("grader.checks.finetune_export",)  # the export's shards shape a run
     Settings = FinetuneSettings
     execution_keys = ("evaluate", "model", "tokenizer", "family", "family_not", "dataset",
                       "count", "max_length")
@@ -609,8 +619,21 @@ class Finetune(Kind):
                 "quick": bool(ev.get("quick")) if isinstance(ev, dict) else False,
                 "extra": [r for r in extra if r[0] != "quick"]}
 
+    def run_facts(self, run: RunResult, questions: list[QuestionResult]) -> dict[str, Any]:
+        """The device the models were evaluated on, and the fine-tuned models side by side
+        (Q2(d) asks to compare them)."""
+        devices = [info(p) for rid, p in run.probes.items() if rid.startswith("ft-predict")]
+        device = next((d.get("device_name") or d.get("device") for d in devices if d), None)
+        models = [{"question": q.id, **{k: m.get(k) for k in (
+            "architecture", "reevaluated_accuracy", "train_seconds", "peak_memory_bytes",
+            "parameters")}}
+            for q in questions for c in q.checks
+            if c["kind"] == self.name and isinstance(c["evidence"], dict)
+            for m in c["evidence"].get("models", [])]
+        return {"device": device, "models": models}
+
     def probe_functions(self, check: Check) -> list[str]:
-        return [PROBES[check.settings["evaluate"]]]
+        return [PROBES[cast(FinetuneSettings, check.settings).evaluate]]
 
 
 KIND = Finetune()

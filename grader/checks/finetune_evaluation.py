@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from grader.checks import finetune_export
 from grader.evaluate.launch import Job, ModelJob, ModelResult, Result, evaluator_box, run
 
 if TYPE_CHECKING:
+    from grader.checks.finetune import FinetuneSettings
     from grader.pack import Pack
     from grader.run.result import ProbePayload, RunResult
 
@@ -58,13 +59,15 @@ def roles(pack: Pack, mode: str) -> dict[str, str]:
     return {role: data for role, data in wanted.items() if data in pack.data}
 
 
-def models(pack: Pack) -> dict[str, dict[str, Any]]:
+def models(pack: Pack) -> dict[str, FinetuneSettings]:
     """Model name -> the settings of its first finetune check that evaluates it."""
-    found: dict[str, dict[str, Any]] = {}
+    from grader.checks.finetune import FinetuneSettings
+
+    found: dict[str, FinetuneSettings] = {}
     for _question, check in pack.checks("finetune"):
-        s = check.settings
-        if s["evaluate"] != "samples" and s.get("model"):
-            found.setdefault(s["model"], dict(s))
+        s = cast(FinetuneSettings, check.settings)
+        if s.evaluate != "samples" and s.model:
+            found.setdefault(s.model, s)
     return found
 
 
@@ -99,7 +102,7 @@ def evaluate_all(pack: Pack, run_result: RunResult, payloads: dict[str, ProbePay
             model_type=str(exported.info.get("model_type") or ""),
             num_labels=len(pack.labels) or 2,
             candidates=_candidates(pack, hf_cache, exported.info.get("name_or_path")),
-            batch_size=PREDICT_BATCH, max_length=int(settings.get("max_length", 128)),
+            batch_size=PREDICT_BATCH, max_length=settings.max_length,
             peft=peft)
         states[name] = exported.state
     if not jobs:

@@ -18,11 +18,14 @@ import re
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grader.checks.kind import Probe
 from grader.pack import Pack
 from grader.run.result import ProbePayload
+
+if TYPE_CHECKING:
+    from grader.checks.finetune import FinetuneSettings
 
 SHARD_BYTES = 48 << 20
 """Weights per probe request: under the channel's 64 MiB with room for one more chunk."""
@@ -93,17 +96,18 @@ def request_ids(model: str, shards: int) -> list[str]:
     return [f"ft-predict-{model}" + (f"-shard{k}" if k else "") for k in range(shards)]
 
 
-def requests(settings: dict[str, Any], pack: Pack, hf_cache: Path | None) -> list[Probe]:
+def requests(settings: FinetuneSettings, pack: Pack, hf_cache: Path | None) -> list[Probe]:
     """The export requests of one model: one per shard, one case per part."""
     shards, parts = plan(pack, hf_cache)
-    base = {"model": settings["model"], "tokenizer": settings.get("tokenizer", ""),
-            "family": settings.get("family", ""), "family_not": settings.get("family_not", ""),
+    model = str(settings.model)
+    base = {"model": model, "tokenizer": settings.tokenizer,
+            "family": settings.family, "family_not": settings.family_not,
             "num_labels": len(pack.labels) or 2, "shards": shards,
             "shard_bytes": SHARD_BYTES, "chunk_bytes": CHUNK_BYTES,
             "case_tensors": CASE_TENSORS}
     return [Probe(rid, "export_model", [
         {"name": f"part-{p}", "tensors": {}, "params": {**base, "shard": k, "part": p}}
-        for p in range(parts)]) for k, rid in enumerate(request_ids(settings["model"], shards))]
+        for p in range(parts)]) for k, rid in enumerate(request_ids(model, shards))]
 
 
 @dataclass

@@ -16,7 +16,16 @@ A kind says:
   only change scoring, so a stored run is re-scored instead of re-executed);
 - `score()`: the `CheckResult` of one submission;
 - `explain()`: its evidence laid out for the report templates;
-- `validate()`: what `grader pack validate` checks for its checks.
+- `validate()`: what `grader pack validate` checks for its checks;
+- `preflight()`: an author's slip found once, before any notebook runs (a batch's or
+  `pack validate`'s), instead of once per student;
+- `label`, `flags`, `noted`: how a student reads it, the `record.flags` it may raise,
+  and which of those a self-check prints as notes;
+- `needs_models`, `by_ta`, `evidence_of`: what other stages ask of it by capability
+  (the model cache, a TA, the evidence similarity and `grader answers` read), so none of
+  them names a kind;
+- `printed_source()`, `run_facts()`, `student_modules()`: what it offers the printed
+  cross-checks, `record.run` and the pack loader.
 """
 
 from __future__ import annotations
@@ -33,14 +42,33 @@ from grader.checks import CheckResult
 
 if TYPE_CHECKING:
     from grader.pack import Check, Pack, Question
-    from grader.run.result import RunResult
+    from grader.record import QuestionResult
+    from grader.run.result import ProbePayload, RunResult
     from grader.written import Reports
 
 
-class Settings(BaseModel):
-    """A check's settings as the rubric writes them (`kind`, `gate`, `weight` aside)."""
+class Table(BaseModel):
+    """A table of a rubric, typed: a misspelled key is refused, a default is declared once
+    in the model and read as an attribute. `table["key"]` reads a field like the TOML it
+    came from (its default when unwritten), for readers outside the kind (tests)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    def written(self) -> dict[str, Any]:
+        """The keys the rubric wrote, as JSON values (no defaults filled in)."""
+        return self.model_dump(exclude_unset=True)
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in type(self).model_fields:
+            raise KeyError(key)
+        return getattr(self, key)
+
+
+class Settings(Table):
+    """A check's settings as the rubric writes them (`kind`, `gate`, `weight` aside).
+
+    `Check.settings` is the kind's model itself (`check.settings.atol`); `written()` is
+    what the rubric wrote, what enters a cache key."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +143,25 @@ class Kind:
     flags: ClassVar[tuple[str, ...]] = ()
     """The names under `record.flags` this kind may raise (`ctx.flags[name]`): a flag of a
     name no kind declares is an error, not silently dropped."""
+    noted: ClassVar[tuple[str, ...]] = ()
+    """Which of its `flags` a student's self-check prints as notes (each flag a dict with
+    `question` and `message`): the ones that tell a student something to fix."""
+    run_modules: ClassVar[tuple[str, ...]] = ()
+    """Modules besides its own (dotted names) whose code shapes what the kernel is asked
+    (a model's weights cut into shards for the probe channel): they enter the batch cache
+    key's code digest with the kind's module."""
+    needs_models: ClassVar[bool] = False
+    """Its checks load the pack's `[models] required`: a run makes sure the model cache
+    holds them before any kernel starts, and a self-check with tiny models says so."""
+    by_ta: ClassVar[bool] = False
+    """A TA grades its checks: a question of such checks alone awaits a TA, and the
+    solution owes no points on it in `pack validate`."""
+    evidence_of: ClassVar[str] = ""
+    """What its evidence holds that stages outside the grading loop read, by capability
+    rather than by kind name: "outputs" (per-case rows of probe outputs against the
+    reference, read by similarity's behavioural pass), "answers" (one written answer
+    judged against a key, read by `grader answers`, the service's self-check and
+    similarity's written pass); "": nothing of that sort."""
 
     def probes(self, check: Check, question: Question, ctx: Context) -> list[Probe]:
         return []
@@ -124,7 +171,8 @@ class Kind:
         return []
 
     def execution(self, check: Check) -> dict[str, Any]:
-        return {k: check.settings.get(k) for k in self.execution_keys}
+        written = check.settings.written()
+        return {k: written.get(k) for k in self.execution_keys}
 
     def score(self, check: Check, question: Question, ctx: Context) -> CheckResult:
         raise NotImplementedError(f"check kind {self.name!r} does not score")
@@ -134,6 +182,33 @@ class Kind:
 
     def validate(self, pack: Pack, checks: list[tuple[Question, Check]]) -> list[Finding]:
         return []
+
+    def preflight(self, ctx: Context, checks: list[tuple[Question, Check]]) -> None:
+        """Compute once what every submission's grading would (hidden cases and their
+        expected outputs, say), raising `PackError` for an author's slip: a batch calls it
+        before any worker starts and `pack validate` before any notebook runs, so a slip
+        is one error naming the case, not the same failure retried for every student."""
+
+    def printed_source(self, check: Check, question: Question, ctx: Context
+                       ) -> tuple[ProbePayload | None, dict[str, Any]] | None:
+        """The probe payload and expected outputs that a question's printed values are
+        cross-checked against (`grader.checks.printed`); None: this check offers none."""
+        return None
+
+    def run_facts(self, run: RunResult, questions: list[QuestionResult]) -> dict[str, Any]:
+        """Keys of `record.run` this kind fills in from the run and the scored questions
+        (the fine-tuned models side by side, the device they ran on); {}: none."""
+        return {}
+
+    def student_modules(self, check: Check) -> list[str]:
+        """The student's modules (paths beside the notebook) a check reads: the pack's
+        `[assignment] files` must take each, or the pack does not load."""
+        return []
+
+    def tolerances(self, question_id: str, check: Check) -> dict[str, float]:
+        """Probe id -> the absolute tolerance its outputs are judged at, for a kind whose
+        `evidence_of` is "outputs" (similarity weighs near-equal wrong outputs by it)."""
+        return {}
 
 
 def short(value: Any, limit: int = 160) -> str:

@@ -20,7 +20,7 @@ tags or CSV columns, first match wins), `tolerance` (on accuracies), `claim_from
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pydantic import Field
 
@@ -56,11 +56,11 @@ def best_of(run: RunLog, validation: list[str], test: list[str]) -> dict[str, An
             "log": Path(run.path).name}
 
 
-def _families(s: dict[str, Any]) -> Families:
-    def low(raw: Any) -> dict[str, list[str]]:
-        return {str(k): [str(w).lower() for w in v] for k, v in (raw or {}).items()}
+def _families(s: LogsSettings) -> Families:
+    def low(raw: dict[str, list[str]]) -> dict[str, list[str]]:
+        return {str(k): [str(w).lower() for w in v] for k, v in raw.items()}
 
-    return Families(low(s.get("families")), low(s.get("fallback")))
+    return Families(low(s.families), low(s.fallback))
 
 
 def read_claims(sources: list[Source], families: Families) -> list[dict[str, Any]]:
@@ -126,7 +126,7 @@ def check_logs(check: Check, logs: list[Path], sources: list[Source] | str) -> C
     the section quoted on the TA sheet)."""
     if isinstance(sources, str):
         sources = [Source(sources, "report")]
-    s = check.settings
+    s = cast(LogsSettings, check.settings)
     families = _families(s)
     claims = read_claims(sources, families)
     quote = report_quote(sources)
@@ -135,13 +135,12 @@ def check_logs(check: Check, logs: list[Path], sources: list[Source] | str) -> C
         return _to_ta("No training logs were handed in, so the per-seed figures cannot be "
                       "checked against them: a TA reads them.", evidence, quote)
     runs, errors = read_logs(logs, families.words, families.fallback)
-    bests = [b for r in runs if (b := best_of(r, list(s.get("validation", [])),
-                                               list(s.get("test", [])))) is not None]
+    bests = [b for r in runs if (b := best_of(r, s.validation, s.test)) is not None]
     evidence.update(runs=bests, unreadable=errors)
     if not bests:
         why = (f"none of the {len(logs)} log files could be read" if len(errors) == len(logs)
                else "the logs hold no validation accuracy under the expected names ("
-               + ", ".join(s.get("validation", [])) + ")")
+               + ", ".join(s.validation) + ")")
         return _to_ta(f"The per-seed figures cannot be checked: {why}; a TA reads them.",
                       evidence, quote)
     if not claims:
@@ -150,7 +149,7 @@ def check_logs(check: Check, logs: list[Path], sources: list[Source] | str) -> C
                           "could be read from your report: a TA reads them.", evidence, quote)
         return CheckResult("logs", 0.0, "failed", f"The logs of {len(bests)} runs were read, "
                            "but your report gives no per-seed figures.", evidence)
-    tolerance = float(s.get("tolerance", 0.005))
+    tolerance = s.tolerance
     if not any(_matching_run(c, bests, tolerance) for c in claims):
         seeds = sorted({str(b["seed"]) for b in bests if b["seed"] is not None})
         return _to_ta("No run of the logs could be paired with a seed of your report (the "

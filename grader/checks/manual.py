@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from grader.checks import CheckResult
 from grader.checks.kind import Context, Kind, Settings, generic_rows
@@ -54,7 +54,7 @@ def pack_phrases(pack: Pack | None) -> list[str]:
     for question in pack.questions:
         for check in question.checks:
             for key in SECTION_KEYS:
-                for phrase in check.settings.get(key) or []:
+                for phrase in getattr(check.settings, key, None) or []:
                     out[str(phrase)] = None
     return list(out)
 
@@ -123,12 +123,13 @@ class ManualSettings(Settings):
 class Manual(Kind):
     name = "manual"
     label = "graded by a TA"
+    by_ta = True
     Settings = ManualSettings
 
     def score(self, check: Check, question: Question, ctx: Context) -> CheckResult:
-        headings = check.settings.get("report") or []
-        quoted = quote_section(ctx.reports, headings, others_of(ctx.pack, headings),
-                               check.settings.get("report_part"))
+        s = cast(ManualSettings, check.settings)
+        quoted = quote_section(ctx.reports, s.report, others_of(ctx.pack, s.report),
+                               s.report_part)
         evidence: dict[str, Any] = ({"answer_text": quoted.text[:QUOTE_CHARS],
                                      "source": "report",
                                      "where": f"{quoted.name} line {quoted.first_line}"}

@@ -41,6 +41,33 @@ def label(name: str) -> str:
     return (known.label or name) if known else name
 
 
+def flag_names() -> tuple[str, ...]:
+    """Every name under `record.flags` some kind declares it may raise, in kind order."""
+    return tuple(dict.fromkeys(f for k in kinds().values() for f in k.flags))
+
+
+def noted_flags() -> tuple[str, ...]:
+    """The flags a student's self-check prints as notes."""
+    return tuple(dict.fromkeys(f for k in kinds().values() for f in k.noted))
+
+
+def with_evidence(of: str) -> frozenset[str]:
+    """Names of the kinds whose evidence holds `of` (`Kind.evidence_of`)."""
+    return frozenset(n for n, k in kinds().items() if k.evidence_of == of)
+
+
+def needs_models(name: str) -> bool:
+    """Whether checks of kind `name` load the pack's models; an unknown kind does not."""
+    known = kinds().get(name)
+    return bool(known and known.needs_models)
+
+
+def by_ta(name: str) -> bool:
+    """Whether a TA grades checks of kind `name`."""
+    known = kinds().get(name)
+    return bool(known and known.by_ta)
+
+
 def register(new: Kind) -> Kind:
     """Make `new` known (replacing a kind of the same name); returns it."""
     kinds()[new.name] = new

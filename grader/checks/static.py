@@ -20,7 +20,7 @@ import fnmatch
 import gc
 import re
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import Field, field_validator
 
@@ -248,7 +248,7 @@ def _hits(reached: list[Node], forbidden: set[str], aliases: dict[str, str]) -> 
 def module_source(check: Check, files: Any) -> tuple[str | None, str]:
     """(the source of the check's `module` among the student's files taken, or None; why
     not). `files` is the submission's `StudentFiles` (None when no folder was taken)."""
-    module = str(check.settings.get("module") or "")
+    module = cast(StaticSettings, check.settings).module or ""
     taken = {f.path: f for f in getattr(files, "taken", [])}
     if module not in taken:
         return None, f"{module} was not handed in beside the notebook"
@@ -264,10 +264,10 @@ def check_static(check: Check, nb: NotebookNode | None, ops: dict[str, list[str]
     and, with `forbid_ops`, the torch operators that ran while the probe called it.
     `module`: the source of the student's module the rule reads (its `module` key)
     instead of the notebook's cells."""
-    scope = str(check.settings["scope"])
-    forbidden_full = [str(f) for f in check.settings["forbid"]]
+    s = cast(StaticSettings, check.settings)
+    scope, forbidden_full = s.scope, s.forbid
     forbidden = {_last(f) for f in forbidden_full}
-    module_name = str(check.settings.get("module") or "")
+    module_name = s.module or ""
     if module_name:
         try:
             modules = [(-1, parse_python(module or ""))]
@@ -283,13 +283,13 @@ def check_static(check: Check, nb: NotebookNode | None, ops: dict[str, list[str]
         return CheckResult("static", 0.0, "error", f"{where} does not define {scope}.",
                            gate=check.gate)
     hits = _hits(reached, forbidden, _aliases(modules, forbidden))
-    patterns = [str(p) for p in check.settings.get("forbid_ops", [])]
+    patterns = s.forbid_ops
     ran = sorted({op for case_ops in (ops or {}).values() for op in case_ops})
     op_hits = [op for op in ran if any(fnmatch.fnmatchcase(op, p) for p in patterns)
                and not op.startswith(RECORDING)]
     unvouched = sorted(case for case, case_ops in (ops or {}).items()
                        if any(op.startswith(RECORDING) for op in case_ops))
-    template = check.settings.get("message", "{scope} must not use `{name}`")
+    template = s.message
     if module_name:  # a module's findings name the file, not a cell
         hits = [{**{k: v for k, v in h.items() if k != "cell"}, "file": module_name}
                 for h in hits]
@@ -374,12 +374,16 @@ class Static(Kind):
         for probe_id, payload in ctx.run.probes.items():
             if probe_id.startswith(f"{question.id}-"):  # the question's tensor probes
                 ops.update(getattr(payload, "ops", None) or {})
-        if check.settings.get("module"):
+        if cast(StaticSettings, check.settings).module:
             source, why = module_source(check, ctx.cache.get("student-files"))
             if source is None:
                 return CheckResult("static", 0.0, "error", why + ".", gate=check.gate)
             return check_static(check, None, ops, module=source)
         return check_static(check, ctx.run.executed, ops)
+
+    def student_modules(self, check: Check) -> list[str]:
+        module = cast(StaticSettings, check.settings).module
+        return [module] if module else []
 
     def explain(self, check: dict[str, Any]) -> dict[str, Any]:
         ev = check.get("evidence")

@@ -10,7 +10,7 @@ so the message names the first thing that is wrong, the way a TA would.
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from grader.checks import CheckResult
 from grader.checks.evasion import hold
@@ -93,9 +93,8 @@ def _closeness(got: torch.Tensor, want: torch.Tensor, atol: float, rtol: float,
 def check_tensor(check: Check, payload: ProbePayload | None, expected: dict[str, dict[str, Any]],
                  scored_cases: list[str], *, hidden: bool) -> CheckResult:
     """Score one tensor check over `scored_cases` (hidden ones when grading, demo when checking)."""
-    atol = float(check.settings.get("atol", 1e-3))
-    rtol = float(check.settings.get("rtol", 0.0))
-    target = check.target
+    s = cast(TensorSettings, check.settings)
+    atol, rtol, target = s.atol, s.rtol, s.target
     if payload is None or payload.status != "ok":
         message = payload.message if payload else "The probe did not run."
         return CheckResult("tensor", 0.0, "error", f"`{target}`: {message}")
@@ -118,7 +117,7 @@ def check_tensor(check: Check, payload: ProbePayload | None, expected: dict[str,
                                      expected[name], atol, rtol))
     passed = sum(1 for e in evidence if e["passed"])
     total = len(evidence)
-    per_case = check.settings.get("credit", "all") == "per-case"
+    per_case = s.credit == "per-case"
     fraction = (passed / total if per_case else float(passed == total)) if total else 0.0
     which = "hidden" if hidden else "demo"
     if passed == total:
@@ -192,23 +191,48 @@ def cases(ctx: Context, target: str) -> tuple[list[Case], dict[str, dict[str, to
     return sent + hidden, expected, [c["name"] for c in hidden]
 
 
+def target_of(check: Check) -> str:
+    """The probe function (and reference `run_<target>`) a tensor check calls."""
+    return cast(TensorSettings, check.settings).target
+
+
 def check_id(question: Question, check: Check) -> str:
-    return f"{question.id}-{check.target}"
+    return f"{question.id}-{target_of(check)}"
 
 
 class Tensor(Kind):
     name = "tensor"
     label = "your code's outputs"
     flags = ("tamper",)
+    evidence_of = "outputs"
     Settings = TensorSettings
     execution_keys = ("target",)
 
     def probes(self, check: Check, question: Question, ctx: Context) -> list[Probe]:
-        sent, _expected, _scored = cases(ctx, check.target)
-        return [Probe(check_id(question, check), check.target, sent)]
+        sent, _expected, _scored = cases(ctx, target_of(check))
+        return [Probe(check_id(question, check), target_of(check), sent)]
 
     def probe_functions(self, check: Check) -> list[str]:
-        return [check.target]
+        return [target_of(check)]
+
+    def preflight(self, ctx: Context, checks: list[tuple[Question, Check]]) -> None:
+        """Draw each target's hidden cases and compute their expected outputs once (the
+        reference runs here): a slip in `hidden_cases` is a PackError naming the case."""
+        if ctx.mode != "grade" or ctx.pack.is_public:
+            return
+        for name in sorted({target_of(c) for _, c in checks}):
+            cases(ctx, name)
+
+    def printed_source(self, check: Check, question: Question, ctx: Context
+                       ) -> tuple[ProbePayload | None, dict[str, Any]]:
+        """A printed value is checked against what this check's probe returned and the
+        demo file's expected outputs of its target."""
+        payload = ctx.run.probes.get(check_id(question, check)) if ctx.run else None
+        return payload, demo(ctx)[1].get(target_of(check), {})
+
+    def tolerances(self, question_id: str, check: Check) -> dict[str, float]:
+        s = cast(TensorSettings, check.settings)
+        return {f"{question_id}-{s.target}": s.atol}
 
     def score(self, check: Check, question: Question, ctx: Context) -> CheckResult:
         if not ctx.executed or ctx.run is None:
@@ -216,7 +240,7 @@ class Tensor(Kind):
         held = hold("tensor", check, ctx)  # a primitive that can forge what the kernel says
         if held is not None:
             return held
-        _sent, expected, scored = cases(ctx, check.target)
+        _sent, expected, scored = cases(ctx, target_of(check))
         return check_tensor(check, ctx.run.probes.get(check_id(question, check)), expected,
                             scored, hidden=ctx.mode == "grade")
 
@@ -236,7 +260,7 @@ class Tensor(Kind):
     def validate(self, pack: Pack, checks: list[tuple[Question, Check]]) -> list[Finding]:
         import torch
 
-        targets = sorted({c.target for _, c in checks})
+        targets = sorted({target_of(c) for _, c in checks})
         ctx = Context(pack=pack, mode="check", seed=0)
         demo_cases, demo_expected = demo(ctx)
         no_demo = [t for t in targets if t not in demo_cases]

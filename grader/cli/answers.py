@@ -16,6 +16,7 @@ from rich.console import Console
 from calculators import ConfigError, _render
 from calculators.answers import check_answer, lint_arithmetic, parse_answer
 from grader.checks.answer import Key, answer_key
+from grader.checks.registry import with_evidence
 from grader.pack import resolve_pack
 from grader.written.reading import ReportReadError, read_report
 
@@ -32,9 +33,10 @@ def pack_key(question: str, label: str | None, packs_dir: Path | None) -> tuple[
         raise ConfigError(f"{question!r} is not ASSIGNMENT:QUESTION (e.g. stat8021-a3:q3c)",
                           field="question")
     pack = resolve_pack(assignment, packs_dir)
-    checks = [c for c in pack.question(qid).checks if c.kind == "answer"]
+    answering = with_evidence("answers")  # the kinds that judge one written answer
+    checks = [c for c in pack.question(qid).checks if c.kind in answering]
     if label is not None:
-        checks = [c for c in checks if str(c.settings.get("label", "Answer")) == label]
+        checks = [c for c in checks if getattr(c.settings, "label", None) == label]
     if not checks:
         raise ConfigError(f"{assignment}:{qid} has no answer check"
                           + (f" labelled {label!r}" if label else ""), field="question")

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from grader.checks.registry import needs_models, noted_flags
 from grader.cli.options import (
     STATUS_STYLE,
     AssignmentOpt,
@@ -114,7 +115,7 @@ def print_check(record: Any, pack: Pack, name: str, *, full: bool, cache: Path |
     for q in shown(record, pack):
         style = STATUS_STYLE.get(q.status, "")
         text = escape(q.message) + (f"\nHint: {escape(q.hint)}" if q.hint else "")
-        if tiny and q.status == "not_graded" and any(c.kind == "finetune" for c in q.checks):
+        if tiny and q.status == "not_graded" and any(needs_models(c.kind) for c in q.checks):
             text += f"\n{escape(tiny)}"
         status = escape(q.status.replace("_", " "))
         table.add_row(escape(f"{q.id} ({q.max:g} pts)"),
@@ -143,7 +144,7 @@ def print_check(record: Any, pack: Pack, name: str, *, full: bool, cache: Path |
             out.print(f"[yellow]expected cell error:[/] {escape(line)}: {escape(why)}")
         else:
             out.print(f"[red]cell error:[/] {escape(line)}")
-    for flag in record.flags.get("finetune", []):
+    for flag in (f for name in noted_flags() for f in record.flags.get(name, [])):
         out.print(f"[yellow]note:[/] {escape(str(flag['question']))}: "
                   f"{escape(str(flag['message']))}")
     failing = [q.id for q in shown(record, pack) if q.status in FAILING]

@@ -208,7 +208,9 @@ def grade(
             console.print(f"[red]error:[/] {reason}. Install bubblewrap, or run without "
                           "isolation with --sandbox none (only for your own notebook)")
             raise typer.Exit(1)
-        if pack.models and any(c.kind == "finetune" for q in pack.questions for c in q.checks):
+        from grader.checks.registry import needs_models
+
+        if pack.models and any(needs_models(c.kind) for _, c in pack.checks()):
             try:
                 from grader.models.cache import require
 

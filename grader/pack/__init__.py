@@ -1,7 +1,7 @@
 """Assignment packs: a folder `reference/<id>/` with a `pack.toml` rubric.
 
 A pack, not grader code, says what an assignment is: its questions and points, the
-check kind of each (tensor, static, manual, ...) with its settings, the probes that
+check kind of each (a module of `grader.checks`) with its settings, the probes that
 run in the student's kernel, the reference that runs only here, and the files the
 notebook may read. `docs/assignments.md` is the guide to writing one.
 
@@ -26,6 +26,7 @@ from grader.pack.rubric import CheckHead, PrintedTable, Rubric, explain_error
 from grader.run.limits import Limits
 
 if TYPE_CHECKING:
+    from grader.checks.kind import Settings
     from grader.intake.files import StudentFiles
 
 PACK_FILE = "pack.toml"
@@ -52,15 +53,20 @@ Printed = PrintedTable
 @dataclass(frozen=True)
 class Check:
     kind: str
-    settings: dict[str, Any]
-    """The keys the rubric wrote, validated by the kind's `Settings` model."""
+    settings: Settings
+    """The kind's `Settings` model of the keys the rubric wrote: read as attributes, each
+    default declared once in the model (`settings.written()`: the keys as written). A dict
+    given here is validated by the kind's model (a misspelled key is refused)."""
     gate: bool = False
     """A gate check scores nothing itself; failing it zeroes the whole question."""
     weight: float = 1.0
 
-    @property
-    def target(self) -> str:
-        return str(self.settings.get("target", ""))
+    def __post_init__(self) -> None:
+        if isinstance(self.settings, dict):
+            from grader.checks.registry import kind
+
+            object.__setattr__(self, "settings",
+                               kind(self.kind).Settings.model_validate(self.settings))
 
 
 @dataclass(frozen=True)
@@ -234,8 +240,8 @@ def parse_check(raw: dict[str, Any], where: str, *, public: bool = False) -> Che
     model = kinds()[head_model.kind].Settings
     rest = {k: v for k, v in raw.items() if k not in head}
     settings = _validated(model, rest, where, public=public)
-    return Check(kind=head_model.kind, settings=settings.model_dump(exclude_unset=True),
-                 gate=head_model.gate, weight=head_model.weight)
+    return Check(kind=head_model.kind, settings=settings, gate=head_model.gate,
+                 weight=head_model.weight)
 
 
 def load_pack(path: str | Path) -> Pack:
@@ -250,6 +256,8 @@ def load_pack(path: str | Path) -> Pack:
         raw = tomllib.loads(rubric_file.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise PackError(PACK_FILE, str(exc)) from None
+    from grader.checks.registry import by_ta, kind
+
     rubric: Rubric = _validated(Rubric, raw, "")
     head = rubric.assignment
     public = head.reference is None
@@ -258,13 +266,14 @@ def load_pack(path: str | Path) -> Pack:
         where = f"questions[{i}]"
         checks = tuple(parse_check(c, f"{where}.checks[{j}]", public=public)
                        for j, c in enumerate(q.checks))
-        if all(c.gate for c in checks) and any(c.kind != "manual" for c in checks):
+        if all(c.gate for c in checks) and not all(by_ta(c.kind) for c in checks):
             raise PackError(f"{where}.checks", "a question needs a check that is not a gate")
         for j, c in enumerate(checks):
-            module = c.settings.get("module")
-            if module and not _taken_by(str(module), head.files):
-                raise PackError(f"{where}.checks[{j}].module", f"{module} is not among the "
-                                "student's files: add a glob for it to [assignment] files")
+            for module in kind(c.kind).student_modules(c):
+                if not _taken_by(module, head.files):
+                    raise PackError(f"{where}.checks[{j}].module", f"{module} is not among "
+                                    "the student's files: add a glob for it to [assignment] "
+                                    "files")
         questions.append(Question(id=q.id, title=q.title, points=q.points, checks=checks,
                                   hint=q.hint, printed=tuple(q.printed)))
     ids = [q.id for q in questions]

@@ -20,12 +20,13 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from grader.checks.answer import Key, answer_key
+from grader.checks.answer import AnswerSettings, Key, answer_key
+from grader.checks.registry import with_evidence
 from grader.pack import Check, Pack, Question
 from grader.service import work
 from grader.service.errors import ApiError
@@ -136,20 +137,19 @@ def policy_of(question: Question) -> Policy | None:
     """The question's self-check policy from its first answer check that sets one; None: off."""
     graded = question.points > 0
     default = DEFAULT_ATTEMPTS if graded else None
+    answering = with_evidence("answers")
     for check in question.checks:
-        if check.kind != "answer" or "self_check" not in check.settings:
-            continue
-        value = check.settings["self_check"]
+        if check.kind not in answering or "self_check" not in check.settings.model_fields_set:
+            continue  # the first answer check that *writes* a policy decides
+        value = cast(AnswerSettings, check.settings).self_check
         if value is False or value == "off":
             return None
         if value is True:
             return Policy("verdict" if graded else "feedback", default)
         if isinstance(value, str):
             return Policy(value, default)
-        if isinstance(value, dict):
-            attempts = value.get("attempts_per_day")
-            return Policy(str(value.get("mode", "verdict")),
-                          default if attempts is None else (attempts or None))
+        attempts = value.attempts_per_day
+        return Policy(value.mode, default if attempts is None else (attempts or None))
     return None
 
 
@@ -168,12 +168,12 @@ class Answerable:
 
     @staticmethod
     def label(check: Check) -> str:
-        return str(check.settings.get("label") or DEFAULT_LABEL)
+        return cast(AnswerSettings, check.settings).label or DEFAULT_LABEL
 
     def public(self) -> dict[str, Any]:
         return {"assignment": self.pack.id, "question": self.question.id,
                 "title": self.question.title, "points": self.question.points,
-                "parts": [{"label": self.label(c), "unit": c.settings.get("unit")}
+                "parts": [{"label": self.label(c), "unit": cast(AnswerSettings, c.settings).unit}
                           for c in self.parts],
                 "mode": self.policy.mode, "attempts_per_day": self.policy.attempts_per_day}
 
@@ -190,7 +190,7 @@ def _marked(packs: dict[str, Pack]) -> list[Answerable]:
             policy = policy_of(question)
             if policy is None or question_visibility(pack.raw, question.id) == "hidden":
                 continue
-            parts = tuple(c for c in question.checks if c.kind == "answer")
+            parts = tuple(c for c in question.checks if c.kind in with_evidence("answers"))
             out.append(Answerable(pack, question, parts, policy))
     return out
 
@@ -198,7 +198,7 @@ def _marked(packs: dict[str, Pack]) -> list[Answerable]:
 def _has_key(item: Answerable) -> bool:
     """Whether this server can compute the question's keys: a full pack holds each part's
     `expected`; the public part a course exports for students holds none."""
-    return all("expected" in c.settings for c in item.parts)
+    return all(cast(AnswerSettings, c.settings).expected is not None for c in item.parts)
 
 
 def self_checkable(packs: dict[str, Pack]) -> list[Answerable]:

@@ -121,13 +121,17 @@ def _question_of(probe: str, record_questions: list[str]) -> str:
 
 
 def _case_verdicts(work: Work) -> dict[tuple[str, str], dict[str, Any]]:
-    """(question, case) -> the tensor check's evidence row, from the record."""
+    """(question, case) -> the evidence row of a check of outputs (`Kind.evidence_of`),
+    from the record."""
+    from grader.checks.registry import with_evidence
+
     rows: dict[tuple[str, str], dict[str, Any]] = {}
     if work.record is None:
         return rows
+    outputs = with_evidence("outputs")
     for q in work.record.questions:
         for check in q.checks:
-            if check.kind == "tensor" and isinstance(check.evidence, list):
+            if check.kind in outputs and isinstance(check.evidence, list):
                 for row in check.evidence:
                     if isinstance(row, dict) and "case" in row:
                         rows[(q.id, str(row["case"]))] = row

@@ -76,8 +76,9 @@ def starter_from_pack(pack_root: Path | None) -> Starter:
     Starter when there is no pack there (moved since grading).
 
     Read from pack.toml directly rather than through `grader.pack.load_pack`: the loader
-    imports every check kind (torch among them, seconds) and validates grading details
-    that similarity does not use; a pack graded with is valid already.
+    validates grading details that similarity does not use (and needs the private
+    reference); a pack graded with is valid already. Only the checks that compare
+    outputs are parsed, by their kind, for their tolerances.
     """
     if pack_root is None or not (pack_root / "pack.toml").is_file():
         return Starter()
@@ -93,13 +94,30 @@ def starter_from_pack(pack_root: Path | None) -> Starter:
         solution=_read_notebook(solution) if solution and solution.is_file() else None)
     for q in raw.get("questions", []):
         starter.titles[str(q.get("id"))] = str(q.get("title", ""))
-        for check in q.get("checks", []):
-            if check.get("kind") == "tensor" and check.get("target"):
-                starter.tolerances[f"{q['id']}-{check['target']}"] = float(
-                    check.get("atol", 1e-3))
+        starter.tolerances.update(_tolerances(q))
     if template is not None:
         starter.modules = _modules(template.parent, head.get("files", []), exclude=template)
     return starter
+
+
+def _tolerances(question: dict[str, Any]) -> dict[str, float]:
+    """Probe id -> tolerance of each check of the question that compares outputs
+    (`Kind.evidence_of` "outputs", its `tolerances()`); a check that does not parse (a
+    pack edited since grading) gives none."""
+    from grader.checks.registry import kind, with_evidence
+    from grader.pack import PackError, parse_check
+
+    out: dict[str, float] = {}
+    outputs = with_evidence("outputs")
+    for i, raw in enumerate(question.get("checks", [])):
+        if not isinstance(raw, dict) or raw.get("kind") not in outputs:
+            continue
+        try:
+            check = parse_check(raw, f"checks[{i}]", public=True)
+        except PackError:
+            continue
+        out.update(kind(check.kind).tolerances(str(question.get("id")), check))
+    return out
 
 
 def _modules(folder: Path, globs: Iterable[str], exclude: Path | None = None) -> dict[str, str]:

@@ -120,14 +120,19 @@ def _own_lines(text: str, template: str) -> list[str]:
 
 
 def numbers_of(work: Work, classroom: Classroom) -> list[Number]:
-    """The student's numeric answers with verdicts: from the record's `answer` evidence,
+    """The student's numeric answers with verdicts: from the evidence of the record's
+    checks of written answers (`Kind.evidence_of` "answers"),
     else from the notebook's tagged cells against the solution's."""
+    from grader.checks.registry import with_evidence
+
     found: list[Number] = []
+    answering = with_evidence("answers")
     if work.record is not None:
         for q in work.record.questions:
             for i, check in enumerate(q.checks):
                 ev = check.evidence
-                if check.kind != "answer" or not isinstance(ev, dict) or not ev.get("answer"):
+                if check.kind not in answering or not isinstance(ev, dict) \
+                        or not ev.get("answer"):
                     continue
                 extra = [str(ev.get("convention") or "")] + sorted(
                     str(s.get("kind", s) if isinstance(s, dict) else s)

@@ -222,7 +222,7 @@ def test_a_question_the_pack_keeps_off_is_not_offered() -> None:
 
     lab_b = load_pack(PACKS / "transfer-lab-b")
     lora = lab_b.question("q2-lora")
-    assert any(c.kind == "answer" and c.settings.get("self_check") for c in lora.checks)
+    assert any(c.kind == "answer" and c.settings.self_check for c in lora.checks)
     assert "q2-lora" not in [a.question.id for a in self_checkable({lab_b.id: lab_b})]
     raw = copy.deepcopy(lab_b.raw)
     next(q for q in raw["questions"] if q["id"] == "q2-lora")["visibility"] = "visible"

@@ -30,12 +30,12 @@ WORDS = ["cat", "dog", "mat", "ran", "sat"]
 def key(qid: str, label: str | None = None):
     question = PACK.question(qid)
     check = next(c for c in question.checks if c.kind == "answer"
-                 and (label is None or c.settings.get("label") == label))
+                 and (label is None or c.settings.label == label))
     return check, answer_key(check, qid, PACK.reference)
 
 
 def credit_of(check, name: str) -> float:
-    return next(float(c["credit"]) for c in check.settings["conventions"] if c["name"] == name)
+    return next(c.credit for c in check.settings.conventions if c.name == name)
 
 
 def test_cross_entropy_in_log_base_2_is_named():
@@ -68,9 +68,9 @@ def test_messages_of_conventions_at_no_credit_name_only_what_the_student_did():
     says "not right" of them, never "it earns part of the credit"."""
     for qid in ("q3a2", "q3c"):
         for check in PACK.question(qid).checks:
-            for conv in check.settings.get("conventions", []):
-                if conv["name"] in ("log2", "wrong_index", "fp32"):
-                    assert "{expected}" not in conv["message"] and conv["credit"] == 0
+            for conv in getattr(check.settings, "conventions", []):
+                if conv.name in ("log2", "wrong_index", "fp32"):
+                    assert "{expected}" not in conv.message and conv.credit == 0
     from grader.service.work import check_keyed
 
     _, k = key("q3c")

@@ -56,7 +56,7 @@ class Words(Kind):
         cells = ctx.notebook.cells if ctx.notebook is not None else []
         text = " ".join(c.source for c in cells if c.cell_type == "markdown"
                         and question.id in c.metadata.get("tags", []))
-        words, need = len(text.split()), check.settings.get("min_words", 50)
+        words, need = len(text.split()), check.settings.min_words
         if words >= need:
             return CheckResult("words", 1.0, "passed", f"{words} words.", {"words": words})
         return CheckResult("words", words / need, "partial" if words else "failed",
@@ -108,7 +108,7 @@ def test_a_new_kind_is_loaded_scored_and_explained_without_touching_the_grader(
     from grader.run.result import saved_run
 
     pack = load_pack(words_pack)
-    assert pack.questions[0].checks[0].settings == {"min_words": 8}
+    assert pack.questions[0].checks[0].settings.written() == {"min_words": 8}
     short = _notebook_with(tmp_path, "Because it looks everywhere.", "why")
     record = score_run(pack, short, saved_run(short), mode="check", seed=0, quick=True,
                        executed=False)
@@ -166,7 +166,7 @@ def test_tensor_kind_scores_the_probe_payload_against_the_reference(pack):
     assert probe.function == "PositionalEncoding" and hidden
     from grader.checks.tensor import cases
 
-    _sent, expected, scored = cases(ctx, check.target)
+    _sent, expected, scored = cases(ctx, check.settings.target)
     right = ProbePayload(probe.id, "ok",
                          cases={n: {"status": "ok", "outputs": {
                              k: {"shape": list(v.shape), "dtype": str(v.dtype).split(".")[-1],
@@ -396,5 +396,7 @@ def test_the_types_crossing_stages_import_neither_nbclient_nor_torch():
 
 
 def test_question_and_check_types_stay_plain():
-    assert Check("static", {"scope": "class:M", "forbid": ["x"]}).target == ""
+    rule = Check("static", {"scope": "class:M", "forbid": ["x"]})
+    assert rule.settings.module is None and rule.settings.written() == {
+        "scope": "class:M", "forbid": ["x"]}  # a dict is validated by the kind's model
     assert Question("q", "t", 1.0, ()).printed == ()

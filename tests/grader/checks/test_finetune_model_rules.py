@@ -20,6 +20,7 @@ import pytest
 import torch
 
 from grader.checks import finetune_export
+from grader.checks.finetune import FinetuneSettings
 from grader.run import payload as channel
 from grader.run.result import ProbePayload
 from tests.conftest import PACK_DIR
@@ -157,7 +158,8 @@ def test_the_plan_fits_the_packs_checkpoints(pack, hf_cache, tmp_path):
     room = finetune_export.SHARD_BYTES - finetune_export.CHUNK_BYTES
     assert shards * room >= 124_645_632 * 4 and shards <= 16 and parts >= 2
     probes = finetune_export.requests(
-        {"model": "model2", "tokenizer": "tokenizer2", "family_not": "distilbert"},
+        FinetuneSettings(evaluate="accuracy", model="model2", tokenizer="tokenizer2",
+                         family_not="distilbert"),
         pack, hf_cache)
     assert [p.id for p in probes] == ["ft-predict-model2"]
     assert probes[0].function == "export_model"

@@ -92,7 +92,7 @@ def test_honest_classes_pass():
 
 
 def test_an_operator_that_ran_fails_the_runtime_half():
-    rule = type(RULE)(RULE.kind, {**RULE.settings,
+    rule = type(RULE)(RULE.kind, {**RULE.settings.written(),
                                   "forbid_ops": ["aten::_scaled_dot_product_*"]}, gate=True)
     nb = notebook("class MultiHeadAttention(nn.Module):\n" + CLEAN_FORWARD)
     clean = check_static(rule, nb, {"hidden-a": ["aten::matmul", "aten::softmax"]})

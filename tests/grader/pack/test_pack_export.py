@@ -241,7 +241,7 @@ def test_respelled_answer_keys_stay_private(respelled, tmp_path):
     public = load_pack(tmp_path / "public")
     assert public.is_public and public.total == original.total
     q3c = public.question("q3c").checks[0]
-    assert q3c.kind == "answer" and q3c.settings.get("unit") == "GB"  # a self-check still can
+    assert q3c.kind == "answer" and q3c.settings.unit == "GB"  # a self-check still can
     assert [c["name"] for c in public.raw["questions"][12]["checks"][0]["conventions"]] == [
         "no_biases", "one_layer"]  # q3d's conventions keep their names, lose their keys
 
