@@ -146,3 +146,31 @@ def test_a_pipe_in_prose_with_no_delimiter_row_below_it_is_no_table():
     text = ("Seed 1 | pretrained: best validation 0.853 at step 1200, test 0.841.\n"
             "Nothing else to add.\n")
     assert claims(text) == [("pretrained", 1, 0.853, 1200, 0.841)]
+
+
+def test_a_cell_of_figures_joined_by_slashes_is_read_by_the_fields_its_label_names():
+    columns = """\
+| | seed 1 | seed 2 |
+|---|---|---|
+| pretrained val / step / test | 0.853 / 1200 / 0.841 | 0.851 / 1,400 / 0.840 |
+| scratch val / step / test | 0.712 / 1800 / 0.698 | 0.705 / 2000 / 0.699 |
+"""
+    rows = """\
+| Model | Seed | Best val / test | Step |
+|---|---|---|---|
+| pretrained | 1 | 85.3% / 84.1% | 1200 |
+| scratch | 2 | 0.705/0.699 | 2000 |
+"""
+    assert claims(columns) == [
+        ("pretrained", 1, 0.853, 1200, 0.841), ("pretrained", 2, 0.851, 1400, 0.840),
+        ("scratch", 1, 0.712, 1800, 0.698), ("scratch", 2, 0.705, 2000, 0.699)]
+    assert claims(rows) == TWO_RUNS
+
+
+def test_a_cell_with_more_figures_than_its_header_names_gives_none_of_them():
+    text = """\
+| Model | Seed | Best val / test | Step |
+|---|---|---|---|
+| pretrained | 1 | 85.3% / 84.1% / 3 | 1200 |
+"""
+    assert claims(text) == [("pretrained", 1, None, 1200, None)]
