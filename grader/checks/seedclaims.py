@@ -83,7 +83,9 @@ class _Reader(Claims):
         seed: int | None = self.label_seed
         family_here: str | None = None
         found = False
-        for sentence, offset in _sentences(unit.text):
+        sentences = _sentences(unit.text)
+        for j, (sentence, offset) in enumerate(sentences):
+            then = _seeds_alone(sentences[j + 1][0]) if j + 1 < len(sentences) else []
             if AVERAGE.search(sentence):
                 continue
             for segment, seg_offset, family in self._segments(sentence):
@@ -102,9 +104,9 @@ class _Reader(Claims):
                      for o, r, v in accs] + [(o, "step", st) for o, st in steps],
                     key=lambda f: f[0])
                 runs = records(figures)
-                pairing = pair(runs, seeds, seed)
+                pairing = pair(runs, seeds, seed, then)
                 candidates = tuple(dict.fromkeys(
-                    [n for _, n in seeds] + ([seed] if seed is not None else [])))
+                    [n for _, n in seeds] + ([seed] if seed is not None else []) + then))
                 for run_seed, named in zip(pairing.seeds, name_runs(runs), strict=True):
                     # an uncertain run is a claim of its own, never merged with another
                     target = open_claims if pairing.certain else {}
@@ -143,6 +145,12 @@ def _sentences(text: str) -> list[tuple[str, int]]:
         start = m.end()
     out.append((text[start:], start))
     return out
+
+
+def _seeds_alone(sentence: str) -> list[int]:
+    """The seeds a sentence names when it gives no figure ("That was seed 2."), else []."""
+    accs, steps, seeds = read_sentence(sentence)
+    return [] if accs or steps else [n for _, n in seeds]
 
 
 def _is_label(line: str) -> bool:

@@ -10,6 +10,7 @@ why, and `grader.checks.logs` pairs it by the logs or hands it to a TA.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from grader.checks.seedsentences import Figure
@@ -24,13 +25,16 @@ class Pairing:
     why: str = ""
 
 
-def pair(runs: list[list[Figure]], seeds: list[tuple[int, int]], carried: int | None
-          ) -> Pairing:
+def pair(runs: list[list[Figure]], seeds: list[tuple[int, int]], carried: int | None,
+         then: Sequence[int] = ()) -> Pairing:
     """Seeds to runs. A seed named inside a run's figures is that run's; the others stand
     between runs, and the pairing is certain when one reading places one seed with each
     run that lacks one: every seed before its figures ("for seed 2 it peaks at ...") or
     every seed after them ("peaks at 0.651 (step 2000, test 0.640) for seed 2"). No seed
-    in the sentence: the seed carried from before, certain for a single run. Anything else
+    in the sentence: the seed carried from before, certain for a single run, unless the
+    next sentence names a seed and no figure (`then`: "... (test 0.840). That was seed
+    2."), which may be the one these figures are of (with no seed carried, such figures
+    stay unread, as before: "... earlier (step 1200-1600). Seed 2 ..."). Anything else
     (two seeds before one run, seeds listed together, runs without seeds) is not certain:
     the likeliest seed is kept (named last before the figure, else the first after it)."""
     n = len(runs)
@@ -47,6 +51,11 @@ def pair(runs: list[list[Figure]], seeds: list[tuple[int, int]], carried: int | 
     for a, _ in spans:
         before = [s for o, s in seeds if o < a]
         guess.append(before[-1] if before else (seeds[0][1] if seeds else carried))
+    if not seeds and then and carried is not None:
+        named = " and ".join(str(s) for s in dict.fromkeys(then))
+        return Pairing([carried] * n, False,
+                       f"the sentence names no seed, and the next one names seed {named} "
+                       "with no figures of its own")
     if not seeds:
         return Pairing([carried] * n, n == 1 or carried is None,
                         "" if n == 1 else "the sentence gives figures of several runs and "
