@@ -28,6 +28,11 @@ STEP_BEFORE = re.compile(r"(?<![a-z])(?:global[\s_]+)?(?:step|iteration|iter|upd
                          r"[\s_#:=]*(?:no\.?\s*|number\s*)?$", re.IGNORECASE)
 STEP_AFTER = re.compile(r"^\s*(?:training\s+)?(?:steps|iterations|iters|updates)\b",
                         re.IGNORECASE)
+DURATION = re.compile(r"(?<![a-z])(?:every|for|with|of|over)\s+(?:(?:a\s+)?total\s+of\s+|"
+                      r"about\s+|around\s+|~\s*|only\s+|just\s+)?$", re.IGNORECASE)
+"""Words before "N steps" that make it a length of training or an interval ("trained for
+2k steps", "with 2k steps", "evaluated every 200 steps"), not the step of the best
+validation figure: read as a step, it is a claim the logs contradict."""
 AT_STEP = re.compile(r"@\s*$")
 """A whole number after "@" is a step ("val 0.851 @ 1400"), unless epochs follow."""
 SPACED_STEP = re.compile(r"(?<![\w.,])\d{1,2}(?: \d{3})+(?!\w|[.,]\d|\s*%)")
@@ -125,6 +130,8 @@ def read_numbers(text: str) -> list[Number]:
         after = text[m.end():m.end() + 30]
         if m.start() in seeds:
             role = "seeds" if seeds[m.start()].group("many") else "seed"
+        elif STEP_AFTER.match(after) and DURATION.search(before) and not pct:
+            role = "other"
         elif (STEP_BEFORE.search(before) or STEP_AFTER.match(after)
               or (m.group(5) and ORDINAL_STEP.match(after))
               or (AT_STEP.search(before) and not pct and not EPOCH.match(after))

@@ -48,3 +48,19 @@ def test_an_at_sign_before_epochs_or_a_percentage_is_no_step():
     assert [(n.value, n.role) for n in read_numbers("val 0.851 @ 3 epochs")] == [
         (0.851, "acc"), (3, "epoch")]
     assert [(n.value, n.role) for n in read_numbers("@ 85%")] == [(0.85, "acc")]
+
+
+@pytest.mark.parametrize("text", [
+    "The scratch model learns slowly; with 2k steps it cannot learn language.",
+    "Both models were fine-tuned for 2,000 steps and evaluated every 200 steps.",
+    "Training ran for a total of 2000 steps.",
+])
+def test_a_length_of_training_or_an_interval_is_no_step_of_a_claim(text):
+    # after a seed, such a sentence used to add a step the logs contradict (h3-labB-md-ksteps)
+    assert claims("Seed 3 peaks at 0.720 at step 1600 (test 0.707). " + text) == [
+        (3, 0.72, 1600, 0.707)]
+
+
+def test_the_step_of_a_peak_written_as_after_n_steps_is_still_read():
+    assert claims("With seed 1, validation peaks at 0.86 after 800 steps, with 0.85 test "
+                  "accuracy.") == [(1, 0.86, 800, 0.85)]
