@@ -5,8 +5,11 @@ words around it, so a cell is read by its column's role ("Test acc at best val s
 holds test accuracies) and its row's or column's seed. Students write a row per run
 ("| Model | Seed | Best val acc | Step | Test acc |"), the same written with spaces (as
 PDF text and plain-text reports give it), or a column per seed ("| | Seed 1 | Seed 2 |"
-with a row per field); a PDF may lose the empty top-left cell. The model is the one the
-row, the column, the table's caption or the heading above names.
+with a row per field); a PDF may lose the empty top-left cell. Plain-text reports frame
+the rows with rules ("+----+", or the box-drawing of `tabulate` and `rich`), Markdown may
+leave out the outer pipes, and a cell may hold several figures joined by "/" in the order
+its label names them. The model is the one the row, the column, the table's caption or
+the heading above names.
 """
 
 from __future__ import annotations
