@@ -128,6 +128,8 @@ class Source:
     code: bool = False
     """A line of a code block: its expressions ("bytes <- h * S^2 * 2") are a program's,
     never the formula a student gives as the answer; its printed numbers may be."""
+    answer: bool = False
+    """Marked as the answer by where it stands (under a "### Answer" heading): an answer line."""
 
 
 def _symbol_names(symbols: Mapping[str, Any] | None) -> list[str]:
@@ -243,7 +245,7 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
         matches = list(_CANDIDATE.finditer(text))[-MAX_CANDIDATES:]
         row = _Row(src, text, [m.span() for m in _BOLD_SPANS.finditer(text)],
                    [m.span() for m in _BOXED_SPANS.finditer(text)],
-                   bool(ANSWER_LINE.match(text)),
+                   src.answer or bool(ANSWER_LINE.match(text)),
                    _answer_cell(text, src.answer_cell) if src.table else None,
                    _answer_cell(text, src.value_cell) if src.value_cell is not None else None,
                    formulas,

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from calculators.answers.stated import conventions_in
-from grader.written.blocks import table_of
+from grader.written.blocks import Block, blocks, table_of
 from grader.written.candidates import Candidate, Source, candidates, pick, shotgun
 from grader.written.owners import own_candidates
 from grader.written.phrases import (
@@ -47,6 +47,7 @@ from grader.written.sections import (
     split_run_in,
     target_of,
 )
+from grader.written.vocabulary import is_answer_heading
 
 __all__ = [  # what callers import from here (grader/written/__init__.py, tests)
     "Candidate", "Extracted", "QuestionSpec", "extract_answers", "section_text",
@@ -66,6 +67,21 @@ class _Range:
     """Lines before the question's first part: conventions stated there hold for every part."""
 
 
+def _under_answer_headings(found: Sequence[Block]) -> set[int]:
+    """The lines of the blocks under a heading that is only the answer word ("### Answer",
+    "**Answer:**"), to the next heading: the student marks them as the answer, so their
+    values beat the working before (a notebook exported to Markdown: code, its output, then
+    "### Answer") or after them (the answer stated first)."""
+    out: set[int] = set()
+    under = False
+    for block in found:
+        if block.kind == "heading":
+            under = is_answer_heading(block.text)
+        elif under and block.kind not in ("code", "table"):  # a table's header says
+            out.update(range(block.line, block.end_line + 1))
+    return out
+
+
 class _Reader:
     """One report read against all the pack's questions (a section ends at the next one)."""
 
@@ -80,6 +96,7 @@ class _Reader:
         self.lines = read_lines(text, lettered, kind=asked_kind(
             [*self.targets.values(), *self.parents.values()]))
         self.plain = plain_lines(text)
+        self.answered = _under_answer_headings(blocks(text))
         self.all_phrases = [n for q in questions for p in q.headings for n in q.names(p)]
 
     def range_of(self, spec: QuestionSpec) -> _Range | str:
@@ -168,7 +185,7 @@ class _Reader:
             answers = line.table and (cell is not None or i == rng.start or line.opens)
             out.append(Source(line.number, text, answers, following, cell,
                               None if value is None or value < skipped else value - skipped,
-                              line.code))
+                              line.code, line.number in self.answered))
         return out
 
     def _answer_column(self, i: int) -> tuple[int | None, bool]:

@@ -215,8 +215,20 @@ ANSWER_WORDS = re.compile(
     rf"(?:{ANSWER_WORD}|ans\.?|solutions?|sol\.)\s*(?:(?:to|for|of)\s+)?[:.\-–]?\s*",
     re.I)
 """'Answer to Q3 (c):', 'Ans. 3(c)', 'Solution to Question 3 (c)': the label after them."""
-ANSWER_LINE = re.compile(rf"^\W*{ANSWER_WORD}\b\W*(?:[:=]|is\b)", re.I)
-"""A line that gives the answer: "Answer: 25.77 GB", "Final answer is …", "答え:約25.77GB"."""
+ANSWER_LINE = re.compile(rf"^\W*{ANSWER_WORD}\b(?:\W*(?:[:=]|is\b)|\.(?=[\s*_]))", re.I)
+"""A line that gives the answer: "Answer: 25.77 GB", "Final answer is …", "答え:約25.77GB",
+"(II) Answer. p(mat) = 0.7500" (an answer stated first, its working after it)."""
+ANSWER_HEADINGS = frozenset({"answer", "answers", "final answer", "final answers", "ans", "答え", "答案", "解答", "回答", "答",
+                             "정답", "답"})
+"""A heading that is only the answer word ("### Answer" under each question, as a notebook
+exported to Markdown has it): what stands under it, to the next heading, is the answer."""
+
+
+def is_answer_heading(text: str) -> bool:
+    """Whether a heading's text (markers and markup aside) is only an answer word."""
+    return " ".join(text.strip(" #*_:.\t").lower().split()) in ANSWER_HEADINGS
+
+
 LIST_COMMAS = ",;、，；"
 """What separates the items of a list in a line, in any script ("p=0.7500、損失=0.1249")."""
 

@@ -142,12 +142,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "reads '48': shotgun 0; should read '9.437e6': correct 1",
     ('h6-p3-word-twocol', 'q3e2', 'pdf'):
         "reads '7.5497e7 bytes': shotgun 0; should read '75.5 MB': correct 1",
-    ('h6-p3-latex-answerfirst', 'q3c', 'pdf'):
-        "reads '12,884,901,888': wrong 0; should read '25.77 GB': correct 1",
-    ('h6-p3-latex-answerfirst', 'q3d', 'pdf'):
-        "reads '301,989,888': convention one_layer 0.1875; should read '14,495,514,624': convention no_biases 0.75",
-    ('h6-p3-latex-answerfirst', 'q3e1', 'pdf'):
-        "reads '96': wrong 0; should read '9,437,184': correct 1",
     ('h6-p3-md-jupyter', 'q3d', 'text'):
         "reads '48': wrong 0; should read 'fourteen and a half billion': correct 1",
     ('h6-p3-md-jupyter', 'q3e3', 'text'):

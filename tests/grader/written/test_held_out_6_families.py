@@ -45,3 +45,23 @@ def test_the_korean_answer_word_marks_the_answer_and_its_magnitudes_are_read():
     got = extract_answers(text, Q3)
     assert got["q3c"].answer == "25.77 GB"
     assert got["q3d"].answer == "145 × 10^8"
+
+
+def test_an_answer_stated_first_beats_the_working_after_it():
+    text = ("## Exercise 3 (c)\n**Answer.** 25.77 GB.\n*Working.* 48 × 16384^2 = "
+            "12,884,901,888 scores, at 2 bytes each 25,769,803,776 bytes.\n")
+    assert extract_answers(text, Q3)["q3c"].answer == "25.77 GB"
+
+
+def test_what_stands_under_an_answer_heading_is_the_answer():
+    text = ("## Question 3 (c)\n\n```python\nprint(h * S * S * 2)\n```\n\n    25769803776\n\n"
+            "### Answer\n\nThe scores of one layer need 25.77 GB (2 bytes × 48 heads × 16,384²).\n"
+            "\n## Question 3 (d)\n\nIt is 14.5 billion.\n")
+    assert extract_answers(text, Q3)["q3c"].answer == "25.77 GB"
+
+
+def test_an_answers_heading_over_a_table_leaves_the_table_its_answer_column():
+    text = ("# Answers\n\n| Question | Answer | Note |\n|---|---|---|\n"
+            "| Q3(a)(II) p(mat) | 0.7500 | softmax at index 2 |\n| Q3(c) | 25.77 GB | 2 bytes |\n")
+    got = extract_answers(text, Q3)
+    assert (got["q3a2.p"].answer, got["q3c"].answer) == ("0.7500", "25.77 GB")
