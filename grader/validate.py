@@ -21,8 +21,8 @@ from pathlib import Path
 import nbformat
 
 from grader.checks.kind import Context, Finding
+from grader.checks.pysource import parse_python
 from grader.checks.registry import by_ta, kind, kinds
-from grader.checks.static import parse_python
 from grader.grade import grade_notebook
 from grader.pack import Pack, PackError
 from grader.run.sandbox import Sandbox

@@ -21,12 +21,11 @@ these primitives allow-lists it (`allow` of a `static` check, `Primitive` names)
 from __future__ import annotations
 
 import ast
-import functools
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from grader.checks import CheckResult
+from grader.checks.pysource import Source, expand, notebook_sources
 
 if TYPE_CHECKING:
     from nbformat import NotebookNode
@@ -55,8 +54,6 @@ assert set(PRIMITIVES) == set(get_args(Primitive))
 
 MAX_FINDINGS = 40
 """Findings kept per submission: a TA needs the first few, not a thousand copies."""
-MAX_DEPTH = 4
-"""Cell magics nested in cell magics' bodies read this deep (no honest cell nests two)."""
 
 # Dotted names (after import aliases are resolved) and what each is: the name itself or
 # anything under it.
@@ -109,101 +106,6 @@ _KEY_METHODS = frozenset({"get", "pop", "setdefault", "update", "__getitem__", "
 _SETTINGS = frozenset({"options", "backends", "rcParams", "environ"})
 """Library attributes that are settings (`pd.options.display.max_rows = 20`,
 `torch.backends.cudnn.benchmark = True`): assigning under them is configuration."""
-_MAGIC_ARGS = re.compile(r"^(?:\s*-{1,2}\w+(?:[= ](?!-)\S+)?)+\s")
-"""Leading options of a line magic (`%timeit -n 1 -r 1 f(x)`) before its Python."""
-
-
-@dataclass(frozen=True)
-class Source:
-    """One piece of code the kernel runs: a cell (`cell` its index) or a module (`file`)."""
-
-    tree: ast.Module
-    cell: int | None
-    file: str | None
-    offset: int = 0
-    """Lines before this piece's line 1 in its cell (a cell magic's body starts on line 2)."""
-    magic: str | None = None
-
-
-def parse(source: str) -> ast.Module | None:
-    """The AST of `source`, or None when it is not Python a reader can take."""
-    from grader.checks.static import parse_python, readable
-
-    if not readable(source):
-        return None
-    try:
-        return parse_python(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-
-
-def _string(node: ast.AST) -> str | None:
-    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
-
-
-def _magic_python(arg: str) -> ast.Module | None:
-    """A line magic's argument as Python: whole, or without its leading options."""
-    tree = parse(arg)
-    if tree is None:
-        options = _MAGIC_ARGS.match(arg)
-        tree = parse(arg[options.end():]) if options else None
-    return tree
-
-
-@functools.cache
-def _transformer() -> Any:
-    """IPython's input transformers (one is enough: it keeps no state between cells)."""
-    from IPython.core.inputtransformer2 import TransformerManager
-
-    return TransformerManager()
-
-
-def expand(source: str, cell: int | None, file: str | None, offset: int = 0,
-           magic: str | None = None, depth: int = 0) -> list[Source]:
-    """`source` as the kernel runs it: after IPython's input transformers, with every cell
-    magic's body and line magic's argument that is Python read as code of its own."""
-    from grader.checks.static import readable
-
-    if not readable(source):  # never tokenized: see static.MAX_LINE_CHARS
-        return []
-    text = source
-    if file is None:
-        try:
-            text = _transformer().transform_cell(source)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return []
-    tree = parse(text)
-    if tree is None:
-        return []
-    found = [Source(tree, cell, file, offset, magic)]
-    if depth >= MAX_DEPTH:
-        return found
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
-            continue
-        args = [_string(a) for a in node.args]
-        if node.func.attr == "run_cell_magic" and len(args) == 3 and None not in args:
-            name, _line, body = args
-            found += expand(body or "", cell, file, offset + node.lineno, f"%%{name}",
-                            depth + 1)
-        elif node.func.attr == "run_line_magic" and len(args) == 2 and None not in args:
-            name, arg = args
-            tree_arg = _magic_python(arg or "")
-            if tree_arg is not None and arg and arg.strip():
-                found.append(Source(tree_arg, cell, file, offset + node.lineno - 1,
-                                    f"%{name}"))
-    return found
-
-
-def notebook_sources(nb: NotebookNode) -> list[Source]:
-    """Every code cell of `nb` as the kernel runs it (`expand`), in order."""
-    out: list[Source] = []
-    for index, cell in enumerate(nb.cells):
-        if cell.get("cell_type") == "code":
-            out += expand(str(cell.get("source", "")), index, None)
-    return out
-
-
 def _dotted(node: ast.AST) -> list[str] | None:
     parts: list[str] = []
     while isinstance(node, ast.Attribute):

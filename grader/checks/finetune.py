@@ -27,25 +27,32 @@ that was never trained is flagged whatever its config says of its origin.
 
 Quick mode (a student's laptop) trains on a subset for one epoch: the threshold is
 then "not graded", never failed. No-execute mode reads the saved outputs only.
+
+The kind's other modules: `finetune_export` (the probe's shards), `finetune_evaluation`
+(the clean evaluator's jobs), `finetune_flags` (what the evaluator found, as evidence
+and flags) and `finetune_data` (the splits and what a notebook prints of them).
 """
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 
 from pydantic import Field, model_validator
 
 from grader.checks import CheckResult, finetune_export
+from grader.checks.finetune_data import (
+    accuracy,
+    printed_labels,
+    read_split,
+    training_seconds,
+)
 from grader.checks.finetune_evaluation import Evaluated, evaluate_all
+from grader.checks.finetune_flags import evaluated_evidence, info, model_flags
 from grader.checks.kind import Context as Submission
 from grader.checks.kind import Kind, Probe, Settings, generic_rows
 from grader.checks.series import parse_accuracy_series
-from grader.evaluate.launch import ModelResult
 from grader.pack import Check, Pack, Question
 from grader.run.result import ProbePayload, RunResult
 
@@ -55,40 +62,8 @@ if TYPE_CHECKING:
 PROBES = {"samples": "processed_samples", "accuracy": "export_model",
           "external": "export_model", "reported": "export_model"}
 """Which probe function each evaluation needs."""
-UNMOVED = 1e-6
-"""A relative weight change below this is no fine-tuning of the encoder (flagged)."""
 MAX_LENGTH = 128
 """Tokens per text the evaluator keeps (truncation), unless the rubric says otherwise."""
-
-
-def read_split(path: Path) -> tuple[list[str], list[int | None]]:
-    """Texts and labels of a JSON-lines split (`{"text", "label"}`; label may be absent).
-
-    Planning the probes and every finetune check read the same splits; the file is
-    parsed once per version of it (path, size and mtime), not once per check.
-    """
-    stat = path.stat()
-    texts, labels = _read_split(str(path), stat.st_size, stat.st_mtime_ns)
-    return list(texts), list(labels)
-
-
-@lru_cache(maxsize=16)
-def _read_split(path_text: str, _size: int, _mtime: int
-                ) -> tuple[tuple[str, ...], tuple[int | None, ...]]:
-    path = Path(path_text)
-    texts: list[str] = []
-    labels: list[int | None] = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-            texts.append(str(row["text"]))
-        except (ValueError, KeyError, TypeError):
-            raise ValueError(f"{path}:{number}: expected a JSON object with a \"text\"") from None
-        label = row.get("label")
-        labels.append(int(label) if label is not None else None)
-    return tuple(texts), tuple(labels)
 
 
 def request_id(check: Check) -> str:
@@ -116,25 +91,6 @@ def request(check: Check, pack: Pack, mode: str, hf_cache: Path | None = None) -
 # helpers
 
 
-def info(payload: ProbePayload | None) -> dict[str, Any]:
-    """What the probe said of the model it found (name, class, device, memory): names the
-    record shows, never what decides a score."""
-    if payload is None or payload.status != "ok":
-        return {}
-    for result in payload.cases.values():
-        found = result.get("outputs", {}).get("__info__")
-        if found:
-            return dict(found)
-    return {}
-
-
-def accuracy(predicted: list[int], labels: list[int | None]) -> float | None:
-    pairs = [(p, t) for p, t in zip(predicted, labels, strict=False) if t is not None]
-    if not pairs or len(predicted) != len(labels):
-        return None
-    return sum(p == t for p, t in pairs) / len(pairs)
-
-
 def credit(table: list[list[float]], threshold: float, value: float) -> float:
     """The rubric's fraction for an accuracy: the first row (highest first) it reaches."""
     rows = sorted(table or [[threshold, 1.0]], key=lambda row: -row[0])
@@ -146,14 +102,6 @@ def credit(table: list[list[float]], threshold: float, value: float) -> float:
 
 def _status(fraction: float) -> str:
     return "passed" if fraction >= 1 else ("partial" if fraction > 0 else "failed")
-
-
-def training_seconds(run: RunResult, tag: str | None) -> float | None:
-    """Wall time of the cells that carry the question's tag (where the training runs)."""
-    if not tag:
-        return None
-    cells = [c for c in run.cells if tag in c.tags and c.status != "skipped"]
-    return round(sum(c.seconds for c in cells), 3) if cells else None
 
 
 # ----------------------------------------------------------------------------------------
@@ -308,7 +256,7 @@ def _accuracy(check: Check, question_id: str, payload: ProbePayload | None,
         # aside), measured by the clean evaluator
         "weight_distance": found.weight_distance if found is not None else None}
     if ctx.executed:
-        model["evaluated"] = _evaluated_evidence(evaluated)
+        model["evaluated"] = evaluated_evidence(evaluated)
     evidence: dict[str, Any] = {"models": [model], "quick": ctx.quick, "executed": ctx.executed}
     if not ctx.quick:
         ctx.flags.extend(model_flags(question_id, str(s.model), evaluated))
@@ -368,78 +316,6 @@ def _accuracy(check: Check, question_id: str, payload: ProbePayload | None,
                        evidence)  # type: ignore[arg-type]
 
 
-def _evaluated_evidence(evaluated: Evaluated) -> dict[str, Any]:
-    """How the grader evaluated the model, for the TA: the library class and checkpoint it
-    loaded the weights into, the pack's tokenizer it used, what the notebook's own objects
-    were called, and the evaluator's cost."""
-    found, said = evaluated.result, evaluated.info
-    out: dict[str, Any] = {
-        "student_class": said.get("class"), "student_tokenizer": said.get("tokenizer"),
-        "student_tokenizer_size": said.get("tokenizer_size"),
-        "config_name_or_path": said.get("name_or_path"), **evaluated.run}
-    if found is not None:
-        out.update(status=found.status, checkpoint=found.checkpoint,
-                   architecture=found.architecture, tokenizer=found.tokenizer,
-                   device=found.device_name or found.device, distances=found.distances,
-                   peft_merged=found.peft_merged, load_seconds=found.load_seconds,
-                   predict_seconds=found.predict_seconds)
-        if found.status != "ok":
-            out.update(why=found.why, tried=[t.model_dump() for t in found.tried])
-    elif evaluated.why:
-        out["why"] = evaluated.why
-    return out
-
-
-def _library_tokenizers(found: ModelResult) -> set[str]:
-    """Tokenizer class names that are the library's own for the evaluated model."""
-    names = set(found.library_tokenizers) | {"PreTrainedTokenizerFast", "TokenizersBackend"}
-    for base in (found.tokenizer or "", (found.architecture or "").split("For")[0]
-                 + "Tokenizer"):
-        if base:
-            stem = base.removesuffix("Fast")
-            names |= {stem, stem + "Fast"}
-    return names
-
-
-def model_flags(question_id: str, name: str, evaluated: Evaluated) -> list[dict[str, Any]]:
-    """What a TA should see of one model: an encoder that never moved, weights the library
-    class cannot take, and a notebook whose own model or tokenizer class is not the
-    library's (evaluated from the weights all the same: what its code does is not used)."""
-    flags: list[dict[str, Any]] = []
-    found, said = evaluated.result, evaluated.info
-
-    def flag(kind: str, message: str) -> None:
-        flags.append({"question": question_id, "kind": kind, "message": message})
-
-    if found is None:
-        if evaluated.why and not evaluated.grader_failure and said:
-            flag("not_evaluated", f"`{name}` could not be evaluated: {evaluated.why}")
-        return flags
-    if found.status != "ok":
-        named = "; ".join(f"{t.checkpoint}: " + ", ".join(
-            [*(f"unknown {k}" for k in t.unknown[:3]), *(f"missing {k}" for k in t.missing[:3]),
-             *t.shapes[:2], *(f"dtype {d}" for d in t.dtypes[:2])]) for t in found.tried[:2])
-        flag("not_evaluated", f"`{name}` ({said.get('class')}) could not be evaluated as the "
-             f"library's classifier: {found.why}" + (f" ({named})" if named else ""))
-        return flags
-    distance = found.weight_distance
-    if isinstance(distance, int | float) and distance < UNMOVED:
-        flag("weights_unchanged", f"The encoder's weights are those of the checkpoint "
-             f"`{found.checkpoint}` (relative change {distance:.1e}): only the "
-             "classification head was trained, or nothing was.")
-    student_class = said.get("class")
-    if student_class and student_class != found.architecture and not found.peft_merged:
-        flag("model_class", f"`{name}` is a `{student_class}`, not the library's "
-             f"`{found.architecture}`: the grader evaluated its weights in the library's "
-             "class; what the notebook's own class does was not used.")
-    tokenizer = said.get("tokenizer")
-    if tokenizer and tokenizer not in _library_tokenizers(found):
-        flag("tokenizer_class", f"The notebook's tokenizer is a `{tokenizer}`, not a "
-             f"tokenizer of the library's: the grader tokenized with the pack's "
-             f"`{found.checkpoint}` tokenizer (`{found.tokenizer}`) instead.")
-    return flags
-
-
 def _reported(check: Check, question_id: str, payload: ProbePayload | None,
               ctx: Context) -> CheckResult:
     s = cast(FinetuneSettings, check.settings)
@@ -463,32 +339,6 @@ def _reported(check: Check, question_id: str, payload: ProbePayload | None,
                               "message": f"printed test accuracy {test[-1]:.4f}, "
                               f"re-evaluated {actual:.4f}"})
     return CheckResult("finetune", fraction, _status(fraction), message, evidence)
-
-
-LABEL_WORDS = re.compile(r"\b(World|Sports|Business|Sci/Tech|Sci-Tech|Science)\b")
-LABEL_DIGIT = re.compile(r"(?<![\w.])([0-3])(?![\w.])")
-
-
-def printed_labels(text: str, names: tuple[str, ...], items: list[str]) -> list[int]:
-    """One label per printed line that names one, with the item's own text removed first
-    (a news text about the world cup must not read as "World")."""
-    found: list[int] = []
-    lookup = {name.lower(): i for i, name in enumerate(names)}
-    lookup.update({"sci-tech": lookup.get("sci/tech", 3), "science": lookup.get("sci/tech", 3)})
-    for line in text.splitlines():
-        rest = line
-        for item in items:
-            for piece in (item, item[:40]):
-                if len(piece) >= 20 and piece in rest:
-                    rest = rest.replace(piece, " ")
-        word = LABEL_WORDS.search(rest)
-        if word and word.group(1).lower() in lookup:
-            found.append(lookup[word.group(1).lower()])
-            continue
-        digit = LABEL_DIGIT.search(rest)
-        if digit:
-            found.append(int(digit.group(1)))
-    return found
 
 
 def _external(check: Check, payload: ProbePayload | None, ctx: Context) -> CheckResult:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ast
 import fnmatch
-import gc
 import re
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, cast
@@ -30,55 +29,8 @@ from grader.checks.evasion import Primitive, hold
 if TYPE_CHECKING:  # a notebook comes with a run; reading a pack does not import nbformat
     from nbformat import NotebookNode
 from grader.checks.kind import Context, Kind, Settings, generic_rows
+from grader.checks.pysource import notebook_source, parse_python
 from grader.pack import Check, Question
-
-
-def parse_python(source: str) -> ast.Module:
-    """`ast.parse` with the garbage collector paused.
-
-    Why: on CPython 3.11 (before 3.11.8) building the AST objects is not reentrant
-    (gh-106905). A collection in the middle can run a finalizer that formats a
-    traceback, e.g. asyncio logging "Task exception was never retrieved" for a kernel
-    client's task, and 3.11's traceback module calls `ast.parse` to place its carets;
-    the outer parse then fails with "SystemError: AST constructor recursion depth
-    mismatch". With no collection during the parse, nothing can re-enter it.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return ast.parse(source)
-    finally:
-        if enabled:
-            gc.enable()
-
-
-MAX_LINE_CHARS = 10_000
-"""Longest line of a student's cell that is tokenized. Python 3.12's `tokenize` copies a
-token's whole line into each token it makes, so a line of n characters costs about n²/4
-bytes: one cell holding a sum of 200,000 terms on one line took 23 GB in the grader
-process (and the OOM killer took the grader). A longer line is no code a rule needs to
-read: the cell is left out, as a cell that does not parse is."""
-
-
-def readable(source: str) -> bool:
-    """Whether a student's source is short-lined enough to tokenize (`MAX_LINE_CHARS`)."""
-    return all(len(line) <= MAX_LINE_CHARS for line in source.splitlines())
-
-
-def notebook_source(nb: NotebookNode) -> list[tuple[int, ast.Module]]:
-    """(cell index, parsed module) of the code the kernel runs, in order: each code cell
-    after IPython's input transformers, then the body of each of its cell magics (and the
-    Python argument of a line magic), which IPython hands to the magic as a string: a
-    class defined under `%%time` is bound as any other. Line numbers are the cell's.
-    A cell that cannot be read (a million-term sum nests too deep) is left out."""
-    from grader.checks.evasion import notebook_sources
-
-    parsed = []
-    for source in notebook_sources(nb):
-        if source.offset:
-            ast.increment_lineno(source.tree, source.offset)
-        parsed.append((source.cell if source.cell is not None else -1, source.tree))
-    return parsed
 
 
 def _dotted(node: ast.AST) -> str | None:

@@ -28,7 +28,7 @@ import keyword
 import tokenize
 from dataclasses import dataclass
 
-from grader.checks.static import MAX_LINE_CHARS
+from grader.checks.pysource import MAX_LINE_CHARS
 
 KEEP_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
 _SKIP = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
@@ -55,7 +55,7 @@ class Fingerprint:
 def normalise(source: str) -> list[Token]:
     """The unit's tokens with names, strings and numbers normalised; [] if it does not
     tokenize at all (a cell of shell magics), else as far as it tokenizes."""
-    # a line too long to tokenize (grader.checks.static.MAX_LINE_CHARS: Python 3.12's
+    # a line too long to tokenize (grader.checks.pysource.MAX_LINE_CHARS: Python 3.12's
     # tokenizer costs the square of a line's length) is read as an empty one
     lines = ["" if len(ln) > MAX_LINE_CHARS else ln for ln in source.splitlines()
              if not ln.lstrip().startswith(("%", "!"))]

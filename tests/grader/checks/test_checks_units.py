@@ -107,7 +107,7 @@ def test_parsing_survives_a_finalizer_that_parses(monkeypatch):
     import ast
     import gc
 
-    from grader.checks.static import parse_python
+    from grader.checks.pysource import parse_python
 
     class Reenter:
         def __del__(self):

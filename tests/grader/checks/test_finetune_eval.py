@@ -19,8 +19,9 @@ import pytest
 import torch
 
 from grader.checks import finetune_export
-from grader.checks.finetune import model_flags, read_split
+from grader.checks.finetune_data import read_split
 from grader.checks.finetune_evaluation import evaluate_all
+from grader.checks.finetune_flags import model_flags
 from tests.conftest import SAMPLES
 from tests.grader.checks.test_finetune_model_rules import PROBE, Student, export
 

@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from grader.checks.finetune import credit, model_flags, printed_labels, read_split
+from grader.checks.finetune import credit
+from grader.checks.finetune_data import printed_labels, read_split
 from grader.checks.finetune_evaluation import Evaluated, roles
+from grader.checks.finetune_flags import model_flags
 from grader.checks.series import parse_accuracy_series
 from grader.evaluate.launch import ModelResult, Tried
 from grader.models.cache import ModelCacheError, cached_models, install_snapshot, require

@@ -118,7 +118,7 @@ def test_a_line_too_long_to_tokenize_is_never_tokenized(monkeypatch):
     and is left out there."""
     from IPython.core.inputtransformer2 import TransformerManager
 
-    from grader.checks.static import MAX_LINE_CHARS
+    from grader.checks.pysource import MAX_LINE_CHARS
 
     seen: list[str] = []
     real = TransformerManager.transform_cell
@@ -135,7 +135,7 @@ def test_a_line_too_long_to_tokenize_is_never_tokenized(monkeypatch):
 
 
 def test_similarity_reads_a_too_long_line_as_empty():
-    from grader.checks.static import MAX_LINE_CHARS
+    from grader.checks.pysource import MAX_LINE_CHARS
     from grader.similarity.winnow import normalise
 
     tokens = normalise("a = 1\n" + "b = '" + "x" * (MAX_LINE_CHARS + 1) + "'\nc = 2\n")
