@@ -19,7 +19,9 @@ from grader.checks.seedwords import (
     KEYWORD,
     STEP_AFTER,
     STEP_BEFORE,
+    TEST,
     TRAIL,
+    VAL,
     WEAK_VAL,
     cell_value,
     read_numbers,
@@ -42,6 +44,13 @@ def _lead(context: str) -> list[str]:
     return [str(k[2]) for k in chain]
 
 
+LEGEND = re.compile(rf"\s*\(\s*(?:{VAL}|{TEST})(?:\s*(?:/|,|&|and)\s*(?:{VAL}|{TEST}))+"
+                    r"\s*(?:acc\w*\.?\s*)?\)", re.IGNORECASE)
+"""A legend in parentheses after figures joined by "/" ("0.851 / 0.840 (val / test)"):
+it names each of them in order, not only the figure it follows."""
+JOINED = re.compile(r"\s*(?:/|,|&|and)\s*", re.IGNORECASE)
+
+
 def read_sentence(text: str) -> tuple[list[tuple[int, str | None, float]],
                                       list[tuple[int, int]], list[tuple[int, int]]]:
     """(accuracies as (offset, split or None when unnamed, value), steps as (offset, step),
@@ -52,6 +61,21 @@ def read_sentence(text: str) -> tuple[list[tuple[int, str | None, float]],
     queue: list[str] = []
     for i, n in enumerate(numbers):
         if n.role != "acc":
+            continue
+        legend = LEGEND.match(text, n.end)
+        if legend:
+            splits = [str(m.lastgroup) for m in KEYWORD.finditer(legend.group())]
+            group = numbers[i + 1 - len(splits):i + 1] if len(splits) <= i + 1 else []
+            joined = (len(set(splits)) == len(splits) == len(group)
+                      and all(x.role == "acc" for x in group)
+                      and all(JOINED.fullmatch(text[a.end:b.start])
+                              for a, b in zip(group, group[1:], strict=False)))
+            if joined:  # each figure its split, in the legend's order
+                names = dict(zip((x.start for x in group), splits, strict=True))
+                accs = [(o, names.get(o, r), v) for o, r, v in accs]
+            # otherwise the legend names no figure for certain: this one stays unnamed
+            accs.append((n.start, splits[-1] if joined else None, round(n.value, 6)))
+            mark, queue = legend.end(), []
             continue
         lead = _lead(text[mark:n.start])
         nxt = next((x.start for x in numbers[i + 1:]), len(text))
