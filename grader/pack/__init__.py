@@ -32,9 +32,9 @@ if TYPE_CHECKING:
 PACK_FILE = "pack.toml"
 PRIVATE_KEYS = ("reference", "solution", "hidden", "expected", "rubric")
 """Keys naming private files ([assignment] reference and solution, [data] hidden), an
-answer key (`expected` of an `answer` check and of its conventions) or a TA's marking
-guide (a question's `rubric`); dropped from an
-exported public part."""
+answer key (`expected` of a check and of its conventions: what the kind of written
+answers keeps `private`) or a TA's marking guide (a question's `rubric`); dropped from
+an exported public part."""
 DATA_ROLES = ("train", "test", "external", "hidden")
 
 

@@ -113,7 +113,7 @@ class QuestionTable(Table):
     """Each a `kind` plus that kind's settings, `gate` and `weight`."""
     hint: str = ""
     rubric: str = ""
-    """What a TA marks a manual question by (the TA sheet's `rubric` column); private:
+    """What a TA marks a question graded by hand by (the TA sheet's `rubric` column); private:
     `grader pack export-public` drops it, and no record or report carries it."""
     printed: list[PrintedTable] = []
     time_budget: PositiveSeconds | None = None
