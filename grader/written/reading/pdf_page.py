@@ -68,6 +68,9 @@ class _Block:
     lines: list[_Line]
     page: int
     rules: tuple[_Rule, ...] = ()  # the page's, when it sets text over other text
+    row: bool = False
+    """Cells of one table row, joined from blocks side by side between the same borders
+    (``pdf_tables._one_table_row``): its lines are that row's cells, wrapped."""
 
 
 @dataclass

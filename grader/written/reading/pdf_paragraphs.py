@@ -15,6 +15,7 @@ from grader.written.reading.pdf_page import _Block, _Line, _Para
 from grader.written.reading.pdf_rows import _limits_of, _over_bar, _Row, _rows, _spaced
 from grader.written.reading.pdf_tables import (
     _align_tables,
+    _column_flows,
     _columns,
     _one_table_row,
     _stretched,
@@ -32,6 +33,19 @@ def _paragraphs(block: _Block) -> list[_Para]:
     rows = [r for r in _rows(block.lines, block.rules) if r.cells]
     if not rows:
         return []
+    if block.row and len(rows) > 1:
+        # cells of one table row whose text wraps: one row of its columns, not a row per
+        # printed line; a row whose cells hold paragraphs (a question beside its answer,
+        # the working above the result, in a two-column grid) is a page laid out in
+        # columns, not a table: its paragraphs, column by column
+        flows = _column_flows(block.lines)
+        if flows is not None and any(len(flow) > 1 for flow in flows):
+            return [_Para(render(p.runs), block.page, None, p.size,
+                          rows=[render(p.runs, emphasis=False)], top=p.top, bottom=p.bottom)
+                    for flow in flows for p in flow]
+        wrapped = _columns(block.lines)
+        if wrapped is not None:
+            return [_Para("", block.page, table=True, grid=[([render(c) for c in wrapped], [])])]
     multi = sum(len(r.cells) > 1 for r in rows)
     if (multi >= 2 and not _stretched(rows)) or (multi == 1 and len(rows) == 1):
         # a table, or one row of one
@@ -191,7 +205,7 @@ def _rejoin(blocks: list[_Block]) -> list[_Block]:
             # two-column page, whose baselines line up with this column's), is no
             # continuation of its line
             apart = (bx0 > px1 + 0.5 * first.size) or (px0 > bx1 + 0.5 * first.size)
-            if not apart and any(
+            continues = not apart and any(
                 ln.y0 < first.y1
                 and ln.y1 > first.y0
                 and (
@@ -205,11 +219,14 @@ def _rejoin(blocks: list[_Block]) -> list[_Block]:
                     or _over_bar(first, [ln], block.rules)
                 )
                 for ln in tail
-            ) or _one_table_row(prev, block) or _limits_of(first, prev.lines[-4:]) or any(
+            )
+            cells = not continues and _one_table_row(prev, block)
+            if continues or cells or _limits_of(first, prev.lines[-4:]) or any(
                 _limits_of(ln, block.lines) and _same_line(block.lines, prev.lines[-3:])
                 for ln in block.lines[:1]
             ):
                 prev.lines.extend(block.lines)
+                prev.row = prev.row or cells
                 px0, px1 = min(px0, bx0), max(px1, bx1)
                 continue
         out.append(_Block(list(block.lines), block.page, block.rules))

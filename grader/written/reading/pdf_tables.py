@@ -7,9 +7,12 @@ empty corner shifts every cell one column left (docs/reading-reports.md, "Tables
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from grader.written.reading.markup import Run
 from grader.written.reading.pdf_page import _Block, _Line, _Para
 from grader.written.reading.pdf_rows import CELL_GAP, _merge_markers, _Row, _rows, _spaced
+from grader.written.vocabulary import ends_sentence
 
 
 def _stretched(rows: list[_Row]) -> bool:
@@ -42,6 +45,61 @@ def _stretched(rows: list[_Row]) -> bool:
 def _columns(lines: list[_Line]) -> list[list[Run]] | None:
     """One table row whose cells wrap (a Word/HTML table row with a two-line cell): the
     block's lines fall into columns with a clear gap between them, and no line crosses it."""
+    flows = _column_flows(lines)
+    if flows is None:
+        return None
+    cells = []
+    for flow in flows:
+        runs: list[Run] = []
+        for piece in flow:
+            if runs:
+                runs.append(Run(" "))
+            runs.extend(piece.runs)
+        cells.append(runs)
+    cells = _merge_markers(cells)
+    return cells if len(cells) > 1 else None
+
+
+@dataclass
+class _Piece:
+    """A paragraph of one column of a table row: its runs and where it stands."""
+
+    runs: list[Run]
+    top: float
+    bottom: float
+    size: float
+
+
+PARAGRAPH_GAP = 0.25
+"""Lines of one cell further apart than this many font sizes may be two paragraphs: a
+browser's or Word's paragraphs have a margin between them, a wrapped line's boxes touch
+(but Chromium spaces the lines of wrapped MathML as far apart: ``_new_paragraph``)."""
+
+
+def _new_paragraph(piece: _Piece, row: _Row, runs: list[Run]) -> bool:
+    """A line of a cell starts a paragraph of its own: set apart from the one before by a
+    margin, after a sentence's end or a result, or where bold starts or stops (a label
+    over its text, a bold result under the working)."""
+    if row.y0 - piece.bottom <= PARAGRAPH_GAP * row.size:
+        return False
+    before = "".join(r.text for r in piece.runs).rstrip()
+    after = "".join(r.text for r in runs).lstrip("* ")
+    return (ends_sentence(before) or _bold(piece.runs) != _bold(runs)
+            # a result, then the next statement ("p = 0.7500" | "loss = ..."), where a
+            # formula wrapped over lines goes on with an operator or a figure
+            or (before[-1:].isdigit() and after[:1].isalpha()))
+
+
+def _bold(runs: list[Run]) -> bool:
+    inked = [r for r in runs if r.text.strip()]
+    return bool(inked) and all(r.bold for r in inked)
+
+
+def _column_flows(lines: list[_Line]) -> list[list[_Piece]] | None:
+    """The block's lines as columns with a clear gap between them, no line crossing it,
+    each column as its paragraphs (``_columns``); None for fewer than two columns, or for
+    a column holding pieces set wide apart on one baseline (a justified line stretched
+    around inline mathematics, not a cell)."""
     size = max(1.0, max(ln.size for ln in lines))
     columns: list[list[_Line]] = []
     right = -1.0
@@ -53,22 +111,21 @@ def _columns(lines: list[_Line]) -> list[list[Run]] | None:
         right = max(right, line.x1) if len(columns[-1]) > 1 else line.x1
     if len(columns) < 2:
         return None
-    cells = []
+    flows = []
     for column in columns:
         ordered = sorted(column, key=lambda ln: ln.baseline)
-        runs: list[Run] = []
+        flow: list[_Piece] = []
         for row in _rows(ordered):
             if len(row.cells) > 1:
-                # a cell holding pieces set wide apart on one baseline is a justified
-                # line of a paragraph (stretched around inline mathematics), not a cell
                 return None
-            if runs:
-                runs.append(Run(" "))
-            runs.extend(r for cell in _spaced(row.cells) for r in cell)
-        cells.append(runs)
-    cells = _merge_markers(cells)
-    return cells if len(cells) > 1 else None
-
+            runs = [r for cell in _spaced(row.cells) for r in cell]
+            if flow and not _new_paragraph(flow[-1], row, runs):
+                flow[-1].runs.extend([Run(" "), *runs])
+                flow[-1].bottom = max(flow[-1].bottom, row.y1)
+            else:
+                flow.append(_Piece(runs, row.y0, row.y1, row.size))
+        flows.append(flow)
+    return flows
 
 
 def _align_tables(paras: list[_Para]) -> None:

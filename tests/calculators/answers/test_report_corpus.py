@@ -134,14 +134,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "reads '2': wrong 0; should read '0.415': wrong 0",
     ('h6-p3-md-summary', 'q3c', 'text'):
         "reads '25.77': close 0.75; should read '25.77 GB': correct 1",
-    ('h6-p3-word-twocol', 'q3c', 'pdf'):
-        "reads '2 bytes': shotgun 0; should read '25.77 GB': correct 1",
-    ('h6-p3-word-twocol', 'q3d', 'pdf'):
-        "reads '1.4497e10': shotgun 0; should read '1.45e10': correct 1",
-    ('h6-p3-word-twocol', 'q3e1', 'pdf'):
-        "reads '48': shotgun 0; should read '9.437e6': correct 1",
-    ('h6-p3-word-twocol', 'q3e2', 'pdf'):
-        "reads '7.5497e7 bytes': shotgun 0; should read '75.5 MB': correct 1",
     ('h6-p3-md-jupyter', 'q3d', 'text'):
         "reads '48': wrong 0; should read 'fourteen and a half billion': correct 1",
     ('h6-p3-md-jupyter', 'q3e3', 'text'):

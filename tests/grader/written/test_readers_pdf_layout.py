@@ -154,6 +154,33 @@ def test_the_corpus_fractions_are_read(corpus_pdf):
     assert "**III.** (75.5 MB)/(115.98 GB) = 0.065%" in corpus_pdf("p3-latex-boxed")
 
 
+def test_a_page_in_two_columns_is_read_column_by_column_not_as_a_table(corpus_pdf):
+    """A grid of question (left) and answer (right), each cell its own block between the
+    same borders, printed by Chromium: the raw text interleaves nothing, but read as a
+    table every printed line was a row, '| …, 2 | **Memory = … = 25.77 GB** |', and the
+    answer a shotgun of the question's figures and the working. Cells that hold
+    paragraphs are a page in columns: each paragraph is a line, the question's first."""
+    raw = _raw_corpus("h6-p3-word-twocol")
+    assert "Memory = 2.577e10 B = 25.77 GB" in raw  # a line of its own in the raw text too
+    lines = corpus_pdf("h6-p3-word-twocol")
+    at = lines.index("**Q3 (c)**")
+    assert lines[at:at + 4] == [
+        "**Q3 (c)**",
+        "Memory of the attention score matrix QK^T, all 48 heads, S = 16,384, 2 bytes per "
+        "score, in GB.",
+        "h·S^2 = 48 × 16384^2 = 1.2885e10 scores; × 2 bytes = 2.577e10 bytes.",
+        "**Memory = 2.577e10 B = 25.77 GB**",
+    ]
+    # two bold results under the working, set apart by a margin, are two lines
+    assert "**p(mat) = 0.7500**" in lines and "**loss = −ln(0.7500) = 0.2876**" in lines
+    assert not any(ln.startswith("|") for ln in lines)
+
+
+def _raw_corpus(stem: str) -> str:
+    with pymupdf.open(DOCS.parent / "report-corpus" / "reports" / f"{stem}.pdf") as doc:
+        return "\n".join(page.get_text() for page in doc)
+
+
 @pytest.fixture(scope="module")
 def corpus_pdf():
     reports = DOCS.parent / "report-corpus" / "reports"
