@@ -210,7 +210,9 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
             reader.family = above
             continue
         fields = plain_header(line)
-        row = i + 1 + (i + 1 < len(raw) and DASHES.match(raw[i + 1]) is not None)
+        row = i + 1  # the first row, under the header or under its rule of dashes
+        if row < len(raw) and DASHES.match(raw[row]):
+            row += 1
         if fields and row < len(raw) and read_plain_row(reader, first_line + row, raw[row],
                                                         fields):
             flush()
