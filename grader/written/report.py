@@ -21,7 +21,15 @@ from dataclasses import dataclass
 
 from calculators.answers.stated import conventions_in
 from grader.written.blocks import Block, blocks, table_of
-from grader.written.candidates import Candidate, Source, candidates, pick, shotgun
+from grader.written.candidates import (
+    TIER_BOLD,
+    TIER_FINAL,
+    Candidate,
+    Source,
+    candidates,
+    pick,
+    shotgun,
+)
 from grader.written.owners import own_candidates
 from grader.written.phrases import (
     loose_part_range,
@@ -123,14 +131,27 @@ class _Reader:
         return self._part(spec, found[0], found[1])
 
     def later_ranges(self, spec: QuestionSpec, first: _Range) -> list[_Range]:
-        """Later sections entering ``spec``'s own label: a closing summary's row "| (c) | 25.77
-        GB |". Read only when the body's section holds no number: a summary restates the
-        answers, so where the body answers, the body's answer is graded."""
+        """Later sections entering ``spec``'s label: a summary table's rows ("| Q3 (c) |
+        25.77 GB |", "| Q3 — language model | 20,857,601 |"), wherever the table is. A table
+        is one block whose rows each name their question: a row naming a part by a phrase
+        (or in the student's words) answers that part. ``extract_answers`` says when a row
+        beats the body."""
         target = self.targets[spec.id]
-        if target is None:
+        if target is not None:
+            return [self._labelled(found) for found in sections_of(self.lines, target)
+                    if found[0] > first.start]
+        parent = self.parents[spec.id]
+        if parent is None or spec.part is None:
             return []
-        return [self._labelled(found) for found in sections_of(self.lines, target)
-                if found[0] > first.start]
+        out = []
+        for start, end in sections_of(self.lines, parent):
+            if start <= first.start or not self.lines[start].table:
+                continue
+            rows = next((j for j in range(start, end) if not self.lines[j].table), end)
+            part = self._part(spec, start - 1, rows)  # the first row names the part too
+            if not isinstance(part, str):
+                out.append(part)
+        return out
 
     def _labelled(self, found: tuple[int, int]) -> _Range:
         start, end = found
@@ -155,6 +176,11 @@ class _Reader:
         first = self.lines[part[0]]
         return _Range(part[0], part[1], not first.heading, self.lines[head].raw.strip(),
                       (head, min([part[0], *starts])))
+
+    def found(self, rng: _Range, spec: QuestionSpec) -> list[Candidate]:
+        """The candidates of a range that are ``spec``'s own (``owners``)."""
+        sources = self.sources(rng)
+        return own_candidates(candidates(sources, spec.symbols), sources, spec, self.questions)
 
     def sources(self, rng: _Range) -> list[Source]:
         out = []
@@ -214,6 +240,13 @@ class _Reader:
 
 
 
+def _row_beats(row: Candidate, body: Candidate, reader: _Reader, later: _Range) -> bool:
+    """Whether a summary table's row answers instead of the body: the body holds working
+    only (no value it marks: boxed, an answer line, an answer cell, bold) and the row is a
+    table's answer cell. Where the body marks its answer, that is graded; a summary restates."""
+    return body.tier < TIER_BOLD and row.tier == TIER_FINAL and reader.lines[later.start].table
+
+
 def extract_answers(report_text: str, questions: Sequence[QuestionSpec]) -> dict[str, Extracted]:
     """The final answer of each question's section, keyed by ``QuestionSpec.id``.
 
@@ -223,21 +256,25 @@ def extract_answers(report_text: str, questions: Sequence[QuestionSpec]) -> dict
     results: dict[str, Extracted] = {}
     for spec in questions:
         rng = reader.range_of(spec)
-        if isinstance(rng, str):
-            results[spec.id] = Extracted(spec.id, False, reason=rng)
-            continue
-        for later in reader.later_ranges(spec, rng):
-            if pick(candidates(reader.sources(rng), spec.symbols)) is not None:
-                break
-            rng = later  # the body's section holds no number: its summary row answers
-        section = (rng.start + 1, rng.end)
-        sources = reader.sources(rng)
-        found = candidates(sources, spec.symbols)
-        found = own_candidates(found, sources, spec, questions)
-        stated = conventions_in("\n".join(
-            line.raw for line in [*reader.lines[rng.intro[0]:rng.intro[1]],
-                                  *reader.lines[rng.start:rng.end]]))
+        if isinstance(rng, str):  # no section in the body: a summary's row may still answer
+            rows = reader.later_ranges(spec, _Range(-1, -1, False, ""))
+            if not rows:
+                results[spec.id] = Extracted(spec.id, False, reason=rng)
+                continue
+            rng = rows[0]
+        body = rng
+        found = reader.found(rng, spec)
         chosen = pick(found)
+        for later in reader.later_ranges(spec, body):
+            row_found = reader.found(later, spec)
+            row = pick(row_found)
+            if row is not None and (chosen is None or _row_beats(row, chosen, reader, later)):
+                rng, found, chosen = later, row_found, row
+                break
+        section = (rng.start + 1, rng.end)
+        stated = conventions_in("\n".join(
+            line.raw for r in dict.fromkeys((body, rng))
+            for line in [*reader.lines[r.intro[0]:r.intro[1]], *reader.lines[r.start:r.end]]))
         if chosen is None:
             results[spec.id] = Extracted(spec.id, False, section=section, heading=rng.heading,
                                          reason="no number in the section", stated=stated)

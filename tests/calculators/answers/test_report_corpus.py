@@ -128,12 +128,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # kept outside the repository until that work ended, then added and measured once:
     # 8/17 PDF, 10/16 DOCX, 15/33 text (docs/benchmarks.md). Then only the answer parser's
     # Python digit groups and decimal comma after zero (a family the checker test showed).
-    ('h6-p3-md-summary', 'q3a2.p', 'text'):
-        "reads '20.0855 / 26.7791': close 0.75; should read '0.750': correct 1",
-    ('h6-p3-md-summary', 'q3a2.loss', 'text'):
-        "reads '2': wrong 0; should read '0.415': wrong 0",
-    ('h6-p3-md-summary', 'q3c', 'text'):
-        "reads '25.77': close 0.75; should read '25.77 GB': correct 1",
     ('h6-p3-md-jupyter', 'q3d', 'text'):
         "reads '48': wrong 0; should read 'fourteen and a half billion': correct 1",
     ('h6-p3-md-jupyter', 'q3e3', 'text'):
@@ -150,10 +144,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "reads '10,050,201': wrong 0; should read '21,018,401': correct 1",
     ('h6-labA-word-answerfirst', 'q3.cls', 'pdf'):
         "reads '402': wrong 0; should read '10,968,602': correct 1",
-    ('h6-labA-md-summary', 'q3.lm', 'text'):
-        "reads '402': wrong 0; should read '20,857,601': convention no_out_proj 0.75",
-    ('h6-labA-md-summary', 'q3.cls', 'text'):
-        "reads '402': wrong 0; should read '10,807,802': convention no_out_proj 0.75",
     ('h6-labB-txt-ascii', 'seeds', 'text'):
         "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 18/18 confirmed",
     ('h6-labB-docx-libre', 'seeds', 'docx'):

@@ -65,3 +65,35 @@ def test_an_answers_heading_over_a_table_leaves_the_table_its_answer_column():
             "| Q3(a)(II) p(mat) | 0.7500 | softmax at index 2 |\n| Q3(c) | 25.77 GB | 2 bytes |\n")
     got = extract_answers(text, Q3)
     assert (got["q3a2.p"].answer, got["q3c"].answer) == ("0.7500", "25.77 GB")
+
+
+SUMMARY = ("## Q3 (a)\n\n### (II)\n\n- sum = 26.7791\n- p(mat) = 20.0855 / 26.7791\n\n"
+           "## Q3 (c)\n\nS² × h = 12,884,901,888 scores. In GB this is 25.77.\n\n"
+           "## Q3 (d)\n\nThe FFN holds **14.50 billion** parameters.\n\n"
+           "## Summary of answers\n\n| Question | Answer |\n|---|---|\n"
+           "| Q3 (a)(II) probability of \"mat\" | 0.750 |\n"
+           "| Q3 (a)(II) cross-entropy loss | 0.415 bits |\n"
+           "| Q3 (c) attention score memory | 25.77 GB |\n| Q3 (d) FFN parameters | 14.5 billion |\n")
+
+
+def test_a_summary_tables_row_answers_where_the_body_holds_working_only():
+    got = extract_answers(SUMMARY, Q3)
+    assert got["q3a2.p"].answer == "0.750"
+    assert got["q3a2.loss"].answer == "0.415 bits"
+    assert got["q3c"].answer == "25.77 GB"
+
+
+def test_where_the_body_marks_its_answer_the_body_is_graded_not_the_summary():
+    got = extract_answers(SUMMARY, Q3)["q3d"]
+    assert (got.answer, got.why) == ("14.50 billion", "bold")
+
+
+def test_a_summary_row_names_a_part_in_the_students_words():
+    lab = [QuestionSpec("lm", ("Question 3",), part="Language modeling task"),
+           QuestionSpec("cls", ("Question 3",), part="Classification task")]
+    text = ("## Q3\n\n- encoder: 50001 × 200 = 10,000,200\n- classification head: 402\n\n"
+            "## Answers at a glance\n\n| Question | Answer |\n|---|---|\n"
+            "| Q3 — language model | 20,857,601 parameters |\n"
+            "| Q3 — classification model | 10,807,802 parameters |\n")
+    got = extract_answers(text, lab)
+    assert (got["lm"].answer, got["cls"].answer) == ("20,857,601", "10,807,802")

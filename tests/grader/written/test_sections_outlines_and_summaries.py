@@ -138,11 +138,14 @@ def test_a_range_is_read_only_after_a_plural_word():
 
 
 @pytest.mark.parametrize("closing", ["## Summary", "**Final answers**", ""])
-def test_a_summary_row_answers_only_a_part_the_body_left_without_a_number(closing):
-    text = ("Q3\n(c)\nthe memory is the scores times two bytes\n\n(d)\nFFN = 14.2 billion\n\n(e)\n"
-            f"(i) {E[0]}\n(ii) {E[1]}\n(iii) {E[2]}\n\n{closing}\n\n| Part | Answer |\n|---|---|\n"
-            f"| (c) | {C} |\n| (d) | {D} |\n")
-    assert cde(text) == (C, "14.2 billion", *E)
+def test_a_summary_row_answers_a_part_whose_body_marks_no_answer(closing):
+    """A summary's row is the student's final word where the body holds working only
+    (held-out-6: every answer only in a closing table); where the body marks its answer
+    (bold, boxed, an "Answer:" line), the body is graded and the summary restates."""
+    text = ("Q3\n(c)\nthe memory is the scores times two bytes\n\n(d)\nFFN = **14.2 billion**"
+            f"\n\n(e)\n(i) {E[0]}\n(ii) {E[1]}\n(iii) FFN = 116 GB, ratio = 0.065\n\n{closing}\n\n"
+            f"| Part | Answer |\n|---|---|\n| (c) | {C} |\n| (d) | {D} |\n| (e)(iii) | {E[2]} |\n")
+    assert cde(text) == (C, "14.2 billion", E[0], E[1], E[2])
 
 
 @pytest.mark.parametrize("closing,ends", [("### Summary", False), ("**Summary**", False),
