@@ -234,7 +234,7 @@ def _line(raw: dict) -> _Line | None:
         if not span["text"]:
             continue
         math, bold_font, italic_font = _font_kind(span["font"])
-        text = span["text"]
+        text = _digit_groups(span["text"]) if math else span["text"]
         flags = span["flags"]
         x0, y0, x1, y1 = span["bbox"]
         baseline = span["origin"][1]
@@ -268,6 +268,40 @@ def _line(raw: dict) -> _Line | None:
     if inked:
         y0, y1 = min(b[1] for b in inked), max(b[3] for b in inked)
     return _Line(spans, x0, x1, y0, y1, baseline, size)
+
+
+_OPENS, _CLOSES = "([{⟨", ")]}⟩"
+
+
+def _digit_groups(text: str) -> str:
+    """Digit groups a math font sets as punctuation, ``25, 769, 803, 776``, as one number.
+
+    Typst (and TeX without ``{,}``) put a space after every comma in mathematics, so the
+    text layer says "25, 769, 803, 776" for 25,769,803,776: read as it stands, that is a
+    list of four small numbers. Groups of three digits after a group of one to three are
+    one number, except inside brackets, where a tuple or set of numbers stands
+    (``(128, 256, 512)``)."""
+    parts = text.split(", ")
+    if len(parts) < 2:
+        return text
+    out = [parts[0]]
+    chained = False  # out[-1] ends with a group joined to the one before it
+    for part in parts[1:]:
+        head = out[-1]
+        lead = len(head) - len(head.rstrip("0123456789"))
+        before = head[: len(head) - lead].rstrip()[-1:]
+        group = len(part) >= 3 and part[:3].isdigit() and not part[3:4].isdigit() \
+            and part[3:4] != "."
+        first = 1 <= lead <= 3 and not (before and (before in ".,-_^" + _OPENS
+                                                    or before.isalnum()))
+        after = part[3:].lstrip()[:1]
+        if group and (chained or first) and not (after and after in _CLOSES):
+            out[-1] = f"{head},{part}"
+            chained = True
+        else:
+            out.append(part)
+            chained = False
+    return ", ".join(out)
 
 
 def _main(spans: list[_Span]) -> tuple[float, float]:

@@ -176,6 +176,21 @@ def test_a_page_in_two_columns_is_read_column_by_column_not_as_a_table(corpus_pd
     assert not any(ln.startswith("|") for ln in lines)
 
 
+def test_digit_groups_a_math_font_spaces_are_one_number(corpus_pdf):
+    """Typst (and TeX without {,}) set a space after each comma in mathematics: the text
+    layer says '25, 769, 803, 776', four small numbers to anything reading it."""
+    from grader.written.reading.pdf_page import _digit_groups
+
+    assert "25, 769, 803, 776" in _raw_corpus("h6-p3-latex-answerfirst")
+    text = "\n".join(corpus_pdf("h6-p3-latex-answerfirst"))
+    assert "at 2 bytes each 25,769,803,776 bytes." in text
+    assert "two matrices per layer and 48 layers: 98,304 × 96." in text
+    assert "115,964,116,992/75,497,472 ≈1536" in text
+    # a tuple or set of numbers, a list of small ones, decimals: as they stand
+    for kept in ("(128, 256, 512)", "{128, 256}", "1, 2, 3", "[0.5, 0.1, 3.0]", "0.5, 100"):
+        assert _digit_groups(kept) == kept
+
+
 def _raw_corpus(stem: str) -> str:
     with pymupdf.open(DOCS.parent / "report-corpus" / "reports" / f"{stem}.pdf") as doc:
         return "\n".join(page.get_text() for page in doc)
