@@ -247,3 +247,45 @@ def loose_part_range(lines: list[PlainLine], start: int, end: int, names: Sequen
                  if any(_named_like(lines[i], o) for o in siblings) and not mine(lines[i])), end)
     return first, stop
 
+
+
+def _words_at(text: str) -> list[tuple[int, str]]:
+    """Each word of ``text`` (a run of letters and digits), lower-cased, with where it starts."""
+    out: list[tuple[int, str]] = []
+    start = None
+    for i, ch in enumerate(f"{text} "):
+        if ch.isalnum():
+            start = i if start is None else start
+        elif start is not None:
+            out.append((start, text[start:i].lower()))
+            start = None
+    return out
+
+
+def _names_word(word: str, name: str) -> bool:
+    """Whether one word names ``name`` as ``_named_like`` reads a line's head: a word of
+    the same stem or the name's initials."""
+    if word[0].isdigit() or word in _GENERIC_WORDS:
+        return False
+    stems, initials = _stems(name)
+    return (len(word) >= 4 and word[:5] in stems) or (len(initials) >= 2 and word == initials)
+
+
+def named_span(text: str, names: Sequence[str], siblings: Sequence[str]) -> tuple[int, int] | None:
+    """Where a line naming several parts in turn speaks of this one ("Answer: Language-model
+    network: 21,018,401 ... Classifier network: 10,968,602 ..."): from the first word named
+    like this part (and like no sibling) to the next word named like a sibling. None unless
+    the line names this part and a sibling: a line naming one part is that part's section."""
+    def mine(word: str) -> bool:
+        return any(_names_word(word, n) for n in names) \
+            and not any(_names_word(word, o) for o in siblings)
+
+    def theirs(word: str) -> bool:
+        return any(_names_word(word, o) for o in siblings) \
+            and not any(_names_word(word, n) for n in names)
+
+    words = _words_at(text)
+    start = next((at for at, word in words if mine(word)), None)
+    if start is None or not any(theirs(word) for _, word in words):
+        return None
+    return start, next((at for at, word in words if at > start and theirs(word)), len(text))

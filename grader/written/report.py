@@ -33,6 +33,7 @@ from grader.written.candidates import (
 from grader.written.owners import own_candidates
 from grader.written.phrases import (
     loose_part_range,
+    named_span,
     norm,
     part_range,
     phrase_section,
@@ -55,7 +56,7 @@ from grader.written.sections import (
     split_run_in,
     target_of,
 )
-from grader.written.vocabulary import is_answer_heading
+from grader.written.vocabulary import ANSWER_LINE, is_answer_heading
 
 __all__ = [  # what callers import from here (grader/written/__init__.py, tests)
     "Candidate", "Extracted", "QuestionSpec", "extract_answers", "section_text",
@@ -73,6 +74,8 @@ class _Range:
     heading: str
     intro: tuple[int, int] = (0, 0)
     """Lines before the question's first part: conventions stated there hold for every part."""
+    span: tuple[int, int] | None = None
+    """Where in its one line the range is: a part's piece of an answer line naming several."""
 
 
 def _under_answer_headings(found: Sequence[Block]) -> set[int]:
@@ -165,6 +168,9 @@ class _Reader:
         siblings = [n for q in self.questions
                     if q.part and q.headings == spec.headings and q.part != spec.part
                     for n in q.names(q.part)]
+        stated_first = self._answer_line_part(spec, head, end, siblings)
+        if stated_first is not None:
+            return stated_first
         part = next((found for name in spec.names(spec.part)
                      if (found := part_range(self.plain, head + 1, end, name, siblings))), None)
         if part is None:
@@ -176,6 +182,22 @@ class _Reader:
         first = self.lines[part[0]]
         return _Range(part[0], part[1], not first.heading, self.lines[head].raw.strip(),
                       (head, min([part[0], *starts])))
+
+    def _answer_line_part(self, spec: QuestionSpec, head: int, end: int,
+                          siblings: Sequence[str]) -> _Range | None:
+        """The part's piece of an answer line that names several parts in turn, the answer
+        stated before the working ("**Answer:** Language-model network: **21,018,401** ...
+        Classifier network: **10,968,602** ..."): marked as the answer, it beats the working
+        after it, whose rows ("LM head 200 × 50,001") are named like the parts too."""
+        assert spec.part is not None
+        for i in range(head, end):
+            line = self.lines[i]
+            if line.table or not (line.number in self.answered or ANSWER_LINE.match(line.raw)):
+                continue
+            span = named_span(line.raw, spec.names(spec.part), siblings)
+            if span is not None:
+                return _Range(i, i + 1, True, self.lines[head].raw.strip(), (head, i), span)
+        return None
 
     def found(self, rng: _Range, spec: QuestionSpec) -> list[Candidate]:
         """The candidates of a range that are ``spec``'s own (``owners``)."""
@@ -209,9 +231,13 @@ class _Reader:
                 column, value = None, column
             cell = None if column is None or column < skipped else column - skipped
             answers = line.table and (cell is not None or i == rng.start or line.opens)
+            piece = rng.span is not None and i == rng.start
+            if piece:
+                assert rng.span is not None
+                text = line.raw[rng.span[0]:rng.span[1]]
             out.append(Source(line.number, text, answers, following, cell,
                               None if value is None or value < skipped else value - skipped,
-                              line.code, line.number in self.answered))
+                              line.code, piece or line.number in self.answered))
         return out
 
     def _answer_column(self, i: int) -> tuple[int | None, bool]:

@@ -5,6 +5,7 @@ magnitudes, answers only in a closing summary table, the answer stated first."""
 from __future__ import annotations
 
 from grader.written import QuestionSpec, extract_answers, section_text
+from grader.written.phrases import named_span
 from grader.written.reading.normalise import normalise
 
 Q3 = [QuestionSpec("q3a2.p", ("Q3 (a)",), part="(II)", labels=("p(mat)", "probability")),
@@ -97,3 +98,24 @@ def test_a_summary_row_names_a_part_in_the_students_words():
             "| Q3 — classification model | 10,807,802 parameters |\n")
     got = extract_answers(text, lab)
     assert (got["lm"].answer, got["cls"].answer) == ("20,857,601", "10,807,802")
+
+
+LAB = [QuestionSpec("lm", ("Question 3",), part="Language modeling task"),
+       QuestionSpec("cls", ("Question 3",), part="Classification task")]
+
+
+def test_an_answer_line_naming_both_parts_in_turn_answers_each_before_the_working():
+    text = ("## Exercise 3\n**Answer:** Language-model network: **21,018,401** trainable "
+            "parameters Classifier network: **10,968,602** trainable parameters\n"
+            "| **block** | **count** |\n| LM head 200 × 50,001 + 50,001 | 10,050,201 |\n"
+            "| classifier head 200 × 2 + 2 | 402 |\n")
+    got = extract_answers(text, LAB)
+    assert (got["lm"].answer, got["cls"].answer) == ("21,018,401", "10,968,602")
+
+
+def test_a_line_is_cut_into_pieces_only_where_it_names_this_part_and_a_sibling():
+    names, siblings = ["Language modeling task"], ["Classification task"]
+    line = "Answer: Language-model network: 21,018,401. Classifier network: 10,968,602."
+    start, stop = named_span(line, names, siblings)
+    assert line[start:stop] == "Language-model network: 21,018,401. "
+    assert named_span("Answer: the LM network has 21,018,401.", names, siblings) is None
