@@ -71,7 +71,6 @@ _CHAIN_AFTER = re.compile(r"(?<![<>!])(?:=|≈|\\approx)")
 # the "≈" after the next label is that item's, not a chain the first value runs on into
 # or in a parenthesis after it ("**0.065 %** of the FFN's states (≈ 116 GB)")
 _NEXT_ITEM = re.compile(rf"(?<!\d)[{LIST_COMMAS}]\s*(?=[^\d\s=≈])|\s(?:and|while|with)\s|\s\(", re.I)
-_TAG = re.compile(r"(?:\\tag\{|\[)\s*$")
 # "the trainable parameters are 9,437,184." states a result; "2rH = 98,304 parameters"
 # before it in the same paragraph is working
 _IS_BEFORE = re.compile(r"\b(?:is|are|was|were|becomes?|come\s+to)\s*(?:\*|\{|\s)*$", re.I)
@@ -159,16 +158,41 @@ def _closed_form(segment: str) -> bool:
     return bool(_CLOSED_FORM.search(segment)) and "=" not in segment and "≈" not in segment
 
 
+_NAME_CHARS = "".join(chr(c) for c in range(128) if chr(c).isalnum()) + "_{}\\"
+"""What a symbol's name is written with ("d_{model}", "\\alpha")."""
+_OPERATORS = ("-", "+", "×", "/", "^", "·", "÷", "\\times", "\\cdot")
+"""What makes the value after it an operand ("48 × 16384")."""
+
+
+def _word_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each run of non-space characters of ``text``."""
+    out: list[tuple[int, int]] = []
+    start = None
+    for i, ch in enumerate(f"{text} "):
+        if not ch.isspace():
+            start = i if start is None else start
+        elif start is not None:
+            out.append((start, i))
+            start = None
+    return out
+
+
 def _defines(before: str, names: Sequence[str]) -> bool:
     """Whether ``before`` ends with "<one of the question's symbols> =" (a definition)."""
-    m = re.search(r"([A-Za-z][\w{}\\]*)\s*=\s*$", before)
-    return bool(m and names and normalize_name(m.group(1)) in names)
+    head = before.rstrip()
+    if not names or not head.endswith("=") or head.endswith(("==", "<=", ">=", "!=")):
+        return False
+    head = head[:-1].rstrip()
+    name = head[len(head.rstrip(_NAME_CHARS)):]
+    name = name[next((k for k, ch in enumerate(name) if ch.isascii() and ch.isalpha()),
+                     len(name)):]  # a name starts with a letter
+    return bool(name) and normalize_name(name) in names
 
 
 def _formula_in(segment: str, symbols: Mapping[str, Any],
                 closed: bool) -> tuple[int, int, ParsedAnswer] | None:
     """The longest formula in ``segment`` (prose cut from its start and end), if any."""
-    words = [(m.start(), m.end()) for m in re.finditer(r"\S+", segment)]
+    words = _word_spans(segment)
     for i in range(min(len(words), 12)):
         for j in range(len(words), max(i, len(words) - 4), -1):
             a, b = words[i][0], words[j - 1][1]
@@ -280,7 +304,7 @@ def _skipped(m: re.Match[str], row: _Row, before: str, after: str) -> bool:
     s, e = m.span()
     if any(fs <= s and e <= fe for fs, fe, _, _ in row.formulas):
         return True  # a coefficient of a formula
-    if _TAG.search(before) or after.lstrip().startswith("]"):
+    if before.rstrip().endswith(("\\tag{", "[")) or after.lstrip().startswith("]"):
         return True  # \tag{1}, citations [4]
     if before.rstrip().endswith("(") and after.lstrip().startswith(")") and len(m.group(0)) <= 2:
         return True  # equation number "(5)"
@@ -319,7 +343,7 @@ def _tier(row: _Row, m: re.Match[str], before: str, after: str, written: str,
     ns, ne = m.span(1)  # the number itself: its unit may sit outside the bold
     operand = bool(_OPERATOR_AFTER.match(after)) or bool(
         _PAREN_AFTER.match(after) and not _unit_last(written)) or bool(
-        re.search(r"(?:[-+×/^·÷]|\\times|\\cdot)$", re.sub(r"[\s*{(]+$", "", before)))
+        before.rstrip(" \t\n*{(").endswith(_OPERATORS))
     chain_continues = bool(_CHAIN_AFTER.search(
         _NEXT_ITEM.split(after, 1)[0] if row.answer_line else after))
     settled = not operand and not chain_continues

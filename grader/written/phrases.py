@@ -68,14 +68,14 @@ def norm(text: str) -> str:
     s = text.lower().replace("\\_", "_")
     s = " ".join(s.translate(_MARKUP_BLANKS).split())  # one space each, so:
     s = s.replace("( ", "(").replace(" (", "(").replace(" )", ")")
-    s = _BRITISH.sub(lambda m: _AMERICAN[m.group(0)], s)
+    for british, american in _AMERICAN.items():
+        s = s.replace(british, american)
     return " ".join(s.split()).strip(" :.")
 
 
 _MARKUP_BLANKS = str.maketrans(dict.fromkeys("*`#$\\", " "))
 _AMERICAN = {"modelling": "modeling", "labelling": "labeling", "isation": "ization",
              "normalis": "normaliz", "tokenis": "tokeniz"}
-_BRITISH = re.compile("|".join(_AMERICAN))
 """British spellings read as the pack writes them ("Language modelling task")."""
 
 

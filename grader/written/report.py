@@ -15,7 +15,6 @@ kept, so a TA can see what else was considered.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -76,6 +75,17 @@ class _Range:
     """Lines before the question's first part: conventions stated there hold for every part."""
     span: tuple[int, int] | None = None
     """Where in its one line the range is: a part's piece of an answer line naming several."""
+
+
+def _states_after(rest: str) -> bool:
+    """Whether a heading's text after its label gives a value ("## Q3 (c): 25.77 GB",
+    "### (II) = 0.75"): a ":" or "=" within its first four characters, no word before it."""
+    for ch in rest[:4]:
+        if ch in ":=":
+            return True
+        if ch.isalnum() or ch == "_":
+            return False
+    return False
 
 
 def _under_answer_headings(found: Sequence[Block]) -> set[int]:
@@ -159,8 +169,8 @@ class _Reader:
     def _labelled(self, found: tuple[int, int]) -> _Range:
         start, end = found
         line = self.lines[start]
-        inline = not line.heading or bool(line.mark and re.match(
-            r"^\W{0,3}[:=]", line.raw[line.mark.content:]))
+        inline = not line.heading or bool(line.mark and _states_after(
+            line.raw[line.mark.content:]))
         return _Range(start, end, inline, line.raw.strip())
 
     def _part(self, spec: QuestionSpec, head: int, end: int) -> _Range | str:

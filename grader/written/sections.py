@@ -67,8 +67,6 @@ __all__ = [  # the label grammar's names are re-exported: callers read sections 
 
 _OUTLINE = re.compile(r"(?P<n>\d{1,2})[.)]?(?:\s+(?P<title>[A-Za-z][^=\d]{0,80}?))?\s*")
 """A plain-text outline's question line, at the left margin: "3." or "3. Transformer analysis"."""
-_FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
-_COMMENT = re.compile(r"^\s*(?:#+|//|--|%)\s*")
 
 
 @dataclass(frozen=True)
@@ -101,7 +99,7 @@ def read_lines(text: str, lettered: set[str] | None = None,
     pending = list(_numbered(text))
     contents = {pending[i][0] for i in contents_lines([raw for _, raw in pending])}
     pending.reverse()
-    fences = [n for n, raw in pending if _FENCE.match(raw)]
+    fences = [n for n, raw in pending if _fence(raw)]
     fences = set(fences[:len(fences) // 2 * 2])  # a fence never closed fences nothing
     fenced = False
     closed: Path | None = None  # the path a closing summary ended (its rows name its parts)
@@ -109,7 +107,7 @@ def read_lines(text: str, lettered: set[str] | None = None,
     while pending:
         number, raw = pending.pop()
         if number in fences or fenced:
-            fenced = fenced != (number in fences and bool(_FENCE.match(raw)))
+            fenced = fenced != (number in fences and _fence(raw))
             mark = _comment_mark(raw)
             new = _apply(mark, paths, lettered) if mark is not None else None
             if new is not None:
@@ -205,13 +203,29 @@ def _subsection(raw: str, level: int | None) -> bool:
     return md is None or len(md.group(1)) > level
 
 
+def _fence(raw: str) -> bool:
+    """A code fence: ``` or ~~~ after at most three spaces."""
+    body = raw.lstrip(" ")
+    return len(raw) - len(body) <= 3 and body.startswith(("```", "~~~"))
+
+
+def _comment_start(raw: str) -> int | None:
+    """Where a code comment's text starts ("# Q3 (c)", "// (e)", "-- x", "% y"), or None."""
+    body = raw.lstrip()
+    for lead in ("#", "//", "--", "%"):
+        if body.startswith(lead):
+            rest = body.lstrip("#") if lead == "#" else body[len(lead):]
+            return len(raw) - len(rest.lstrip())
+    return None
+
+
 def _comment_mark(raw: str) -> Mark | None:
     """In a code block, a comment that is a label and nothing else ("# Q3 (c)", "// (e)(ii)")
     opens it; every other line of code (a printed "# 25769803776", "# 3.2") names nothing."""
-    comment = _COMMENT.match(raw)
-    if comment is None or _FENCE.match(raw):
+    start = _comment_start(raw)
+    if start is None or _fence(raw):
         return None
-    body = raw[comment.end():]
+    body = raw[start:]
     mark = read_mark(body, heading=False)
     if mark is None or mark.weak or body[mark.content:].strip(" :.-–*"):
         return None

@@ -193,8 +193,6 @@ def magnitude_after(text: str) -> int | None:
     return MAGNITUDES.get(text.lstrip(" \u3000")[:1])
 CJK_CHARS = r"\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef"
 """Chinese, Japanese and Korean script and punctuation (as a character class's body)."""
-CJK = re.compile(f"[{CJK_CHARS}]")
-"""Chinese, Japanese and Korean script and punctuation: an aside in another language."""
 
 # -- question labels ----------------------------------------------------------------------------
 
