@@ -38,7 +38,9 @@ from calculators.answers._lexer import (
     tokenize,
 )
 from calculators.answers._limits import MAX_ANSWER_CHARS, MAX_TOKENS
+from calculators.answers._locale import localise
 from calculators.answers._parser import FUNCTION_NAMES, Parser, ReadError, evaluate
+from calculators.answers._words import spelled_numbers
 
 SymbolValue = int | Rational | Expr | None
 SymbolTable = Mapping[str, SymbolValue]
@@ -302,13 +304,37 @@ def _strip_trailing(
         ):
             scale, b_suffix, tokens = factor, tok.text == "B", tokens[:-1]
             last = last or tok
+        elif (
+            # two scale words, the larger last: "mil millones" (Spanish 10^9), "thousand
+            # million" (British)
+            scale == 1
+            and tok.kind == NAME
+            and before is not None
+            and before.kind == NAME
+            and len(tokens) > 2
+            and tokens[-3].kind in (NUM, RP)
+            and min(len(tok.text), len(before.text)) > 2
+            and not {tok.text, before.text} & set(known)
+            and (factor := units.scale_word(tok.text)) is not None
+            and (first := units.scale_word(before.text)) is not None
+            and first < factor
+        ):
+            scale, tokens, last = first * factor, tokens[:-2], last or tok
         else:
             break
     return tokens, unit, scale, b_suffix, approximate, last
 
 
-def parse_answer(text: str, symbols: SymbolTable | None = None) -> ParsedAnswer:
+def parse_answer(
+    text: str, symbols: SymbolTable | None = None, *, decimal_comma: bool | None = None
+) -> ParsedAnswer:
     """Read one answer. Never raises on student text; returns ``status="unreadable"`` instead.
+
+    Numbers in English words are read as figures (``fourteen and a half billion``), and
+    numbers in the convention of a decimal comma where the answer shows it (``25,77 GB``,
+    ``21.018.401``, ``14,497 mil millones``); ``decimal_comma`` says what the caller knows
+    of the report's convention (``_locale.shows_decimal_comma`` of its text), for forms
+    that could be either (``14,497``).
 
     >>> parse_answer("≈ 25.77 GB").bytes
     25770000000
@@ -323,15 +349,17 @@ def parse_answer(text: str, symbols: SymbolTable | None = None) -> ParsedAnswer:
         return unreadable(text, "it is empty")
     table = normalize_symbols(symbols)
     try:
-        return _parse(text, table)
+        return _parse(text, table, decimal_comma)
     except ReadError as error:
         return unreadable(text, str(error))
     except RecursionError:
         return unreadable(text, "the formula is nested too deeply")
 
 
-def _parse(text: str, table: dict[str, SymbolValue]) -> ParsedAnswer:
-    clean = preprocess(text)
+def _parse(
+    text: str, table: dict[str, SymbolValue], decimal_comma: bool | None = None
+) -> ParsedAnswer:
+    clean = localise(spelled_numbers(preprocess(text)), decimal_comma)
     tokens = tokenize(clean)
     if len(tokens) > MAX_TOKENS:
         raise ReadError(f"it has more than {MAX_TOKENS} symbols")

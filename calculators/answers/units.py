@@ -18,6 +18,7 @@ import re
 
 from sympy import Integer, Rational
 
+from calculators.answers._locale import COMMA_LOCALE_SCALES
 from calculators.units import BINARY, DECIMAL
 
 # canonical unit -> bytes per unit (exact); the byte units are those of calculators.units
@@ -170,7 +171,7 @@ def scale_word(word: str) -> int | None:
     low = word.lower()
     if low.endswith("s") and low[:-1] in _SCALE_WORDS:
         low = low[:-1]
-    return _SCALE_WORDS.get(low)
+    return _SCALE_WORDS.get(low, COMMA_LOCALE_SCALES.get(low))
 
 
 def is_memory_unit(unit: str | None) -> bool:

@@ -1,0 +1,87 @@
+"""Numbers as other locales and words write them (issue 26, held-out-6): a decimal comma
+after any digit, dots grouping the thousands, scale words of comma locales, two scale
+words in a row, and numbers in English words. What could be either stays English unless
+the answer, or the caller who read the report, shows a decimal comma."""
+
+from __future__ import annotations
+
+import pytest
+from sympy import Integer, Rational
+
+from calculators.answers import parse_answer
+from calculators.answers._locale import localise, shows_decimal_comma
+from calculators.answers._words import spelled_numbers
+
+
+@pytest.mark.parametrize(("text", "value", "unit"), [
+    ("25,77 GB", Rational(2577, 100), "GB"),  # a comma before two digits groups nothing
+    ("75,5 MB", Rational(151, 2), "MB"),
+    ("9.437.184", Integer(9_437_184), None),  # two dots: groups, whatever the locale
+    ("21.018.401", Integer(21_018_401), None),
+    ("1.234,5", Rational(12345, 10), None),  # dots, then the decimal comma
+    ("[0,5; 0,1; 3,0]", None, None),  # decimals, not numbers 0 to 5 (a list: no value)
+])
+def test_forms_that_show_a_decimal_comma_are_read_with_one(text, value, unit):
+    parsed = parse_answer(text)
+    if value is None:
+        assert localise(text) == "[0.5; 0.1; 3.0]"
+    else:
+        assert (parsed.value, parsed.unit) == (value, unit), parsed.reason
+
+
+def test_a_scale_word_of_a_comma_locale_makes_its_comma_a_decimal_one():
+    parsed = parse_answer("14,497 mil millones")  # Spanish: 14.497 × 10^3 × 10^6
+    assert parsed.value == 14_497_000_000 and parsed.sig_figs == 5
+    assert parse_answer("14,5 Milliarden").value == 14_500_000_000
+    assert parse_answer("14,5 milliards").value == 14_500_000_000
+    assert parse_answer("2 billones").value == 2 * 10**12  # the Spanish billón is 10^12
+    # two scale words, the larger last, multiply (British "thousand million" too)
+    assert parse_answer("14.5 thousand million").value == 14_500_000_000
+    assert parse_answer("14.5 million thousand").value is None  # not a scale
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("9,437,184", 9_437_184),  # a lone English grouping stays nine million
+    ("14,497", 14_497),  # either: English unless something shows a comma locale
+    ("1,234", 1_234),
+    ("14,496,989,184 parameters", 14_496_989_184),
+    ("1,234.5", Rational(12345, 10)),
+])
+def test_what_could_be_either_is_english_unless_shown(text, value):
+    assert parse_answer(text).value == value
+
+
+def test_the_caller_who_read_the_report_decides_what_could_be_either():
+    assert parse_answer("14,497 billion", decimal_comma=True).value == 14_497_000_000
+    assert parse_answer("1.500", decimal_comma=True).value == 1500
+    assert parse_answer("1.500", decimal_comma=False).value == Rational(3, 2)
+    assert parse_answer("9,437,184", decimal_comma=True).value == 9_437_184  # unambiguous
+    # the report's own numbers say which convention it follows
+    assert shows_decimal_comma("p = 0,7500 y la pérdida 0,2876") is True
+    assert shows_decimal_comma("p = 0.7500, 9,437,184 parameters") is False
+    assert shows_decimal_comma("0,7500 and 0.2876") is None  # both: no sign
+    assert shows_decimal_comma("14,497 mil millones") is True
+
+
+@pytest.mark.parametrize("text", ["0,1,2", "1,2345", "2026.11.27", "1.2.3"])
+def test_what_is_no_number_in_either_convention_is_left_as_written(text):
+    assert localise(text) == text
+
+
+@pytest.mark.parametrize(("text", "value", "sig_figs"), [
+    ("fourteen and a half billion", 14_500_000_000, 3),
+    ("about fourteen and a half billion parameters", 14_500_000_000, 3),
+    ("twenty-five point seven seven GB", Rational(2577, 100), 4),
+    ("nine million four hundred thirty-seven thousand one hundred eighty-four", 9_437_184, None),
+    ("one hundred and five", 105, None),
+    ("zero point seven five", Rational(3, 4), 2),
+])
+def test_numbers_in_english_words(text, value, sig_figs):
+    parsed = parse_answer(text)
+    assert (parsed.value, parsed.sig_figs) == (value, sig_figs), parsed.reason
+
+
+def test_words_that_are_no_number_stay_words():
+    assert spelled_numbers("a half of it, point taken") == "a half of it, point taken"
+    assert spelled_numbers("fourteen billion, roughly") == "14 billion, roughly"
+    assert parse_answer("the answer").status == "unreadable"
