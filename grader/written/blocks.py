@@ -9,7 +9,8 @@ structure, so a stage that needs a table's header or a list item's marker asks t
 instead of matching the line again; what a heading, a list marker or a table row is comes
 from ``vocabulary``.
 
-Tables keep their empty cells (``| | Seed 1 | Seed 2 |``: the top-left corner is a cell),
+A table drawn in plain text (``+-----+`` rules between ``|`` rows) is one table, its rule
+under the first row marking the header as ``|---|`` does. Tables keep their empty cells (``| | Seed 1 | Seed 2 |``: the top-left corner is a cell),
 and know their header row (the row over a ``|---|`` line, or a first row with no number
 over rows with numbers) and header column (a first column of names beside numbers), so a
 transposed table (seeds as columns, the figures down the rows) reads as well as the usual
@@ -115,6 +116,13 @@ def cells(row: str) -> tuple[str, ...]:
     return tuple(c.strip() for c in inner.split("|"))
 
 
+def ascii_rule(raw: str) -> bool:
+    """A rule of a table drawn in plain text (``+-------+-----+``, ``+=====+``): between
+    its rows it is what ``|---|`` is in Markdown, and a table drawn so is one table."""
+    s = raw.strip()
+    return len(s) > 2 and s[0] == "+" and s[-1] == "+" and not s.strip("+-=: ")
+
+
 def _key(text: str) -> str:
     return " ".join(text.replace("*", " ").replace("_", " ").lower().split())
 
@@ -129,9 +137,9 @@ def table_of(rows: Sequence[str]) -> Table:
     """The ``Table`` of consecutive ``|`` rows, its header row and column recognised."""
     header_rows = 0
     body: list[tuple[str, ...]] = []
-    for i, raw in enumerate(rows):
-        if TABLE_SEPARATOR.match(raw):
-            header_rows = 1 if i == 1 else header_rows
+    for raw in rows:
+        if TABLE_SEPARATOR.match(raw) or ascii_rule(raw):
+            header_rows = 1 if len(body) == 1 else header_rows  # a rule under the first row
             continue
         body.append(cells(raw))
     if not header_rows and len(body) > 1 and not any(_figure(c) for c in body[0]) \
@@ -188,9 +196,10 @@ def blocks(text: str, line_pages: Sequence[int] | None = None) -> list[Block]:
             out.append(Block(kind, body, i + 1, j, page(i)))
             i = j
             continue
-        if is_table_row(raw):
+        if is_table_row(raw) or (ascii_rule(raw) and i + 1 < len(lines)
+                                 and is_table_row(lines[i + 1])):
             j = i
-            while j < len(lines) and is_table_row(lines[j]):
+            while j < len(lines) and (is_table_row(lines[j]) or ascii_rule(lines[j])):
                 j += 1
             table = table_of(lines[i:j])
             out.append(Block("table", "\n".join(lines[i:j]), i + 1, j, page(i), table=table))

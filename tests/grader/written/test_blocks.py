@@ -148,3 +148,20 @@ def test_a_pdf_heading_wrapped_onto_a_second_line_is_one_heading():
                    "The model predicts the next token.",
                    "B Q3 (b) Decoder-only versus the other two",
                    "C Q3 (c) Memory.", "scores", "D Q3 (d) FFN parameters", "in all layers"]
+
+
+def test_a_table_drawn_in_plain_text_is_one_transposed_table():
+    text = ("Each cell: best validation accuracy.\n\n"
+            "+--------------------+---------+---------+\n"
+            "|                    | seed 1  | seed 2  |\n"
+            "+--------------------+---------+---------+\n"
+            "| pretrained best val| 0.853   | 0.851   |\n"
+            "| pretrained step    | 1200    | 1400    |\n"
+            "+--------------------+---------+---------+\n"
+            "| scratch best val   | 0.712   | 0.705   |\n"
+            "+--------------------+---------+---------+\n\nThe pre-trained model wins.\n")
+    (table,) = [b for b in blocks(text) if b.kind == "table"]
+    assert (table.line, table.end_line) == (3, 10)
+    assert table.table.rows[0] == ("", "seed 1", "seed 2")
+    assert table.table.transposed
+    assert table.table.value("scratch best val", "seed 2") == "0.705"
