@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from grader.written.vocabulary import (
+    BOLD_LINE,
     LATEX_HEADING,
     LIST_MARKER,
     MD_HEADING,
@@ -205,11 +206,9 @@ def blocks(text: str, line_pages: Sequence[int] | None = None) -> list[Block]:
             out.append(Block("table", "\n".join(lines[i:j]), i + 1, j, page(i), table=table))
             i = j
             continue
-        md = MD_HEADING.match(raw)
-        title = heading_text(raw)
-        if md is not None or LATEX_HEADING.match(raw) or (
-                title is not None and not has_digit(raw)):
-            level = len(md.group(1)) if md is not None else 6
+        level = heading_level(raw)
+        if level is not None:
+            title = heading_text(raw)
             plain, runs = _emphasis(title if title is not None else stripped)
             out.append(Block("heading", plain, i + 1, i + 1, page(i), level=level,
                              emphasis=runs))
@@ -222,6 +221,18 @@ def blocks(text: str, line_pages: Sequence[int] | None = None) -> list[Block]:
                          marker=marker if item else None, emphasis=runs))
         i += 1
     return out
+
+
+def heading_level(raw: str) -> int | None:
+    """The level of the heading a line is (1-6 from its ``#``s; 6 for a LaTeX heading or a
+    short all-bold line with no digit: "**Question 3**", not "**25.77 GB**"), or None.
+    The one definition the blocks and the section finder (``sections.read_lines``) share."""
+    md = MD_HEADING.match(raw)
+    if md is not None:
+        return len(md.group(1))
+    if LATEX_HEADING.match(raw) or (BOLD_LINE.match(raw) and not has_digit(raw)):
+        return 6
+    return None
 
 
 def notebook_blocks(notebook: Mapping[str, Any]) -> list[Block]:

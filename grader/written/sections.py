@@ -33,6 +33,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from grader.written.blocks import heading_level
 from grader.written.labels import (
     CLOSING,
     CLOSING_HINT,
@@ -50,12 +51,10 @@ from grader.written.runin import COPYRIGHT, Parts, run_in
 from grader.written.vocabulary import (
     BOLD_LINE,
     END_WORDS,
-    LATEX_HEADING,
     MD_HEADING,
     ROMAN_VALUES,
     TABLE_SEPARATOR,
     contents_lines,
-    has_digit,
     states_value,
 )
 
@@ -122,8 +121,7 @@ def read_lines(text: str, lettered: set[str] | None = None,
             out.append(Line(number, raw, False, True, None, paths))
             continue
         bold = bool(BOLD_LINE.match(raw))
-        heading = bool(MD_HEADING.match(raw) or LATEX_HEADING.match(raw)) \
-            or (bold and not has_digit(raw))
+        heading = heading_level(raw) is not None  # what the document model calls a heading
         if table:
             first_cell = raw.split("|")[1] if raw.count("|") >= 2 else raw
             start = raw.index("|") + 1
