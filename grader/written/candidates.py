@@ -442,6 +442,13 @@ def _answer_cell(row: str, index: int | None) -> tuple[int, int] | None:
     return None
 
 
+def only_value(text: str) -> bool:
+    """Whether a line holds a value and nothing else ("**25.77 GB**", "≈ 14.5 billion",
+    "= 0.7500"): set alone on a section's first line, it is the answer stated first."""
+    body = clean(text).strip(" \t*_$=≈~:.")
+    return bool(body) and _CANDIDATE.fullmatch(body) is not None
+
+
 def pick(found: Sequence[Candidate]) -> Candidate | None:
     """The answer: the last candidate of the highest tier present."""
     if not found:

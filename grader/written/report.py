@@ -16,7 +16,7 @@ kept, so a TA can see what else was considered.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from calculators.answers.stated import conventions_in
 from grader.written.blocks import Block, blocks, table_of
@@ -26,6 +26,7 @@ from grader.written.candidates import (
     Candidate,
     Source,
     candidates,
+    only_value,
     pick,
     shotgun,
 )
@@ -248,6 +249,10 @@ class _Reader:
             out.append(Source(line.number, text, answers, following, cell,
                               None if value is None or value < skipped else value - skipped,
                               line.code, piece or line.number in self.answered))
+        if len(out) > 1 and not out[0].table and not out[0].code and only_value(out[0].text):
+            # "Q3 (c)" / "25.77 GB" / "48 × 16384² × 2 = ...": a value alone on the
+            # section's first line is the answer stated first; the working follows it
+            out[0] = replace(out[0], answer=True)
         return out
 
     def _answer_column(self, i: int) -> tuple[int | None, bool]:

@@ -119,3 +119,11 @@ def test_a_line_is_cut_into_pieces_only_where_it_names_this_part_and_a_sibling()
     start, stop = named_span(line, names, siblings)
     assert line[start:stop] == "Language-model network: 21,018,401. "
     assert named_span("Answer: the LM network has 21,018,401.", names, siblings) is None
+
+
+def test_a_value_alone_on_a_sections_first_line_is_the_answer_stated_first():
+    text = ("## Q3 (c)\n25.77 GB\n\nWorking: 48 × 16384² = 12,884,901,888 scores, "
+            "times 2 bytes = 25,769,803,776 bytes.\n\n## Q3 (d)\nIt is about 14.5 billion.\n")
+    got = extract_answers(text, Q3)
+    assert (got["q3c"].answer, got["q3c"].why) == ("25.77 GB", "answer line")
+    assert got["q3d"].answer == "14.5 billion"  # a sentence is no value alone
