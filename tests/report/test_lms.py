@@ -19,6 +19,7 @@ import pytest
 
 from grader.cli import main
 from grader.intake import UnsafeZip, ZipLimits, intake, safe_extract
+from grader.record import GradeRecord
 from grader.report.lms import canvas_csv
 from tests.conftest import FAST, PACK_DIR, SAMPLES, needs_bwrap
 
@@ -175,8 +176,8 @@ def test_canvas_zip_and_gradebook(tmp_path, records):
     assert [(s.student.name, s.student.lms_id, s.student.lms) for s in subs] == [
         ("lovelaceada", "2001", "canvas"), ("turingalan", "2002", "canvas")]
     assert subs[1].notebook is not None and [p.name for p in subs[1].reports] == ["essay.pdf"]
-    graded = [(subs[0].student, records["solution"]),
-              (subs[1].student, records["wrong-q1a-transposed-heads"])]
+    graded = [(subs[0].student, GradeRecord.from_dict(records["solution"])),
+              (subs[1].student, GradeRecord.from_dict(records["wrong-q1a-transposed-heads"]))]
     table = list(csv.reader(io.StringIO(canvas_csv(graded, "A3", "555"))))
     assert table[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "A3 (555)"]
     assert table[1][0] == "Points Possible" and table[1][-1] == "100"

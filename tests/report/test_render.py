@@ -7,6 +7,7 @@ import json
 import re
 
 import pytest
+from pydantic import ValidationError
 
 from grader.report import render_student, student_view
 from grader.report.visibility import WITHHELD
@@ -48,7 +49,9 @@ def test_every_sample_renders_without_hidden_data(records, pack):
             assert path not in text, (stem, fmt)
             assert '"seed"' not in text and "expected_norm" not in text, (stem, fmt)
             assert SECRET not in text
-            assert not any(v in text for v in hidden), (stem, fmt)
+            leaked = [(v, text[max(0, text.index(v) - 120):text.index(v) + 40])
+                      for v in hidden if v in text]
+            assert not leaked, (stem, fmt, leaked)
             assert not any(line in text for line in reference_lines), (stem, fmt)
 
 
@@ -119,9 +122,15 @@ def test_finetune_answer_and_unknown_kinds_render(rich_record):
 
 def test_malformed_evidence_never_breaks_a_report(rich_record):
     record = copy.deepcopy(rich_record)
-    record["questions"][-1]["checks"] = [{"kind": "finetune", "evidence": {"models": "oops"}},
-                                         {"kind": "tensor", "evidence": 42}, "junk"]
+    common = {"fraction": 0.0, "status": "failed", "message": "m"}
+    record["questions"][-1]["checks"] = [
+        {"kind": "finetune", "evidence": {"models": "oops"}, **common},
+        {"kind": "tensor", "evidence": 42, **common}]
     assert "Q9 Future question" in render_student(record, "html")
+    # a check that is not a check is not a record: refused before any report, naming it
+    record["questions"][-1]["checks"].append("junk")
+    with pytest.raises(ValidationError, match=r"questions\.\d+\.checks\.2"):
+        render_student(record, "html")
 
 
 @pytest.mark.parametrize(("rule", "now", "shown"), [
