@@ -188,7 +188,7 @@ def make_router() -> APIRouter:
         # a cell the pack expects to fail (data the grader lacks) is shown as expected
         record = mark_expected(job.record, pack) if job.record is not None else None
         return page(request, "job.html.j2", job=job, position=q.position(job), record=record,
-                    tiny_note=_tiny_note(request, job))
+                    tiny_note=_tiny_note(request, job), model_kinds=_model_kinds())
 
     @router.get("/selfcheck/{job_id}/report.html", response_class=HTMLResponse)
     def selfcheck_full_report(request: Request, job_id: str) -> HTMLResponse:
@@ -210,6 +210,14 @@ def make_router() -> APIRouter:
         return HTMLResponse(render_view(shown, "html"))
 
     return router
+
+
+def _model_kinds() -> list[str]:
+    """The check kinds that load the pack's models (`Kind.needs_models`): the note on the
+    tiny seeded models goes beside their questions, whichever kinds they are."""
+    from grader.checks.registry import kinds
+
+    return sorted(name for name, kind in kinds().items() if getattr(kind, "needs_models", False))
 
 
 def _tiny_note(request: Request, job: Any) -> str:
