@@ -64,13 +64,21 @@ def _paragraphs(block: _Block) -> list[_Para]:
     if columns is not None:
         return [_Para("", block.page, table=True, grid=[([render(c) for c in columns], [])])]
     left = min(row.x0 for row in rows)
+    weight: Counter[float] = Counter()  # the block's body size: the size of most of its text
+    for row in rows:
+        weight[row.size] += sum(len(r.text.strip()) for cell in row.cells for r in cell)
+    body = weight.most_common(1)[0][0]
     paras: list[list[_Row]] = [[]]
     for row in rows:
         indented = row.x0 - left > 0.8 * row.size
         current = paras[-1]
         starts_list = bool(current) and LIST_MARKER.match(current[0].first_word)
         item = bool(LIST_MARKER.match(row.first_word))
-        if current and (item or (indented and not starts_list)):
+        # a line set as large as a heading over smaller text (a heading that wrapped, its
+        # last words in the block of the paragraph under it: Typst) is no part of it;
+        # smaller text after body text (inline code, a formula's lower line) is
+        resized = bool(current) and current[-1].size >= HEADING_RATIO * max(row.size, body)
+        if current and (item or (indented and not starts_list) or resized):
             paras.append([])
         paras[-1].append(row)
     out = []
@@ -84,7 +92,10 @@ def _paragraphs(block: _Block) -> list[_Para]:
                     runs.pop()
                 prev = runs[-1].text.rstrip() if runs else ""
                 nxt = next((r.text for r in line_runs if r.text.strip()), "").lstrip()
-                if re.search(r"[^\W\d_]-$", prev) and nxt[:1].islower():
+                # a word hyphenated at the line's end: "para-" | "meters", or at a soft
+                # hyphen (U+00AD: Typst, a browser's hyphens: auto), whatever follows
+                soft = prev[-1:] == "\xad"
+                if prev[-2:-1].isalpha() and ((prev[-1:] == "-" and nxt[:1].islower()) or soft):
                     runs[-1] = Run(prev[:-1], runs[-1].bold, runs[-1].italic, runs[-1].vert)
                 else:
                     runs.append(Run(" "))

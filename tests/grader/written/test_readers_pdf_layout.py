@@ -191,6 +191,22 @@ def test_digit_groups_a_math_font_spaces_are_one_number(corpus_pdf):
         assert _digit_groups(kept) == kept
 
 
+def test_a_heading_that_wraps_into_the_next_block_and_soft_hyphens(corpus_pdf):
+    """Typst sets a heading's last words in the block of the paragraph under it, and
+    hyphenates with a soft hyphen (U+00AD) the PDF keeps: read as it stood, the heading
+    lost 'loss' to a bold run-in '**loss** The softmax…', and 'lan\xad guage' kept a
+    space mid-word."""
+    raw = _raw_corpus("h4-p3-latex-typst")
+    assert "lan\xad\nguage" in raw or "lan\xad \nguage" in raw or "lan-\nguage" in raw
+    lines = corpus_pdf("h4-p3-latex-typst")
+    assert "### A.2 (II) Probability of “mat” and the loss" in lines
+    assert any(ln.startswith("The softmax over the five logits") for ln in lines)
+    assert "### A.1 (I) Objective" in lines
+    text = "\n".join(lines)
+    assert "causal language-modelling objective" in text and "training minimises" in text
+    assert "\xad" not in text
+
+
 def _raw_corpus(stem: str) -> str:
     with pymupdf.open(DOCS.parent / "report-corpus" / "reports" / f"{stem}.pdf") as doc:
         return "\n".join(page.get_text() for page in doc)
