@@ -278,6 +278,32 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
         out.extend(_formula_candidates(row))
         out.extend(_number_candidates(row, matches, sources, index, symbols, names))
     out.sort(key=lambda c: (c.line, c.column))
+    return _run_on_asides(out)
+
+
+def _share(written: str, after: str) -> bool:
+    """A percentage an answer line states as a share ("0.065 % of the FFN's Adam memory"):
+    the share is the answer, what it is a share of the aside."""
+    return written.rstrip().endswith(("%", "percent")) and \
+        after.lstrip(" *_}$")[:3].lower() == "of "
+
+
+def _run_on_asides(found: list[Candidate]) -> list[Candidate]:
+    """An answer line wrapped over two lines ("… only 0.065 % of the memory the FFN would
+    need" / "(about 116 GB), i.e. roughly 1500× less."): a value in a parenthesis the next
+    line opens is an aside of the answer before it, as it is on one line."""
+    def outside(c: Candidate) -> bool:
+        head = c.line_text[:c.column]
+        return head.count("(") <= head.count(")")
+
+    answered = {c.line for c in found if c.why == "answer line" and outside(c)}
+    out = []
+    for c in found:
+        if c.why == "answer line" and c.line - 1 in answered and c.line not in answered \
+                and c.line_text[:c.column].lstrip(" *_").startswith("("):
+            c = Candidate(c.text, c.line, "in parentheses", False, c.parsed, TIER_ASIDE,
+                          c.column, c.end, c.line_text)
+        out.append(c)
     return out
 
 
@@ -392,7 +418,8 @@ def _number_candidates(row: _Row, matches: Sequence[re.Match[str]], sources: Seq
         in_parens = before.count("(") - before.count("^(") > before.count(")")
         if tier == TIER_NUMBER and in_parens:
             tier, why = TIER_ASIDE, "in parentheses"  # "(75.5 MB against 115.98 GB)"
-        elif not row.boxes(ns, ne) and inside(row.compared, ns, ne):
+        elif not row.boxes(ns, ne) and inside(row.compared, ns, ne) \
+                and not (why == "answer line" and _share(written, after)):
             tier, why = TIER_ASIDE, "in a comparison"  # "25.77 GB, i.e. 3 times the 8 GB"
         if why == "answer line" and in_parens:
             line_asides.append(len(out))  # an aside of the answer line, if it has one outside

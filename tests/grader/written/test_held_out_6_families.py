@@ -127,3 +127,14 @@ def test_a_value_alone_on_a_sections_first_line_is_the_answer_stated_first():
     got = extract_answers(text, Q3)
     assert (got["q3c"].answer, got["q3c"].why) == ("25.77 GB", "answer line")
     assert got["q3d"].answer == "14.5 billion"  # a sentence is no value alone
+
+
+def test_an_answer_wrapped_before_a_parenthesis_keeps_the_parenthesis_an_aside():
+    text = ("## Question 3 (e)\n\n### Answer\n\n**(III)** That is only 0.065 % of the Adam "
+            "state memory the FFN parameters would need\n(about 116 GB), i.e. roughly 1500× less.\n")
+    assert extract_answers(text, Q3)["q3e3"].answer == "0.065 %"
+
+
+def test_a_share_an_answer_line_states_is_the_answer_not_a_comparison():
+    text = "## Q3 (e)\n(III)\nAnswer: 0.065 % of the FFN's Adam memory.\n"
+    assert extract_answers(text, Q3)["q3e3"].answer == "0.065 %"
