@@ -234,7 +234,7 @@ def _line(raw: dict) -> _Line | None:
         if not span["text"]:
             continue
         math, bold_font, italic_font = _font_kind(span["font"])
-        text = _digit_groups(span["text"]) if math else span["text"]
+        text = _digit_groups(span["text"].translate(_VARIANTS)) if math else span["text"]
         flags = span["flags"]
         x0, y0, x1, y1 = span["bbox"]
         baseline = span["origin"][1]
@@ -271,6 +271,9 @@ def _line(raw: dict) -> _Line | None:
 
 
 _OPENS, _CLOSES = "([{⟨", ")]}⟩"
+_VARIANTS = dict.fromkeys(range(0xFE00, 0xFE10))
+"""Variation selectors a math font's text layer keeps after a glyph (Typst: 'L︀= −ln p'
+is L, U+FE00, '='): no part of what is read."""
 
 
 def _digit_groups(text: str) -> str:

@@ -205,6 +205,8 @@ def test_a_heading_that_wraps_into_the_next_block_and_soft_hyphens(corpus_pdf):
     text = "\n".join(lines)
     assert "causal language-modelling objective" in text and "training minimises" in text
     assert "\xad" not in text
+    # a variation selector the math font keeps after a glyph ('L\ufe00=') is dropped
+    assert "\ufe00" in raw and "L= −log_2 p(mat)" in text
 
 
 def _raw_corpus(stem: str) -> str:
