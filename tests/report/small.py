@@ -10,6 +10,8 @@ from typing import Any
 
 from grader.record import SCHEMA, GradeRecord
 
+__all__ = ["GradeRecord", "check", "question", "record", "record_json"]
+
 
 def check(kind: str = "tensor", status: str = "passed", **fields: Any) -> dict[str, Any]:
     """A check outcome's JSON."""

@@ -91,3 +91,30 @@ def test_a_stored_record_with_a_misspelled_field_is_refused_naming_it(tmp_path):
     (results / "bob.json").unlink()
     written = render_batch(results, tmp_path / "out").written
     assert Path(tmp_path / "out" / "students" / "ada.html") in written
+
+
+def test_a_new_kinds_flag_reaches_its_student_as_words_and_goes_with_a_withheld_question():
+    """A kind's declared flag (`Kind.flags`) needs no line in the report layer: the student
+    reads its rows' question, kind and message, never another key, and rows about a
+    question the rubric withholds are left out with it."""
+    from grader.report.visibility import student_view
+
+    class Flagging(Kind):
+        name = "flagging-example"
+        flags = ("drift_flag_example",)
+
+    rows = [{"question": "q1", "kind": "moved", "message": "your weights moved",
+             "reference_distance": 0.123},
+            {"question": "q2", "kind": "moved", "message": "withheld with q2"}]
+    data = small.record_json([small.question("q1"), small.question("q2")],
+                             flags={"drift_flag_example": rows})
+    register(Flagging())
+    try:
+        raw = {"questions": [{"id": "q2", "visibility": "hidden"}]}
+        shown = student_view(small.GradeRecord.from_dict(data), raw)
+        html = render_student(data, "html", pack_raw=raw)
+    finally:
+        unregister(Flagging.name)
+    assert shown["flags"]["drift_flag_example"] == [
+        {"question": "q1", "kind": "moved", "message": "your weights moved"}]
+    assert "0.123" not in html and "withheld with q2" not in html
