@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from grader.record import Flags, GradeRecord, needs_a_ta, read_record
 from grader.record_schema import main as schema_main
+from tests.report import small
 
 
 def test_docs_and_published_schema_match_the_model():
@@ -31,24 +32,12 @@ def test_a_graded_record_round_trips_and_refuses_unknown_keys(graded):
 
 
 def record(**parts: Any) -> dict[str, Any]:
-    """The JSON of a small valid record, with `parts` (top-level keys) replaced."""
-    base: dict[str, Any] = {
-        "schema": "transformer-grader/record/1",
-        "assignment": {"id": "a", "title": "A", "version": "1", "fingerprint": "f"},
-        "submission": {"name": "nb.ipynb", "path": None, "sha256": None,
-                       "evidence": "notebook"},
-        "mode": "grade", "score": 0.0, "max_score": 1.0, "status": "graded",
-        "questions": [{"id": "q1", "title": "Q1", "score": 0.0, "max": 1.0,
-                       "status": "failed", "message": "no"}],
-        "run": {"seconds": 1.0, "restarts": 0, "sandbox": "none", "executed": True,
-                "quick": False, "device": None, "seed": None, "cells_executed": 1},
-        "flags": {}, "environment": {"python": "3.11", "platform": "linux", "grader": "0"}}
-    return {**base, **parts}
+    """The JSON of a small valid record (tests/report/small.py), `parts` replaced."""
+    return small.record_json(parts.pop("questions", [question("failed")]), **parts)
 
 
 def question(status: str) -> dict[str, Any]:
-    return {"id": f"q-{status}", "title": "Q", "score": None, "max": 1.0, "status": status,
-            "message": ""}
+    return small.question(f"q-{status}", status)
 
 
 def test_needs_a_ta_names_every_reason_including_a_model_fit_on_test():
