@@ -58,9 +58,11 @@ _PROPORTION = re.compile(
     r"|(?<![\w.,])\d(?:[\d,.]*\d)?\s+(?:parts?\s+)?(?:in|per)\s+(?:every\s+)?\d"
     r"|\ba\s+(?:small\s+|tiny\s+|minor\s+)?fraction\s+of\b", re.I)
 _SCOPE = re.compile(
-    r"\b(?:for|over|across|in|with|on|from|per|among|between)\s+(?:all\s+|the\s+|each\s+of\s+the\s+)?"
+    r"\b(?:for|over|across|in|with|on|from|per|among|between|of(?=\s+(?:all|the)\s))"
+    r"\s+(?:all\s+|the\s+|each\s+of\s+the\s+)?"
     r"(\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]*\d)\s+(?!(?:" + UNIT_WORDS + r"|x)\b)[A-Za-z][a-z-]*", re.I)
-"""A count that scopes the answer before it ("37.7 MB for 48 layers", "over the 5 words")."""
+"""A count that scopes the answer before it ("37.7 MB for 48 layers", "over the 5 words",
+"of all 48 layers"; not "a total of 48")."""
 _FILLER = (r"(?:(?:i\.e\.|e\.g\.|that\s+is|so|just|only|about|approx\.?|approximately|roughly"
            r"|around|nearly|almost|some|close\s+to|more\s+than|less\s+than|over|under|barely"
            r"|well|still|≈|=|~|\\approx|\\sim)[\s,]*)*")

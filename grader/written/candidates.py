@@ -24,6 +24,7 @@ from typing import Any
 from sympy import Rational
 
 from calculators.answers._lexer import normalize_name
+from calculators.answers._words import spelled_numbers
 from calculators.answers.parse import ParsedAnswer, parse_answer
 from calculators.answers.tex import clean
 from grader.written.asides import comparison_spans, inside
@@ -267,18 +268,80 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
                     if len(text) <= _FORMULA_LINE and index >= formula_from and not src.code
                     else [])
         matches = list(_CANDIDATE.finditer(text))[-MAX_CANDIDATES:]
+        spelled = _spelled_out(text)
         row = _Row(src, text, [m.span() for m in _BOLD_SPANS.finditer(text)],
                    [m.span() for m in _BOXED_SPANS.finditer(text)],
                    src.answer or bool(ANSWER_LINE.match(text)),
                    _answer_cell(text, src.answer_cell) if src.table else None,
                    _answer_cell(text, src.value_cell) if src.value_cell is not None else None,
                    formulas,
-                   comparison_spans(text, [m.span() for m in matches]
-                                    + [(fs, fe) for fs, fe, _, _ in formulas]))
+                   comparison_spans(text, sorted([m.span() for m in matches] + spelled
+                                                 + [(fs, fe) for fs, fe, _, _ in formulas])))
         out.extend(_formula_candidates(row))
+        out.extend(_spelled_candidates(row, spelled, symbols))
         out.extend(_number_candidates(row, matches, sources, index, symbols, names))
     out.sort(key=lambda c: (c.line, c.column))
     return _run_on_asides(out)
+
+
+_SCALE_WORDS = ("thousand", "million", "billion", "trillion")
+_RUN_WORDS = frozenset({"and", "a", "half", "quarter", "point", "hundred", *_SCALE_WORDS})
+"""Words that carry a number written in words on ("fourteen and a half billion")."""
+_WORD_PUNCTUATION = ".,;:!?()*_"
+
+
+def _spelled_out(text: str) -> list[tuple[int, int]]:
+    """Spans of numbers written in words with a scale word ("fourteen and a half billion",
+    "nine million"): a student who writes the answer out means that number. A number word
+    alone ("two matrices", "one head") is prose, never a candidate."""
+    low = text.lower()
+    if not any(w in low for w in _SCALE_WORDS):
+        return []
+    words = _word_spans(text)
+    out: list[tuple[int, int]] = []
+    i = 0
+    while i < len(words):
+        a, b = words[i]
+        bare = text[a:b].strip(_WORD_PUNCTUATION).lower()
+        if spelled_numbers(bare) == bare:  # no number word
+            i += 1
+            continue
+        j, last = i, i
+        while j < len(words):
+            ja, jb = words[j]
+            token = text[ja:jb]
+            word = token.strip(_WORD_PUNCTUATION).lower()
+            if spelled_numbers(word) == word and word not in _RUN_WORDS:
+                break
+            if word not in ("and", "a", "point"):
+                last = j
+            if token.rstrip(_WORD_PUNCTUATION) != token.rstrip("*_"):
+                break  # punctuation ends the run
+            j += 1
+        start, end = a, words[last][1]
+        run = text[start:end].rstrip(_WORD_PUNCTUATION)
+        if any(run.lower().endswith(w) for w in _SCALE_WORDS):
+            out.append((start, start + len(run)))
+        i = max(last, i) + 1
+    return out
+
+
+def _spelled_candidates(row: _Row, spans: Sequence[tuple[int, int]],
+                        symbols: Mapping[str, Any] | None) -> list[Candidate]:
+    """The numbers written in words of a line: an answer line's are its answer, a bold
+    one is marked; in prose they are numbers like any other."""
+    out = []
+    for s, e in spans:
+        parsed = parse_answer(row.text[s:e], symbols)
+        if not parsed.ok:
+            continue
+        tier, why = (TIER_FINAL, "answer line") if row.answer_line else \
+            (TIER_BOLD, "bold") if row.in_bold(s, e) else (TIER_NUMBER, "number")
+        if not row.boxes(s, e) and inside(row.compared, s, e):
+            tier, why = TIER_ASIDE, "in a comparison"
+        out.append(Candidate(row.text[s:e], row.src.number, why, tier > TIER_NUMBER, parsed,
+                             tier, s, e, row.text))
+    return out
 
 
 def _share(written: str, after: str) -> bool:

@@ -128,8 +128,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # kept outside the repository until that work ended, then added and measured once:
     # 8/17 PDF, 10/16 DOCX, 15/33 text (docs/benchmarks.md). Then only the answer parser's
     # Python digit groups and decimal comma after zero (a family the checker test showed).
-    ('h6-p3-md-jupyter', 'q3d', 'text'):
-        "reads '48': wrong 0; should read 'fourteen and a half billion': correct 1",
     ('h6-p3-docx-spanish', 'q3a2.p', 'docx'):
         "reads '0': wrong 0; should read '0,7500': correct 1",
     ('h6-p3-docx-spanish', 'q3a2.loss', 'docx'):

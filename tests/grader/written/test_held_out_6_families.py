@@ -138,3 +138,15 @@ def test_an_answer_wrapped_before_a_parenthesis_keeps_the_parenthesis_an_aside()
 def test_a_share_an_answer_line_states_is_the_answer_not_a_comparison():
     text = "## Q3 (e)\n(III)\nAnswer: 0.065 % of the FFN's Adam memory.\n"
     assert extract_answers(text, Q3)["q3e3"].answer == "0.065 %"
+
+
+def test_a_number_written_out_under_an_answer_heading_is_the_answer():
+    text = ("## Question 3 (d)\n\n    302020608 14496989184\n\n### Answer\n\n"
+            "About fourteen and a half billion parameters in the FFN sub-layers of all 48 layers.\n")
+    got = extract_answers(text, Q3)["q3d"]
+    assert (got.answer, got.why) == ("fourteen and a half billion", "answer line")
+
+
+def test_number_words_without_a_scale_are_prose():
+    text = "## Q3 (e)\n(I)\nAnswer: two matrices per layer give 9,437,184 parameters.\n"
+    assert extract_answers(text, Q3)["q3e1"].answer == "9,437,184"
