@@ -156,6 +156,10 @@ class Kind:
     by_ta: ClassVar[bool] = False
     """A TA grades its checks: a question of such checks alone awaits a TA, and the
     solution owes no points on it in `pack validate`."""
+    students_seed: ClassVar[bool] = False
+    """Its evidence's `seed` is the student's own (a training seed read from their logs),
+    which their report shows; any other kind's `seed` is grading machinery and is
+    scrubbed from a student's view (grader/report/visibility.py)."""
     evidence_of: ClassVar[str] = ""
     """What its evidence holds that stages outside the grading loop read, by capability
     rather than by kind name: "outputs" (per-case rows of probe outputs against the

@@ -229,6 +229,7 @@ class LogsSettings(Settings):
 class Logs(Kind):
     name = "logs"
     label = "training logs"
+    students_seed = True
     Settings = LogsSettings
 
     def score(self, check: Check, question: Question, ctx: Context) -> CheckResult:

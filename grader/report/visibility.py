@@ -77,9 +77,10 @@ def students_seed(kind: str) -> bool:
     """Whether a check kind's evidence `seed` is the student's own (a training seed read
     from their logs), which their report shows; any other `seed` is grading machinery.
 
-    Asked of the kind (`Kind.students_seed`); a kind without the attribute, or one this
-    grader does not know, keeps the safe default: its `seed` is scrubbed."""
-    return bool(getattr(kinds().get(kind), "students_seed", False))
+    Asked of the kind (`Kind.students_seed`); a kind this grader does not know keeps
+    the safe default: its `seed` is scrubbed."""
+    known = kinds().get(kind)
+    return bool(known and known.students_seed)
 
 WITHHELD = "Details of this question are released after grading closes."
 

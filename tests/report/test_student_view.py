@@ -248,16 +248,18 @@ def test_a_kind_whose_seed_is_the_students_keeps_it_and_no_other_does():
     runs = [{"family": "pretrained", "seed": 1, "best_validation": 0.8, "log": "s1.csv"}]
     checks = [{"kind": "own-seeds-example", "evidence": {"runs": runs}},
               {"kind": "finetune", "evidence": {"runs": copy.deepcopy(runs)}},
-              {"kind": "unknown-kind", "evidence": {"runs": copy.deepcopy(runs)}}]
+              {"kind": "unknown-kind", "evidence": {"runs": copy.deepcopy(runs)}},
+              {"kind": "logs", "evidence": {"runs": copy.deepcopy(runs)}}]
     record = {"questions": [{"id": "q1", "checks": checks}]}
     register(OwnSeeds())
     try:
-        own, other, unknown = student_view(record)["questions"][0]["checks"]
+        own, other, unknown, logs = student_view(record)["questions"][0]["checks"]
     finally:
         unregister("own-seeds-example")
     assert own["evidence"]["runs"][0]["seed"] == 1
     assert "seed" not in other["evidence"]["runs"][0]
     assert "seed" not in unknown["evidence"]["runs"][0]
+    assert logs["evidence"]["runs"][0]["seed"] == 1  # lab B's seeds are the student's runs
 
 
 def test_rows_of_a_withheld_question_go_with_it(records, pack):
