@@ -138,6 +138,9 @@ class Kind:
     """Settings that change what the kernel is asked; `execution()` returns them."""
     template: ClassVar[str | None] = None
     """The report template block its evidence uses (default: the kind's own name)."""
+    templates: ClassVar[Path | None] = None
+    """A folder of its own report partials (`report/kinds/<template>.html.j2`, `.md.j2`),
+    for a kind that lives outside this repository; None: they are in `templates/`."""
     label: ClassVar[str] = ""
     """The kind as a student reads it in a report ("your code's outputs"); empty: its name."""
     flags: ClassVar[tuple[str, ...]] = ()

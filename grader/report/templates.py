@@ -22,6 +22,7 @@ from typing import Any
 
 import jinja2
 
+from grader.checks.registry import kinds
 from grader.report.evidence import short
 
 CHECKOUT_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -116,9 +117,12 @@ def _md_finalize(value: Any) -> Any:
 
 
 @cache
-def _environment(root: str, markdown: bool = False) -> jinja2.Environment:
+def _environment(root: str, markdown: bool = False,
+                 kinds_own: tuple[str, ...] = ()) -> jinja2.Environment:
+    loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(root),
+                                  *(jinja2.FileSystemLoader(k) for k in kinds_own)])
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(root), autoescape=_escape,
+        loader=loader, autoescape=_escape,
         undefined=jinja2.ChainableUndefined,
         finalize=_md_finalize if markdown else None,
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
@@ -128,7 +132,11 @@ def _environment(root: str, markdown: bool = False) -> jinja2.Environment:
 
 
 def environment(markdown: bool = False) -> jinja2.Environment:
-    return _environment(str(templates_dir()), markdown)
+    """The templates folder first, then each kind's own (`Kind.templates`): a course's kind
+    that lives outside this repository brings its partial (`report/kinds/<name>.html.j2`)
+    without copying it into `templates/`; the folder's own files win a clash."""
+    own = tuple(sorted({str(k.templates) for k in kinds().values() if k.templates}))
+    return _environment(str(templates_dir()), markdown, own)
 
 
 def render(name: str, **context: Any) -> str:

@@ -10,6 +10,7 @@ example of adding a kind.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any, cast
 
 from pydantic import Field
@@ -33,6 +34,7 @@ class Citations(Kind):
     label = "your sources"
     flags = ("uncited",)
     template = "citations"
+    templates = Path(__file__).parent / "templates"  # report/kinds/citations.{html,md}.j2
     Settings = CitationsSettings
 
     def score(self, check: Check, question: Question, ctx: Context) -> CheckResult:

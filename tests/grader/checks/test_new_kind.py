@@ -17,6 +17,7 @@ from grader.checks import registry
 from grader.grade import grade_notebook
 from grader.pack import PackError, load_pack
 from grader.report.evidence import explain
+from grader.report.render import render_student
 from tests.grader.checks.citations_kind import KIND, CitationsSettings
 
 RUBRIC = '''
@@ -96,6 +97,17 @@ def test_a_notebook_is_graded_through_the_new_kind_to_its_record(pack_dir, tmp_p
     assert uncited.questions[0].score == 0 and uncited.questions[0].status == "failed"
     assert uncited.flags["uncited"] == [{"question": "why", "message": "no source is cited"}]
     assert uncited.to_dict()["flags"]["uncited"] == uncited.flags["uncited"]  # on disk too
+
+
+def test_the_report_shows_the_kind_through_its_own_partial(pack_dir, tmp_path):
+    """The HTML and Markdown reports lay the kind's evidence out with the partial its module
+    brings (`Kind.templates`), and name it by its label: nothing in `templates/` knows it."""
+    record = grade_notebook(load_pack(pack_dir), _essay(tmp_path, "See [1], [4]."),
+                            mode="check", execute=False)
+    html = render_student(record, "html")
+    assert "<strong>your sources</strong></p><p>Cited: [1], [4] (3 asked).</p>" in html
+    md = render_student(record, "md")
+    assert "Cited: [1], [4] (3 asked)." in md
 
 
 def test_a_flag_no_kind_declares_is_an_error_not_dropped(pack_dir, tmp_path, monkeypatch):
