@@ -32,8 +32,8 @@ from grader.cli.options import (
 )
 from grader.models.cache import ModelCacheError, cache_dir
 from grader.pack import Pack, resolve_pack
-from grader.pack.expected import mark_expected, needs_a_ta
-from grader.record import GradeRecord, write_atomic
+from grader.pack.expected import mark_expected
+from grader.record import GradeRecord, needs_a_ta, write_atomic
 from grader.run.sandbox import bwrap_works
 
 PREVIEW_NOTE = """This folder is the TA's preview of the batch, written by `grader grade`:

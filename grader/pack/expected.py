@@ -57,17 +57,3 @@ def mark_expected(record: dict[str, Any], pack: Pack | dict[str, Any] | None
         if isinstance(error, dict) and (why := why_expected(error, found)):
             error["expected"] = why
     return marked
-
-
-def needs_a_ta(record: dict[str, Any], manual: bool = True) -> list[str]:
-    """`grader.record.needs_a_ta` of a record whose expected cell errors (marked by
-    `mark_expected`) are left out: a cell the pack says needs missing data is no reason
-    to open the record."""
-    from grader.record import needs_a_ta as reasons
-
-    errors = (record.get("run") or {}).get("cell_errors") or []
-    if not any(isinstance(e, dict) and e.get("expected") for e in errors):
-        return reasons(record, manual=manual)
-    kept = {**record, "run": {**record["run"], "cell_errors": [
-        e for e in errors if not (isinstance(e, dict) and e.get("expected"))]}}
-    return reasons(kept, manual=manual)
