@@ -173,16 +173,21 @@ UNIT_WORDS = (
     r"KiB|MiB|GiB|TiB|kB|KB|MB|GB|TB|Gb|Mb|bytes?|bits?|billions?|millions?|thousands?"
     r"|trillions?|bn|[kKMBGT](?![A-Za-z])"
     r"|(?:kilo|mega|giga|tera|kibi|mebi|gibi|tebi)(?:bytes?|bits?)|percent|per\s?cent|times"
+    r"|mil\s+millones|millones"
 )
 """Units and scale words a written value may carry."""
 NUMBER = (
-    r"(?:\d{1,3}(?:(?:,\s?|['’ _\u2009\u202f])\d{3})+(?!\d)|\d+)(?:\.\d+)?"
+    r"(?:\d{1,3}(?:\.\d{3}){2,}(?![\d.])|\d+,(?!\d{3}(?!\d))\d+(?![\d,])"
+    r"|\d{1,3}(?:(?:,\s?|['’ _\u2009\u202f])\d{3})+(?!\d)|\d+)(?:\.\d+)?"
     r"(?:[eE][+-]?\d+|\s*(?:×|x|\\times|\\cdot|[*·⋅])\s*10\s*(?:\^|\*\*)\s*[{(]?[-−]?\d+[})]?)?"
 )
 """A written number: digit groups (``25,769,803,776``, ``21 018 401``, Python's
 ``14_496_989_184``), a decimal part,
 a power of ten (``1.2e9``, ``1.2 × 10^9``, ``6.51×10^(-4)`` as a superscript ``10⁻⁴`` is
-spelled by the readers)."""
+spelled by the readers); as a Spanish or German student writes it, dots grouping the
+thousands (``9.437.184``: two groups or more, ``16.384`` stays a decimal) and a decimal
+comma (``0,7500``, ``25,77 GB``: a comma before anything but a group of three, never
+inside a list ``0,1,2``), which the answer parser reads as meant."""
 MAGNITUDES = {"万": 4, "萬": 4, "亿": 8, "億": 8, "兆": 12, "만": 4, "억": 8, "조": 12}
 """CJK magnitude words and their powers of ten: ``145 亿`` is 145 × 10^8 (14.5 billion),
 never 145; ``944 万`` is 9.44 million; Korean writes them ``145억``, ``944만``."""

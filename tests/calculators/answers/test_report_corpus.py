@@ -128,14 +128,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # kept outside the repository until that work ended, then added and measured once:
     # 8/17 PDF, 10/16 DOCX, 15/33 text (docs/benchmarks.md). Then only the answer parser's
     # Python digit groups and decimal comma after zero (a family the checker test showed).
-    ('h6-p3-docx-spanish', 'q3a2.p', 'docx'):
-        "reads '0': wrong 0; should read '0,7500': correct 1",
-    ('h6-p3-docx-spanish', 'q3a2.loss', 'docx'):
-        "reads '0': wrong 0; should read '0,2876': correct 1",
-    ('h6-p3-docx-spanish', 'q3c', 'docx'):
-        "reads '25': wrong 0; should read '25,77 GB': correct 1",
-    ('h6-p3-docx-spanish', 'q3d', 'docx'):
-        "reads '14,497': wrong 0; should read '14,497 mil millones': correct 1",
     ('h6-labB-txt-ascii', 'seeds', 'text'):
         "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 18/18 confirmed",
     ('h6-labB-docx-libre', 'seeds', 'docx'):

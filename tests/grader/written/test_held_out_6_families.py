@@ -150,3 +150,20 @@ def test_a_number_written_out_under_an_answer_heading_is_the_answer():
 def test_number_words_without_a_scale_are_prose():
     text = "## Q3 (e)\n(I)\nAnswer: two matrices per layer give 9,437,184 parameters.\n"
     assert extract_answers(text, Q3)["q3e1"].answer == "9,437,184"
+
+
+def test_decimal_commas_and_dotted_thousands_are_read_as_a_spanish_student_means_them():
+    text = ("## Q3 (a) (II)\nLa suma es 26,7791.\nProbabilidad de «mat»: **0,7500**\n"
+            "## Q3 (c)\n268.435.456 puntuaciones × 2 bytes.\nMemoria necesaria: **25,77 GB**\n"
+            "## Q3 (d)\nPor 48 capas: 14.496.989.184.\nParámetros: **14,497 mil millones**\n")
+    got = extract_answers(text, Q3)
+    assert got["q3a2.p"].answer == "0,7500"
+    assert got["q3c"].answer == "25,77 GB"
+    assert got["q3d"].answer == "14,497 mil millones"
+
+
+def test_a_list_of_indices_is_no_decimal_comma():
+    text = "## Q3 (c)\nThe indices 0,1,2 give a memory of 25.77 GB.\n"
+    got = extract_answers(text, Q3)["q3c"]
+    assert got.answer == "25.77 GB"
+    assert "0,1" not in [c.text for c in got.candidates]
