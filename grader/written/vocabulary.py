@@ -243,12 +243,12 @@ before a heading ("A.", "V.", "XIV.")."""
 DECORATION = re.compile(
     rf"^(?:\s+|{_EMOJI}+|{SECTION_NUMERAL}\.?\s+(?={LABEL_WORD}\s*\.?\s*\d)"
     rf"|{SECTION_NUMERAL}\.\s+(?=(?:sub[\s-]?)?part\s*\(\s*(?:[a-h]|{ROMAN})\s*\))"
-    rf"|\d{{1,2}}(?:\.\d{{1,2}}){{0,3}}\.?\s+(?={LABEL_WORD}\s*\.?\s*\d)"
+    rf"|\d{{1,2}}(?:\.\d{{1,2}}){{0,3}}\.?\s+(?={LABEL_WORD}s?\s*\.?\s*\d)"
     rf"|(?:(?-i:[A-Z])|\d{{1,2}})(?:\.\d{{1,2}}){{1,3}}\.?\s+(?=\(\s*(?:[a-h]|{ROMAN})\s*\)))+",
     re.I)
 """What may stand before a label and is no part of it: an emoji ("🧠 Q3 (c)"), a section
 letter, Roman numeral or number the document class put there ("A  Q3(a)", "V. Q3 (e)",
-"3.2 Q3(b)", "2 Task 3"), a sub-section's letter before a spelled-out part ("A. Part (I)")."""
+"3.2 Q3(b)", "2 Task 3", "2. Tasks 3 and 4"), a sub-section's letter before a spelled-out part ("A. Part (I)")."""
 
 
 def undecorated(text: str) -> int:

@@ -167,3 +167,12 @@ def test_a_list_of_indices_is_no_decimal_comma():
     got = extract_answers(text, Q3)["q3c"]
     assert got.answer == "25.77 GB"
     assert "0,1" not in [c.text for c in got.candidates]
+
+
+def test_a_section_number_before_a_plural_label_is_a_decoration():
+    text = ("# 1. Question 1 – Parameters\nTotal: 22,829,056.\n"
+            "# 2. Tasks 3 and 4 – Pre-trained versus random initialisation\n"
+            "Seed 1 reached 0.853 at step 1200.\n# 3. Question 2 – LoraConfig\nr = 16.\n")
+    for task in ("Task 3", "Task 4"):
+        got = section_text(text, [task])
+        assert "Seed 1 reached 0.853" in got and "r = 16" not in got, (task, got)
