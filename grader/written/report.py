@@ -341,8 +341,13 @@ def section_text(report_text: str, headings: str | Sequence[str],
     raw = report_text.splitlines()
     target = target_of(phrases, part)
     if target is not None:
-        lines = read_lines(split_run_in(report_text, [target]), lettered_numbers([target]),
-                           kind=target.kind)
+        text = split_run_in(report_text, [target])
+        lines = read_lines(text, lettered_numbers([target]))
+        if not any(p[0] == target.kind for line in lines if line.opens for p in line.paths):
+            # no label of the heading's kind anywhere ("Task 3.c" for "Q3 (c)"): the
+            # report's label words name the pack's questions (``sections.asked_kind``);
+            # where it has some, each word keeps its kind (the pack's others are unknown)
+            lines = read_lines(text, lettered_numbers([target]), kind=target.kind)
         found = find_section(lines, target)
         if found is not None:
             return "\n".join(line.raw for line in lines[found[0]:found[1]]).strip()

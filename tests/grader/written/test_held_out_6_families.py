@@ -176,3 +176,9 @@ def test_a_section_number_before_a_plural_label_is_a_decoration():
     for task in ("Task 3", "Task 4"):
         got = section_text(text, [task])
         assert "Seed 1 reached 0.853" in got and "r = 16" not in got, (task, got)
+
+
+def test_a_quoted_section_maps_label_words_only_where_the_report_has_none_of_its_kind():
+    text = "## Question 3\nThe claim.\n\n## Task 3\nSeed 1: 0.853.\n\n## Task 4\nr = 16\n"
+    assert section_text(text, ["Task 3"]) == "## Task 3\nSeed 1: 0.853."
+    assert section_text(text, ["Question 3"]) == "## Question 3\nThe claim."
