@@ -29,8 +29,10 @@ from grader.written.vocabulary import (
 END = ("end", "", None, None)
 """The path of a "References"/"Appendix" heading: it ends every section."""
 
-_WORD = (rf"(?P<word>{LABEL_WORD[3:-1]})\s*\.?\s*(?P<num>\d+)"
-         r"(?!\d|,\d)")
+_WORD = (rf"(?P<word>{LABEL_WORD[3:-1]}|(?-i:T)(?=\d+\s*(?:[./:)\-–—]|$)))\s*\.?\s*"
+         r"(?P<num>\d+)(?!\d|,\d)")
+"""A question named by word and number: "Question 3", "Q3", "Task 3", "T3 /" ("T" only
+upper-case, its number followed by a stop: "T5 model" is none)."""
 _BARE = (rf"(?P<bare>\d+)(?=\s*\(\s*[a-hA-H]\s*\)|\s?(?-i:[a-h])(?:[-–.]{ROMAN})?\)"
          r"|(?-i:[a-h])[.:](?:\s|$)|\.\d{1,2}(?![\d.,]))")
 """A question number with no word before its letter: "3(c)", "3c)", "3e-ii)" (a phone's

@@ -115,8 +115,9 @@ class _Reader:
         phrases = [n for q in questions if q.part for n in q.names(q.part)]  # never "# **Q3**"
         text = split_run_in(split_run_in_headings(text, phrases),
                             [*self.targets.values(), *self.parents.values()])
-        self.lines = read_lines(text, lettered, kind=asked_kind(
-            [*self.targets.values(), *self.parents.values()]))
+        asked = [*self.targets.values(), *self.parents.values()]
+        self.lines = read_lines(text, lettered, kind=asked_kind(asked),
+                                tasks=any(t is not None and t.kind == "task" for t in asked))
         self.plain = plain_lines(text)
         self.answered = _under_answer_headings(blocks(text))
         self.all_phrases = [n for q in questions for p in q.headings for n in q.names(p)]
@@ -342,12 +343,13 @@ def section_text(report_text: str, headings: str | Sequence[str],
     target = target_of(phrases, part)
     if target is not None:
         text = split_run_in(report_text, [target])
-        lines = read_lines(text, lettered_numbers([target]))
+        tasks = target.kind == "task"
+        lines = read_lines(text, lettered_numbers([target]), tasks=tasks)
         if not any(p[0] == target.kind for line in lines if line.opens for p in line.paths):
             # no label of the heading's kind anywhere ("Task 3.c" for "Q3 (c)"): the
             # report's label words name the pack's questions (``sections.asked_kind``);
             # where it has some, each word keeps its kind (the pack's others are unknown)
-            lines = read_lines(text, lettered_numbers([target]), kind=target.kind)
+            lines = read_lines(text, lettered_numbers([target]), kind=target.kind, tasks=tasks)
         found = find_section(lines, target)
         if found is not None:
             return "\n".join(line.raw for line in lines[found[0]:found[1]]).strip()

@@ -81,7 +81,8 @@ class Line:
 
 
 def read_lines(text: str, lettered: set[str] | None = None,
-               parts: Parts | None = None, kind: str | None = None) -> list[Line]:
+               parts: Parts | None = None, kind: str | None = None,
+               tasks: bool = False) -> list[Line]:
     """Every line of the report, with the label path it is under.
 
     ``lettered``: question numbers the pack asks in lettered parts; a bare "3.3" heading
@@ -91,6 +92,7 @@ def read_lines(text: str, lettered: set[str] | None = None,
     each with the line's number. ``kind``: the one kind of label the pack asks
     (``asked_kind``); given, every label word reads as it ("Task 3.c" is Q3 (c) in a pack
     that asks questions only: the word is the student's, the number the pack's).
+    ``tasks``: the pack asks tasks, so "T3" names Task 3; else it names nothing.
     """
     lettered = lettered or set()
     out: list[Line] = []
@@ -136,6 +138,9 @@ def read_lines(text: str, lettered: set[str] | None = None,
                 heading = True  # "**Question 3 (c)**": a bold label line is a heading
             if mark is not None and mark.paths == (END,) and _subsection(raw, level):
                 mark = None  # "### Summary" under "## Q3 (e)": that part's own summary
+        if mark is not None and any(p[0] == "t" for p in mark.paths):
+            mark = replace(mark, paths=tuple(("task", *p[1:]) if p[0] == "t" else p
+                                             for p in mark.paths)) if tasks else None
         if mark is not None and kind is not None:
             mark = _as_asked(mark, kind)
         if mark is None and heading and states_value(raw):
@@ -289,7 +294,8 @@ def split_run_in(text: str, targets: Sequence[Target | None]) -> str:
     (II) 75.5 MB." holds two parts the rest of the reading then sees as lines. ``targets``:
     all the pack's questions (``Parts`` says which inline markers open a part).
     """
-    lines = read_lines(text, lettered_numbers(targets), Parts.of(targets), asked_kind(targets))
+    lines = read_lines(text, lettered_numbers(targets), Parts.of(targets), asked_kind(targets),
+                       any(t is not None and t.kind == "task" for t in targets))
     if len(lines) == len(text.splitlines()):
         return text
     out: list[str] = []

@@ -127,11 +127,8 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # held out 6: 12 reports written by another helper while held-out-5 was being fixed,
     # kept outside the repository until that work ended, then added and measured once:
     # 8/17 PDF, 10/16 DOCX, 15/33 text (docs/benchmarks.md). Then fixed by family (docs/
-    # reading-reports.md, "Held-out 6"; tuned on now): 17/17 PDF, 16/16 DOCX, 32/33 text.
-    # Left: a lab B section headed 'T3 / T4.' ('T' is no label word) over a seed table
-    # drawn in ASCII art, seeds as columns (the per-seed claims read lines, not blocks)
-    ('h6-labB-txt-ascii', 'seeds', 'text'):
-        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 18/18 confirmed",
+    # reading-reports.md, "Held-out 6"; tuned on now): 17/17 PDF, 16/16 DOCX, 33/33 text,
+    # none left.
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.

@@ -182,3 +182,13 @@ def test_a_quoted_section_maps_label_words_only_where_the_report_has_none_of_its
     text = "## Question 3\nThe claim.\n\n## Task 3\nSeed 1: 0.853.\n\n## Task 4\nr = 16\n"
     assert section_text(text, ["Task 3"]) == "## Task 3\nSeed 1: 0.853."
     assert section_text(text, ["Question 3"]) == "## Question 3\nThe claim."
+
+
+def test_t_and_a_number_names_a_task_only_in_a_pack_that_asks_tasks():
+    text = ("Q1. Parameters\nTotal 22,829,056.\n\nT3 / T4. Pre-trained vs random init\n"
+            "seed 1: 0.853\n\nQ2. LoraConfig\nr = 16\n")
+    assert section_text(text, ["Task 3"]) == "T3 / T4. Pre-trained vs random init\nseed 1: 0.853"
+    p3 = ("## Q3 (b)\nDecoder-only wins.\nT5: an encoder-decoder, good at translation.\n"
+          "It needs 2 stacks.\n\n## Q3 (c)\nThe memory is 25.77 GB.\n")
+    assert "It needs 2 stacks" in section_text(p3, "Q3 (b)")  # "T5:" ends nothing here
+    assert extract_answers(p3, Q3)["q3c"].answer == "25.77 GB"
