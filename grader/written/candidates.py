@@ -23,11 +23,11 @@ from typing import Any
 
 from sympy import Rational
 
-from calculators.answers._lexer import normalize_name
-from calculators.answers._words import spelled_numbers
 from calculators.answers.parse import ParsedAnswer, parse_answer
 from calculators.answers.tex import clean
 from grader.written.asides import comparison_spans, inside
+from grader.written.formulas import defines, formulas_in_line, symbol_names
+from grader.written.spelled import spelled_out
 from grader.written.vocabulary import (
     ANSWER_LINE,
     CJK_CHARS,
@@ -86,7 +86,6 @@ _FORMULA_LINE = 1000
 """Longer lines are prose or pasted data: no formula is looked for in them."""
 _FORMULA_LINES = 200
 """Formulas are looked for in a section's last 200 lines only (an answer is at its end)."""
-_MAX_SEGMENTS = 40
 MAX_CANDIDATES = 500
 """Numbers read per section, from its end (a real section holds a few dozen)."""
 
@@ -132,104 +131,8 @@ class Source:
     """Marked as the answer by where it stands (under a "### Answer" heading): an answer line."""
 
 
-def _symbol_names(symbols: Mapping[str, Any] | None) -> list[str]:
-    return sorted({normalize_name(n) for n in (symbols or {})}, key=len, reverse=True)
-
-
-_SYMBOLISH = re.compile(r"[A-Za-z_][A-Za-z_0-9{}\\]*")
-
-
-def _mentions_symbol(text: str, names: Sequence[str]) -> bool:
-    """Whether ``text`` names one of the question's symbols, alone or run together ("2rH")."""
-    return any(_splits(normalize_name(tok), names) for tok in _SYMBOLISH.findall(text))
-
-
-def _splits(token: str, names: Sequence[str]) -> bool:
-    if token in names:
-        return True
-    return any(token.startswith(n) and _splits(token[len(n):], names) for n in names
-               if n and len(n) < len(token))
-
-
-_CLOSED_FORM = re.compile(r"\\[dt]?frac|/|\\exp|\\ln|\bln\b|\\sqrt")
-
-
-def _closed_form(segment: str) -> bool:
-    """A value written as a formula with no number after it ("\\frac{e^3}{...}")."""
-    return bool(_CLOSED_FORM.search(segment)) and "=" not in segment and "≈" not in segment
-
-
-_NAME_CHARS = "".join(chr(c) for c in range(128) if chr(c).isalnum()) + "_{}\\"
-"""What a symbol's name is written with ("d_{model}", "\\alpha")."""
 _OPERATORS = ("-", "+", "×", "/", "^", "·", "÷", "\\times", "\\cdot")
 """What makes the value after it an operand ("48 × 16384")."""
-
-
-def _word_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each run of non-space characters of ``text``."""
-    out: list[tuple[int, int]] = []
-    start = None
-    for i, ch in enumerate(f"{text} "):
-        if not ch.isspace():
-            start = i if start is None else start
-        elif start is not None:
-            out.append((start, i))
-            start = None
-    return out
-
-
-def _defines(before: str, names: Sequence[str]) -> bool:
-    """Whether ``before`` ends with "<one of the question's symbols> =" (a definition)."""
-    head = before.rstrip()
-    if not names or not head.endswith("=") or head.endswith(("==", "<=", ">=", "!=")):
-        return False
-    head = head[:-1].rstrip()
-    name = head[len(head.rstrip(_NAME_CHARS)):]
-    name = name[next((k for k, ch in enumerate(name) if ch.isascii() and ch.isalpha()),
-                     len(name)):]  # a name starts with a letter
-    return bool(name) and normalize_name(name) in names
-
-
-def _formula_in(segment: str, symbols: Mapping[str, Any],
-                closed: bool) -> tuple[int, int, ParsedAnswer] | None:
-    """The longest formula in ``segment`` (prose cut from its start and end), if any."""
-    words = _word_spans(segment)
-    for i in range(min(len(words), 12)):
-        for j in range(len(words), max(i, len(words) - 4), -1):
-            a, b = words[i][0], words[j - 1][1]
-            piece = segment[a:b].rstrip(".,;")
-            if not re.search(r"[-+*/×·⋅∙^²³(\\]|\d\s*[A-Za-z]", piece.strip("*")):
-                continue  # a lone symbol ("and H = 6144") is no formula
-            parsed = parse_answer(piece, symbols)
-            if parsed.ok and parsed.is_formula and parsed.expr is not None and (
-                    parsed.expr.free_symbols or closed):
-                for k in range(j - 1, i, -1):  # without trailing words ("parameters")
-                    shorter = segment[a:words[k - 1][1]].rstrip(".,;")
-                    again = parse_answer(shorter, symbols)
-                    if not again.ok or again.expr != parsed.expr:
-                        break
-                    piece, parsed = shorter, again
-                return a, a + len(piece), parsed
-    return None
-
-
-def _formulas(text: str, symbols: Mapping[str, Any], names: Sequence[str]) -> list[tuple[int, int, ParsedAnswer, bool]]:
-    """Formulas in the question's symbols on one line: (start, end, parsed, end of chain)."""
-    out = []
-    marks = list(re.finditer(r"(?<![<>!])=|≈|\\approx|:", text))[:_MAX_SEGMENTS]
-    cuts = [0] + [m.end() for m in marks]
-    stops = [m.start() for m in marks] + [len(text)]
-    for k, (start, stop) in enumerate(zip(cuts, stops, strict=True)):
-        segment = text[start:stop]
-        last = k == len(cuts) - 1
-        if not _mentions_symbol(segment, names) and not (last and _closed_form(segment)):
-            continue
-        closed = last and _closed_form(segment)
-        found = _formula_in(segment, symbols, closed)
-        if found is not None:
-            a, b, parsed = found
-            out.append((start + a, start + b, parsed, last))
-    return out
 
 
 @dataclass
@@ -257,18 +160,18 @@ class _Row:
 def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = None) -> list[Candidate]:
     """Every number (and formula in ``symbols``) of the lines, with how conclusive it is."""
     out: list[Candidate] = []
-    names = _symbol_names(symbols)
+    names = symbol_names(symbols)
     formula_from = len(sources) - _FORMULA_LINES
     for index in range(len(sources) - 1, -1, -1):  # from the end: the answer is there
         if len(out) >= MAX_CANDIDATES:
             break  # a section of thousands of numbers: only its end is read (linear time)
         src = sources[index]
         text = clean(src.text)
-        formulas = (_formulas(text, symbols or {}, names)
+        formulas = (formulas_in_line(text, symbols or {}, names)
                     if len(text) <= _FORMULA_LINE and index >= formula_from and not src.code
                     else [])
         matches = list(_CANDIDATE.finditer(text))[-MAX_CANDIDATES:]
-        spelled = _spelled_out(text)
+        spelled = spelled_out(text)
         row = _Row(src, text, [m.span() for m in _BOLD_SPANS.finditer(text)],
                    [m.span() for m in _BOXED_SPANS.finditer(text)],
                    src.answer or bool(ANSWER_LINE.match(text)),
@@ -282,48 +185,6 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
         out.extend(_number_candidates(row, matches, sources, index, symbols, names))
     out.sort(key=lambda c: (c.line, c.column))
     return _run_on_asides(out)
-
-
-_SCALE_WORDS = ("thousand", "million", "billion", "trillion")
-_RUN_WORDS = frozenset({"and", "a", "half", "quarter", "point", "hundred", *_SCALE_WORDS})
-"""Words that carry a number written in words on ("fourteen and a half billion")."""
-_WORD_PUNCTUATION = ".,;:!?()*_"
-
-
-def _spelled_out(text: str) -> list[tuple[int, int]]:
-    """Spans of numbers written in words with a scale word ("fourteen and a half billion",
-    "nine million"): a student who writes the answer out means that number. A number word
-    alone ("two matrices", "one head") is prose, never a candidate."""
-    low = text.lower()
-    if not any(w in low for w in _SCALE_WORDS):
-        return []
-    words = _word_spans(text)
-    out: list[tuple[int, int]] = []
-    i = 0
-    while i < len(words):
-        a, b = words[i]
-        bare = text[a:b].strip(_WORD_PUNCTUATION).lower()
-        if spelled_numbers(bare) == bare:  # no number word
-            i += 1
-            continue
-        j, last = i, i
-        while j < len(words):
-            ja, jb = words[j]
-            token = text[ja:jb]
-            word = token.strip(_WORD_PUNCTUATION).lower()
-            if spelled_numbers(word) == word and word not in _RUN_WORDS:
-                break
-            if word not in ("and", "a", "point"):
-                last = j
-            if token.rstrip(_WORD_PUNCTUATION) != token.rstrip("*_"):
-                break  # punctuation ends the run
-            j += 1
-        start, end = a, words[last][1]
-        run = text[start:end].rstrip(_WORD_PUNCTUATION)
-        if any(run.lower().endswith(w) for w in _SCALE_WORDS):
-            out.append((start, start + len(run)))
-        i = max(last, i) + 1
-    return out
 
 
 def _spelled_candidates(row: _Row, spans: Sequence[tuple[int, int]],
@@ -437,7 +298,7 @@ def _tier(row: _Row, m: re.Match[str], before: str, after: str, written: str,
         _NEXT_ITEM.split(after, 1)[0] if row.answer_line else after))
     settled = not operand and not chain_continues
     keyword = _KEYWORDS.search(sentence)
-    if _defines(before, names):
+    if defines(before, names):
         return TIER_NUMBER, "number"  # "with L = 48 and H = 6144": the question's data
     if row.boxes(ns, ne):
         return TIER_FINAL, "boxed"
