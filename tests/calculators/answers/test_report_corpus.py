@@ -105,7 +105,8 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     ('h3-p3-word-qtables', 'q3e3', 'pdf'):
         "reads '115.98 GB': shotgun 0; should read '1/1536': correct 1",
     ('h3-labB-md-ksteps', 'seeds', 'pdf'):
-        "reads 4 of 5 rows read are the report's, 0.846 confirmed; should read 6 rows, 17/18 confirmed",
+        "reads 4 of 4 rows read are the report's, 0.917 confirmed (the PDF drops the list items "
+        "of pre-trained seeds 2 and 3); should read 6 rows, 17/18 confirmed",
     # held out 4: 15 reports in styles the corpus lacked (Typst, Pages/Chromium HTML,
     # python-docx, Notion, Obsidian, Quarto, R Markdown, Google Docs Markdown, webpdf, a
     # Chinese text report, e-mail), verdicts written first (batch 'held-out-4'). Read right
@@ -114,8 +115,9 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # and a bold label's closing '**' no longer pairing the line's bold runs wrongly, and
     # 'C.1' section numbers before a part's phrase, these are left
     ('h4-p3-latex-typst', 'q3a2.p', 'pdf'):
-        "reads '0.415': wrong 0 (the heading 'A.2 (II) Probability of \"mat\" and the loss' wraps, "
-        "its 'loss' opens the next line and claims p's value); should read '0.7500': correct 1",
+        "reads '0.415': wrong 0 (the PDF reader now keeps the heading 'A.2 (II) Probability of "
+        "\"mat\" and the loss' whole, but its 'loss' still claims p's value for the loss's "
+        "part); should read '0.7500': correct 1",
     # held out 5: 12 reports written by the helper who wrote held-out-4, kept outside the
     # repository (never read by anyone tuning the readers) until issue 26's work of
     # 2026-11-27 ended, then added and measured once: 4/23 PDF, 9/10 DOCX, 22/33 text
@@ -129,6 +131,82 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # 8/17 PDF, 10/16 DOCX, 15/33 text (docs/benchmarks.md). Then fixed by family (docs/
     # reading-reports.md, "Held-out 6"; tuned on now): 17/17 PDF, 16/16 DOCX, 33/33 text,
     # none left.
+    # held out 7: 14 reports written by a helper who never read the readers, while issue
+    # 26's and 29's work of 2026-11-27 (second session) went on, kept outside the
+    # repository until it ended, then added and measured once at 74f9ab6: 10/26 PDF,
+    # 13/19 DOCX, 14/26 text (docs/benchmarks.md). Its families: question words of other
+    # languages and of other numbering habits ('Aufgabe', 'Problem 3, item e (ii)'), line
+    # numbers in a review copy's margin before every label, AsciiDoc/reStructuredText/org
+    # markup of headings and tables, Word text boxes (each text twice) and equation
+    # objects, units only in footnotes, Excel 'E' notation, a claim in Arabic prose
+    ('h7-p3-docx-textbox', 'q3a2.p', 'docx'):
+        "reads '0.2': wrong 0; should read '7.500E-01': correct 1",
+    ('h7-p3-docx-textbox', 'q3a2.loss', 'docx'):
+        "reads '0.2': wrong 0; should read '2.876E-01': correct 1",
+    ('h7-p3-docx-textbox', 'q3c', 'docx'):
+        "reads '2': wrong 0; should read '2.577E+10 bytes': correct 1",
+    ('h7-p3-docx-textbox', 'q3d', 'docx'):
+        "reads '48': wrong 0; should read '1.450E+10': correct 1",
+    ('h7-p3-docx-textbox', 'q3e1', 'docx'):
+        "reads '9.830E+04': wrong 0; should read '9.437E+06': correct 1",
+    ('h7-p3-docx-textbox', 'q3e2', 'docx'):
+        "reads '4': wrong 0; should read '3.775E+07 bytes': convention one_state 0.5",
+    ('h7-p3-word-german', 'q3a2.p', 'pdf'):
+        "reads nothing: no notebook was handed in; h7-p3-word-german.pdf: no heading matching ['Q3 (a)']; should read '0,75': correct 1",
+    ('h7-p3-word-german', 'q3a2.loss', 'pdf'):
+        "reads nothing: no notebook was handed in; h7-p3-word-german.pdf: no heading matching ['Q3 (a)']; should read '0,1249': convention log10 0.5",
+    ('h7-p3-word-german', 'q3c', 'pdf'):
+        "reads nothing: no notebook was handed in; h7-p3-word-german.pdf: no heading matching ['Q3 (c)']; should read '25,77 GB': correct 1",
+    ('h7-p3-word-german', 'q3d', 'pdf'):
+        "reads nothing: no notebook was handed in; h7-p3-word-german.pdf: no heading matching ['Q3 (d)']; should read '14,497 Mrd.': correct 1",
+    ('h7-p3-word-german', 'q3e1', 'pdf'):
+        "reads nothing: no notebook was handed in; h7-p3-word-german.pdf: no heading matching ['Q3 (e)']; should read '9.437.184': correct 1",
+    ('h7-p3-word-german', 'q3e2', 'pdf'):
+        "reads nothing: no notebook was handed in; h7-p3-word-german.pdf: no heading matching ['Q3 (e)']; should read '75,5 MB': correct 1",
+    ('h7-p3-word-german', 'q3e3', 'pdf'):
+        "reads nothing: no notebook was handed in; h7-p3-word-german.pdf: no heading matching ['Q3 (e)']; should read '0,065 %': correct 1",
+    ('h7-p3-word-lineno', 'q3a2.p', 'pdf'):
+        "reads nothing: no notebook was handed in; h7-p3-word-lineno.pdf: no heading matching ['Q3 (a)']; should read '75.00 %': correct 1",
+    ('h7-p3-word-lineno', 'q3a2.loss', 'pdf'):
+        "reads nothing: no notebook was handed in; h7-p3-word-lineno.pdf: no heading matching ['Q3 (a)']; should read '0.2876': correct 1",
+    ('h7-p3-word-lineno', 'q3c', 'pdf'):
+        "reads nothing: no notebook was handed in; h7-p3-word-lineno.pdf: no heading matching ['Q3 (c)']; should read '25.77 GB': correct 1",
+    ('h7-p3-word-lineno', 'q3d', 'pdf'):
+        "reads nothing: no notebook was handed in; h7-p3-word-lineno.pdf: no heading matching ['Q3 (d)']; should read '14.4955 billion': convention no_biases 0.75",
+    ('h7-p3-word-lineno', 'q3e1', 'pdf'):
+        "reads nothing: no notebook was handed in; h7-p3-word-lineno.pdf: no heading matching ['Q3 (e)']; should read '9,437,184': correct 1",
+    ('h7-p3-word-lineno', 'q3e2', 'pdf'):
+        "reads nothing: no notebook was handed in; h7-p3-word-lineno.pdf: no heading matching ['Q3 (e)']; should read '75.50 MB': correct 1",
+    ('h7-p3-word-lineno', 'q3e3', 'pdf'):
+        "reads nothing: no notebook was handed in; h7-p3-word-lineno.pdf: no heading matching ['Q3 (e)']; should read '0.0651 %': correct 1",
+    ('h7-p3-md-french', 'q3c', 'text'):
+        "reads '0,537': wrong 0; should read '0,537 Go': convention per_head 0.25",
+    ('h7-p3-md-french', 'q3e2', 'text'):
+        "reads '75,5': close 0.75; should read '75,5 Mo': correct 1",
+    ('h7-p3-txt-rst', 'q3a2.p', 'text'):
+        "reads nothing: no notebook was handed in; h7-p3-txt-rst.txt: no heading matching ['Q3 (a)']; should read '0.0413': wrong 0",
+    ('h7-p3-txt-rst', 'q3a2.loss', 'text'):
+        "reads nothing: no notebook was handed in; h7-p3-txt-rst.txt: no heading matching ['Q3 (a)']; should read '3.1877': wrong 0",
+    ('h7-p3-txt-rst', 'q3c', 'text'):
+        "reads nothing: no notebook was handed in; h7-p3-txt-rst.txt: no heading matching ['Q3 (c)']; should read '25.77 GB': correct 1",
+    ('h7-p3-txt-rst', 'q3d', 'text'):
+        "reads nothing: no notebook was handed in; h7-p3-txt-rst.txt: no heading matching ['Q3 (d)']; should read '14.497 billion': correct 1",
+    ('h7-p3-txt-rst', 'q3e1', 'text'):
+        "reads nothing: no notebook was handed in; h7-p3-txt-rst.txt: no heading matching ['Q3 (e)']; should read '9,437,184': correct 1",
+    ('h7-p3-txt-rst', 'q3e2', 'text'):
+        "reads nothing: no notebook was handed in; h7-p3-txt-rst.txt: no heading matching ['Q3 (e)']; should read '75.50 MB': correct 1",
+    ('h7-p3-txt-rst', 'q3e3', 'text'):
+        "reads nothing: no notebook was handed in; h7-p3-txt-rst.txt: no heading matching ['Q3 (e)']; should read '0.065 %': correct 1",
+    ('h7-labA-txt-org', 'q3.cls', 'text'):
+        "reads '402': wrong 0; should read '10,968,602': correct 1",
+    ('h7-labA-word-arabic', 'claim', 'pdf'):
+        'reads better: None; should read better: pretrained',
+    ('h7-labB-word-chart', 'seeds', 'pdf'):
+        "reads 5 of 8 rows read are the report's, 0 confirmed; should read 6 rows, 18/18 confirmed",
+    ('h7-labB-txt-adoc', 'q1', 'text'):
+        "reads nothing: no notebook was handed in; h7-labB-txt-adoc.txt: no heading matching ['Question 1']; should read '21,778,432': convention no_out_proj 0.75",
+    ('h7-labB-txt-adoc', 'seeds', 'text'):
+        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 17/18 confirmed",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.
@@ -142,6 +220,13 @@ CHECKER_MISSES: dict[tuple[str, str], str] = {
     "(off by 0.073 %)",
     ("h4-labB-md-rmarkdown", "q1"): "no biases and no LayerNorm combined, unstated: close "
     "(off by 0.094 %)",
+    # held out 7, when added: abbreviated scale words and units of other languages
+    ("h7-p3-word-german", "q3d"): "'Mrd.' (German Milliarden, 10^9) is not a scale word "
+    "to the parser: unreadable",
+    ("h7-p3-md-french", "q3c"): "'Go' (French gigaoctet, GB) is not a unit to the parser: "
+    "unreadable",
+    ("h7-p3-md-french", "q3e2"): "'Mo' (French mégaoctet, MB) is not a unit to the parser: "
+    "unreadable",
 }
 
 
