@@ -1,5 +1,5 @@
 """Which seed a figure belongs to: certain pairings are held against the logs, others
-go to a TA (lab B, T3/T4; grader/checks/seedclaims.py `_pair`, grader/checks/logs.py).
+go to a TA (lab B, T3/T4; grader/checks/seedpairing.py `pair`, grader/checks/logs.py).
 
 The expected claims were written from the sentences by hand before the reader was run:
 (family, seed, best validation, step, test). The runs are those of the report corpus's
