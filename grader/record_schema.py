@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -37,23 +38,15 @@ labels, reference outputs or reference code. `flags` never change a score by
 themselves; they mark a record for a TA (`grader.record.needs_a_ta`).
 """
 
-NOTES = """
-## Evidence by check kind
-
-- `tensor`: a list, one entry per case: `case`, `passed`, `problem`, `outputs` (per output:
-  `expected_shape`, `shape`, `dtype`, `device`, `max_abs_error`, `max_rel_error`, `norm`).
-- `static`: a list of hits: `name`, `written`, `cell`, `line`.
-- `finetune`: an object: `models` (per model: `name`, `architecture`, `reported`
-  series, `reevaluated_accuracy`, `public_test_accuracy`, `threshold`, `train_seconds`,
-  `peak_memory_bytes`, `memory_scope`, `device`, `parameters`), `quick`, `executed`.
-- `answer`: an object: `answer`, `verdict`, `convention`, `message`, `source`, `slips`.
-- `series`, `logs`: the curves or per-seed claims read (a claim: `seed`, `family`,
-  `best_validation`, `step`, `test`, `line` and `where` in the report as handed in), and
-  what they were held against. When they cannot score the submission (no notebook, no
-  logs) the check's status is `manual`: `answer_text` quotes the section for the TA
-  sheet; once merged, `comment` and `grader` are added beside what was read.
-- `manual`: the quoted report section (`answer_text`, `where`), later the TA's `comment`.
-"""
+def notes() -> str:
+    """"Evidence by check kind", from the kinds themselves (`Kind.evidence_doc`): the page
+    describes each kind this grader knows, and a new kind documents its own evidence."""
+    lines = ["", "## Evidence by check kind", ""]
+    for name, kind in sorted(kinds().items()):
+        doc = " ".join(kind.evidence_doc.split()) or "its own; see the kind's module."
+        lines += textwrap.wrap(f"- `{name}`: {doc}", 90, subsequent_indent="  ",
+                               break_on_hyphens=False)
+    return "\n".join(lines) + "\n"
 
 
 def schema() -> dict[str, Any]:
@@ -115,7 +108,7 @@ def markdown() -> str:
     lines = [INTRO, *_table("GradeRecord", full)]
     for name, model in full.get("$defs", {}).items():
         lines += _table(name, model)
-    return "\n".join(lines).rstrip() + "\n" + NOTES
+    return "\n".join(lines).rstrip() + "\n" + notes()
 
 
 def main(argv: list[str]) -> int:

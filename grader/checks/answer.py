@@ -456,6 +456,7 @@ class AnswerSettings(Settings):
 
 class Answer(Kind):
     name = "answer"
+    evidence_doc = """an object: `answer`, `verdict`, `convention`, `message`, `source`, `slips`."""
     label = "written answer"
     evidence_of = "answers"
     Settings = AnswerSettings

@@ -218,6 +218,10 @@ class SeriesSettings(Settings):
 
 class Series(Kind):
     name = "series"
+    evidence_doc = """the curves read from the report or the notebook's prints, and what they were
+                    held against. When it cannot score the submission (no notebook) the check's status is
+                    `manual`: `answer_text` quotes the section for the TA sheet; once merged, `comment` and
+                    `grader` are added beside what was read."""
     label = "printed curves"
     Settings = SeriesSettings
     template = "finetune"  # printed curves are charted like fine-tuning's

@@ -412,6 +412,9 @@ class FinetuneSettings(Settings):
 
 class Finetune(Kind):
     name = "finetune"
+    evidence_doc = """an object: `models` (per model: `name`, `architecture`, `reported`
+                    series, `reevaluated_accuracy`, `public_test_accuracy`, `threshold`, `train_seconds`,
+                    `peak_memory_bytes`, `memory_scope`, `device`, `parameters`), `quick`, `executed`."""
     label = "fine-tuning"
     flags = ("finetune",)
     noted = ("finetune",)  # not evaluated, a reported accuracy off: a student can fix them

@@ -141,6 +141,8 @@ class Kind:
     templates: ClassVar[Path | None] = None
     """A folder of its own report partials (`report/kinds/<template>.html.j2`, `.md.j2`),
     for a kind that lives outside this repository; None: they are in `templates/`."""
+    evidence_doc: ClassVar[str] = ""
+    """What its evidence holds, for docs/records.md ("Evidence by check kind")."""
     label: ClassVar[str] = ""
     """The kind as a student reads it in a report ("your code's outputs"); empty: its name."""
     flags: ClassVar[tuple[str, ...]] = ()

@@ -228,6 +228,9 @@ class LogsSettings(Settings):
 
 class Logs(Kind):
     name = "logs"
+    evidence_doc = """the per-seed claims read (a claim: `seed`, `family`, `best_validation`, `step`,
+                    `test`, `line` and `where` in the report as handed in), and what they were held against
+                    in the logs. With no logs the check's status is `manual`, as for `series`."""
     label = "training logs"
     students_seed = True
     Settings = LogsSettings

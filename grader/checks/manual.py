@@ -122,6 +122,7 @@ class ManualSettings(Settings):
 
 class Manual(Kind):
     name = "manual"
+    evidence_doc = """the quoted report section (`answer_text`, `where`), later the TA's `comment`."""
     label = "graded by a TA"
     by_ta = True
     Settings = ManualSettings

@@ -313,6 +313,7 @@ class StaticSettings(Settings):
 
 class Static(Kind):
     name = "static"
+    evidence_doc = """a list of hits: `name`, `written`, `cell`, `line`."""
     label = "a rule about your code"
     flags = ("tamper",)
     Settings = StaticSettings

@@ -202,6 +202,8 @@ def check_id(question: Question, check: Check) -> str:
 
 class Tensor(Kind):
     name = "tensor"
+    evidence_doc = """a list, one entry per case: `case`, `passed`, `problem`, `outputs` (per output:
+                    `expected_shape`, `shape`, `dtype`, `device`, `max_abs_error`, `max_rel_error`, `norm`)."""
     label = "your code's outputs"
     flags = ("tamper",)
     evidence_of = "outputs"
