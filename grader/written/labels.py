@@ -37,8 +37,9 @@ _BARE = (rf"(?P<bare>\d+)(?=\s*\(\s*[a-hA-H]\s*\)|\s?(?-i:[a-h])(?:[-–.]{ROMAN
          r"|(?-i:[a-h])[.:](?:\s|$)|\.\d{1,2}(?![\d.,]))")
 """A question number with no word before its letter: "3(c)", "3c)", "3e-ii)" (a phone's
 shorthand), "3c.", "3.3"."""
-_PART_WORD = r"(?:sub[\s-]?)?(?:part|question)"
-"""A part spelled out: "Part (c)", "part c", "Sub-part (c)", "Subquestion c"."""
+_PART_WORD = r"(?:sub[\s-]?)?(?:part|question|item|teil)"
+"""A part spelled out: "Part (c)", "part c", "Sub-part (c)", "Subquestion c", "item e" (of
+"Problem 3, item e (ii)"), German "Teil c"."""
 _LETTER = (
     rf"(?:\s*\(\s*(?P<l10>[a-h])\s*[.\-–,]\s*(?:(?P<r8>{ROMAN})|(?P<n5>10|[1-9]))\s*\)"
     r"|\s*:?\s*\(\s*(?P<l1>[a-h])\s*\)"

@@ -205,11 +205,15 @@ ROMAN = r"(?:viii|vii|vi|iv|ix|iii|ii|i|v|x)"
 ROMAN_VALUES = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8,
                 "ix": 9, "x": 10}
 KINDS = {"question": "q", "q": "q", "qn": "q", "qns": "q", "ques": "q", "part": "q",
-         "problem": "q", "exercise": "q", "task": "task", "t": "t"}
-"""The words that name a question, and the kind each is (Question, Q, Part are one kind).
+         "problem": "q", "exercise": "q", "task": "task", "t": "t",
+         "aufgabe": "q", "frage": "q", "teil": "q", "exercice": "q", "ejercicio": "q",
+         "pregunta": "q", "esercizio": "q", "domanda": "q"}
+"""The words that name a question, and the kind each is (Question, Q, Part are one kind;
+so are the words of other languages a student writes them in: German "Aufgabe 3 a)",
+"Frage", "Teil", French "Exercice", Spanish "Ejercicio", "Pregunta", Italian "Esercizio").
 "T" ("T3 / T4.") is a kind of its own: Task where the pack asks tasks, else no label at
 all ("T5 is an encoder-decoder", "T4 GPU": a model, a card)."""
-LABEL_WORD = r"(?:question|problem|exercise|part|task|qns?|ques|q)"
+LABEL_WORD = r"(?:question|problem|exercise|part|task|aufgabe|frage|teil|exercice|ejercicio|pregunta|esercizio|domanda|qns?|ques|q)"
 """A word that names a question before its number ("Question 3", "Q3", "Task 7")."""
 QUESTION_LABEL = re.compile(rf"\b({LABEL_WORD})\s*\.?\s*(\d+)(?!\d|,\d)", re.I)
 """A question named by word and number anywhere in a text: ("q", "3") of "see Q3 (c)"."""
