@@ -86,3 +86,42 @@ def _drop_margins(blocks: list[_Block], heights: dict[int, float]) -> list[_Bloc
         if kept:
             out.append(_Block(kept, block.page, block.rules))
     return out
+
+
+LINE_NUMBERS_MIN = 5
+"""How many numbered lines a page needs before its left column is read as line numbers."""
+
+
+def _drop_line_numbers(blocks: list[_Block]) -> list[_Block]:
+    """Blocks without a review copy's line numbers ("12  Q3 (c) ..." in the margin).
+
+    Why: Word's and LaTeX's ``lineno`` print a number before every line, in a column of
+    its own left of the text; read as text it makes every page a two-column table, and
+    no label starts its line. A page's numbers are a line-number column when there are
+    at least ``LINE_NUMBERS_MIN``, each a bare integer, all left of every other line of
+    the page, rising from top to bottom. A numbered list ("3. Q3(c)", "1) ...") has its
+    stops and its text's indent, and a table's first column (seeds 1, 2, 3) starts where
+    the body text does: neither is dropped."""
+    pages: dict[int, list[_Line]] = {}
+    for block in blocks:
+        pages.setdefault(block.page, []).extend(block.lines)
+    drop: set[int] = set()
+    for lines in pages.values():
+        numbers = [ln for ln in lines if ln.text.strip().isdecimal()]
+        others = [ln for ln in lines if ln.text.strip() and not ln.text.strip().isdecimal()]
+        if len(numbers) < LINE_NUMBERS_MIN or not others:
+            continue
+        left = min(ln.x0 for ln in others)
+        if any(ln.x1 > left for ln in numbers):
+            continue
+        values = [int(ln.text) for ln in sorted(numbers, key=lambda ln: ln.baseline)]
+        if all(a < b for a, b in zip(values, values[1:], strict=False)):
+            drop.update(id(ln) for ln in numbers)
+    if not drop:
+        return blocks
+    out = []
+    for block in blocks:
+        kept = [ln for ln in block.lines if id(ln) not in drop]
+        if kept:
+            out.append(_Block(kept, block.page, block.rules))
+    return out

@@ -153,20 +153,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "reads '4': wrong 0; should read '3.775E+07 bytes': convention one_state 0.5",
     ('h7-p3-word-german', 'q3d', 'pdf'):
         "reads '14,497': wrong 0 ('Mrd.' no scale word to the parser); should read '14,497 Mrd.': correct 1",
-    ('h7-p3-word-lineno', 'q3a2.p', 'pdf'):
-        "reads nothing: no notebook was handed in; h7-p3-word-lineno.pdf: no heading matching ['Q3 (a)']; should read '75.00 %': correct 1",
-    ('h7-p3-word-lineno', 'q3a2.loss', 'pdf'):
-        "reads nothing: no notebook was handed in; h7-p3-word-lineno.pdf: no heading matching ['Q3 (a)']; should read '0.2876': correct 1",
-    ('h7-p3-word-lineno', 'q3c', 'pdf'):
-        "reads nothing: no notebook was handed in; h7-p3-word-lineno.pdf: no heading matching ['Q3 (c)']; should read '25.77 GB': correct 1",
-    ('h7-p3-word-lineno', 'q3d', 'pdf'):
-        "reads nothing: no notebook was handed in; h7-p3-word-lineno.pdf: no heading matching ['Q3 (d)']; should read '14.4955 billion': convention no_biases 0.75",
-    ('h7-p3-word-lineno', 'q3e1', 'pdf'):
-        "reads nothing: no notebook was handed in; h7-p3-word-lineno.pdf: no heading matching ['Q3 (e)']; should read '9,437,184': correct 1",
-    ('h7-p3-word-lineno', 'q3e2', 'pdf'):
-        "reads nothing: no notebook was handed in; h7-p3-word-lineno.pdf: no heading matching ['Q3 (e)']; should read '75.50 MB': correct 1",
-    ('h7-p3-word-lineno', 'q3e3', 'pdf'):
-        "reads nothing: no notebook was handed in; h7-p3-word-lineno.pdf: no heading matching ['Q3 (e)']; should read '0.0651 %': correct 1",
     ('h7-p3-md-french', 'q3c', 'text'):
         "reads '0,537': wrong 0; should read '0,537 Go': convention per_head 0.25",
     ('h7-p3-md-french', 'q3e2', 'text'):

@@ -1,10 +1,14 @@
 """Held-out-7's families, on small reports written here (not the corpus's files): question
-words of other languages and numbering habits ("Aufgabe 3 a)", "Problem 3, item e (ii)")."""
+words of other languages and numbering habits ("Aufgabe 3 a)", "Problem 3, item e (ii)"),
+a review copy's line numbers."""
 
 from __future__ import annotations
 
+import pytest
+
 from grader.written import QuestionSpec, extract_answers
 from grader.written.labels import parse_label
+from grader.written.reading import read_document
 
 Q3 = [QuestionSpec("q3a2.p", ("Q3 (a)",), part="(II)", labels=("p(mat)", "probability")),
       QuestionSpec("q3a2.loss", ("Q3 (a)",), part="(II)", labels=("loss", "-ln", "-log")),
@@ -41,3 +45,40 @@ def test_items_out_of_order_pair_with_their_labels():
     assert got["q3e2"].answer == "75.50 MB"
     assert got["q3c"].answer == "25.77 GB"
     assert got["q3e1"].answer == "9,437,184"  # the thousands regrouped as read
+
+
+def _pdf(tmp_path, rows: list[tuple[float, str]]) -> str:
+    """A one-page PDF with each ``(x, text)`` on a line of its own, top to bottom."""
+    pymupdf = pytest.importorskip("pymupdf", reason="the reports extra reads PDFs with pymupdf")
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for i, (x, text) in enumerate(rows):
+        page.insert_text((x, 90 + 16 * (i // 2)), text, fontsize=10)
+    path = tmp_path / "report.pdf"
+    doc.save(path)
+    return str(path)
+
+
+def test_a_review_copys_line_numbers_are_no_column_of_the_text(tmp_path):
+    lines = ["Q3 (c) The scores of one head take 16,384 x 16,384 entries.",
+             "Memory for the attention scores: 25.77 GB.",
+             "Q3 (d) Two weight matrices per layer, biases left out.",
+             "FFN parameters: 14.4955 billion.",
+             "Q3 (e) (II) Adam keeps two fp32 values per parameter.",
+             "Optimizer memory: 75.50 MB."]
+    rows = [r for n, text in enumerate(lines, 12) for r in ((30, str(n)), (72, text))]
+    text = read_document(_pdf(tmp_path, rows)).text
+    assert "|" not in text
+    assert [ln.split(" ", 1)[0] for ln in text.splitlines()][::2] == ["Q3", "Q3", "Q3"]
+    got = extract_answers(text, Q3)
+    assert got["q3c"].answer == "25.77 GB"
+    assert got["q3e2"].answer == "75.50 MB"
+
+
+def test_numbers_that_fall_or_start_with_the_text_are_kept(tmp_path):
+    falling = [r for n, text in zip([9, 7, 5, 3, 1], "abcde", strict=True)
+               for r in ((30, str(n)), (72, f"row {text} of the table"))]
+    assert "9" in read_document(_pdf(tmp_path, falling)).text
+    flush = [(72, "Results per seed, best first:"), (300, "(validation)"),
+             *(r for n in range(1, 7) for r in ((72, str(n)), (90, f"peaks at 0.8{n}")))]
+    assert "6" in read_document(_pdf(tmp_path, flush)).text.split()
