@@ -11,6 +11,7 @@ from pathlib import Path
 
 from grader.written.reading.document import Document
 from grader.written.reading.html import markdown_html
+from grader.written.reading.lightweight import as_markdown
 from grader.written.reading.mathblocks import display_math
 from grader.written.reading.normalise import normalise
 
@@ -23,6 +24,7 @@ def read_plain(p: Path) -> Document:
         text = text[1:]  # a byte-order mark from Windows editors
     notes = (REPLACED_NOTE,) if "\ufffd" in text else ()
     fmt = "markdown" if p.suffix.lower() in (".md", ".markdown") else "text"
-    if fmt == "markdown":
-        text = display_math(markdown_html(text))  # HTML, formulas over lines; lines kept
+    # Markdown: its HTML and formulas over lines; text: AsciiDoc, reStructuredText and
+    # org-mode written as Markdown. Either way the file's lines are kept.
+    text = display_math(markdown_html(text)) if fmt == "markdown" else as_markdown(text)
     return Document(normalise(text), str(p), fmt, "text", notes=notes)

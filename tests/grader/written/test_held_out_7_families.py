@@ -1,6 +1,6 @@
 """Held-out-7's families, on small reports written here (not the corpus's files): question
 words of other languages and numbering habits ("Aufgabe 3 a)", "Problem 3, item e (ii)"),
-a review copy's line numbers."""
+a review copy's line numbers, AsciiDoc, reStructuredText and org-mode markup."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pytest
 from grader.written import QuestionSpec, extract_answers
 from grader.written.labels import parse_label
 from grader.written.reading import read_document
+from grader.written.reading.lightweight import as_markdown
 
 Q3 = [QuestionSpec("q3a2.p", ("Q3 (a)",), part="(II)", labels=("p(mat)", "probability")),
       QuestionSpec("q3a2.loss", ("Q3 (a)",), part="(II)", labels=("loss", "-ln", "-log")),
@@ -82,3 +83,37 @@ def test_numbers_that_fall_or_start_with_the_text_are_kept(tmp_path):
     flush = [(72, "Results per seed, best first:"), (300, "(validation)"),
              *(r for n in range(1, 7) for r in ((72, str(n)), (90, f"peaks at 0.8{n}")))]
     assert "6" in read_document(_pdf(tmp_path, flush)).text.split()
+
+
+def test_asciidoc_titles_tables_and_bold_are_read_as_markdown():
+    text = ("= Lab B\n:toc: left\n\n== Question 1\n\n[%header]\n|===\n| Part | Parameters\n"
+            "| embeddings | 16,384,000\n|===\n\n*Total: 21,778,432*\n")
+    got = as_markdown(text).split("\n")
+    assert len(got) == len(text.split("\n"))  # the file's line numbers stay right
+    assert got[0] == "# Lab B" and got[3] == "## Question 1"
+    assert got[6:9] == ["| Part | Parameters |", "|---|---|", "| embeddings | 16,384,000 |"]
+    assert got[11] == "**Total: 21,778,432**"
+    assert extract_answers(as_markdown(text), [QuestionSpec("q1", ("Question 1",))]
+                           )["q1"].answer == "21,778,432"
+
+
+def test_org_headings_lose_their_keywords_and_tags_and_code_keeps_its_stars():
+    text = ("#+TITLE: Lab A\n* Question 3                :counting:\n** DONE The classifier\n"
+            "#+BEGIN_SRC python\nprint(2*nhid*nhid)\n#+END_SRC\n| a | b |\n|---+---|\n"
+            "It has *10,968,602* parameters, 2 * 3 of them odd.\n")
+    got = as_markdown(text).split("\n")
+    assert got[1:3] == ["# Question 3", "## The classifier"]
+    assert got[4] == "print(2*nhid*nhid)"
+    assert got[7] == "|---|---|"
+    assert got[8] == "It has **10,968,602** parameters, 2 * 3 of them odd."
+
+
+def test_restructuredtext_titles_are_headings_and_a_rule_under_a_paragraph_is_not():
+    text = ("=====\nTitle\n=====\n\nProblem 3, item c\n=================\n\n"
+            "Some working here\nAnswer: 25.77 GB\n------------------\n")
+    got = as_markdown(text).split("\n")
+    assert got[:3] == ["", "# Title", ""]
+    assert got[4] == "## Problem 3, item c"
+    assert got[8] == "Answer: 25.77 GB"
+    assert as_markdown("plain text, nothing to do\n* a bullet\n") == (
+        "plain text, nothing to do\n* a bullet\n")

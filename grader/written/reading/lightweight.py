@@ -1,0 +1,149 @@
+"""Lightweight markup other than Markdown, handed in as text: AsciiDoc, reStructuredText
+and org-mode headings, tables and bold, written as the Markdown every later stage reads.
+
+Why here: the document model's headings are Markdown's ``#`` lines, its tables ``|``
+rows with a ``|---|`` line under the header, its bold ``**…**``. A student who writes
+AsciiDoc (``== Question 1``, ``|===`` tables, ``*bold*``), reStructuredText (a title
+underlined with ``===``) or org-mode (``* Question 3   :tag:``, ``|---+---|``, ``*bold*``)
+means the same things; reading them in the reader keeps one vocabulary for the stages
+after it. Every rewrite keeps the line count, so the line numbers the grader quotes are
+still the file's own. String operations only (no pattern per dialect).
+"""
+
+from __future__ import annotations
+
+_UNDERLINES = "=-~^\"'`#*+"
+"""The characters reStructuredText (and Markdown's setext) underline a title with."""
+_ORG_KEYWORDS = ("TODO ", "DONE ", "NEXT ", "WAIT ", "CANCELLED ")
+
+
+def as_markdown(text: str) -> str:
+    """``text`` with AsciiDoc, reStructuredText and org-mode structure written as Markdown;
+    a text with none of them is returned unchanged."""
+    lines = text.split("\n")
+    asciidoc = any(ln.rstrip() == "|===" for ln in lines) or (
+        any(ln.startswith("== ") for ln in lines)
+        and next((ln for ln in lines if ln.strip()), "").startswith("= "))
+    org = any(ln[:2] == "#+" and ln[2:3].isalpha() for ln in lines)
+    if asciidoc:
+        lines = _asciidoc(lines)
+    if org:
+        lines = _org(lines)
+    lines = _underlined_titles(lines)
+    return "\n".join(lines)
+
+
+def _bold(line: str) -> str:
+    """AsciiDoc's and org's ``*bold*`` as ``**bold**``: a star opening at a word's start
+    and one closing at a word's end; ``2 * 3``, ``2*nhid*nhid`` and ``**x**`` are kept."""
+    if "**" in line or line.count("*") < 2:
+        return line
+    out: list[str] = []
+    i = 0
+    while i < len(line):
+        j = line.find("*", i)
+        if j < 0:
+            break
+        k = line.find("*", j + 1)
+        opens = (j == 0 or not line[j - 1].isalnum()) and line[j + 1:j + 2].strip() != ""
+        closes = k > j + 1 and line[k - 1] != " " and not line[k + 1:k + 2].isalnum()
+        if not (opens and closes):
+            out.append(line[i:j + 1])
+            i = j + 1
+            continue
+        out.append(line[i:j] + "**" + line[j + 1:k] + "**")
+        i = k + 1
+    out.append(line[i:])
+    return "".join(out)
+
+
+def _asciidoc(lines: list[str]) -> list[str]:
+    out: list[str] = []
+    in_table = False
+    header_next = False
+    for raw in lines:
+        line = raw.rstrip()
+        if line == "|===":
+            if not in_table:
+                in_table = True
+                header_next = True
+                out.append("")
+            else:
+                in_table = False
+                out.append("")
+            continue
+        if in_table:
+            if header_next and line.startswith("|"):
+                # the header row moves up onto the opening "|===" line, its own line
+                # becomes the Markdown separator under it
+                out[-1] = line + " |"
+                out.append("|" + "---|" * (line.count("|")))
+                header_next = False
+                continue
+            out.append(line + " |" if line.startswith("|") else line)
+            continue
+        level = len(line) - len(line.lstrip("="))
+        if 1 <= level <= 6 and line[level:level + 1] == " " and line[level:].strip():
+            out.append("#" * level + line[level:])
+            continue
+        if line.startswith(":") or (line.startswith("[") and line.endswith("]")):
+            out.append(raw)  # attributes and block options: no emphasis to mend
+            continue
+        out.append(_bold(raw))
+    return out
+
+
+def _org(lines: list[str]) -> list[str]:
+    out: list[str] = []
+    source = False
+    for raw in lines:
+        keyword = raw.strip().lower()
+        if keyword.startswith(("#+begin_", "#+end_")):
+            source = keyword.startswith("#+begin_")
+        if source or keyword.startswith("#+end_"):
+            out.append(raw)  # code, its stars are multiplications
+            continue
+        stars = len(raw) - len(raw.lstrip("*"))
+        if 1 <= stars <= 6 and raw[stars:stars + 1] == " ":
+            title = raw[stars:].strip()
+            for keyword in _ORG_KEYWORDS:
+                if title.startswith(keyword):
+                    title = title[len(keyword):].strip()
+            words = title.split()
+            if words and len(words[-1]) > 2 and words[-1][0] == words[-1][-1] == ":":
+                title = " ".join(words[:-1])  # its tags, ":counting:"
+            out.append("#" * stars + " " + title)
+            continue
+        body = raw.strip()
+        if body.startswith("|-") and set(body) <= set("|-+:"):
+            out.append(raw.replace("+", "|"))  # "|----+----|" under the header row
+            continue
+        out.append(_bold(raw) if not body.startswith(("#+", ":")) else raw)
+    return out
+
+
+def _underlined_titles(lines: list[str]) -> list[str]:
+    """A title underlined (and perhaps overlined) with one repeated character, as
+    reStructuredText and Markdown's setext write it, as a ``#`` heading; its level is
+    the order in which each underline style first appears."""
+    out = list(lines)
+    levels: list[tuple[str, bool]] = []
+    for i in range(1, len(lines)):
+        rule = lines[i].strip()
+        title = lines[i - 1].strip()
+        if (len(rule) < 3 or rule[0] not in _UNDERLINES or rule != rule[0] * len(rule)
+                or not title or len(rule) < len(title) or title.startswith(("|", "+", "#"))
+                or not any(c.isalpha() for c in title) or title[0] == rule[0]
+                or out[i - 1] != lines[i - 1]):
+            continue
+        over = i >= 2 and lines[i - 2].strip() == rule
+        if not over and i >= 2 and lines[i - 2].strip():
+            continue  # a rule under a paragraph's last line: no title (one stands alone)
+        style = (rule[0], over)
+        if style not in levels:
+            levels.append(style)
+        out[i - 1] = "#" * min(len(levels[: levels.index(style) + 1]), 6) + " " + title
+        out[i] = ""
+        if over:
+            out[i - 2] = ""
+    return out
