@@ -12,7 +12,7 @@ from grader.written.reading.document import (
 )
 from grader.written.reading.markup import Run, render
 from grader.written.reading.word_numbering import _Numbering
-from grader.written.reading.word_runs import _Ctx, _Styles, _walk
+from grader.written.reading.word_runs import BOX_PARAGRAPH, BOX_START, _Ctx, _Styles, _walk
 from grader.written.reading.word_tables import _table
 from grader.written.reading.word_xml import W, _children
 
@@ -80,8 +80,15 @@ def _paragraph(p: Any, levels: dict[str, int], sizes: _Styles) -> list[tuple[str
     run_sizes: list[float] = []
     _walk(p, runs, _Ctx(sizes, sid, run_sizes))
     segments: list[list[Run]] = [[]]
+    boxes: list[list[list[Run]]] = []  # each text box's paragraphs
     for run in runs:
-        if run.text == "\n":
+        if run.text == BOX_START:
+            boxes.append([])
+        elif run.text == BOX_PARAGRAPH and boxes:
+            boxes[-1].append([])
+        elif boxes and boxes[-1]:
+            boxes[-1][-1].append(run)
+        elif run.text == "\n":
             segments.append([])
         else:
             segments[-1].append(run)
@@ -92,13 +99,29 @@ def _paragraph(p: Any, levels: dict[str, int], sizes: _Styles) -> list[tuple[str
             lines[-1] = f"{lines[-1]} {text}".strip()
         else:
             lines.append(text)
+    boxed = [line for box in boxes for line in _box(box)]
     if level:
-        return [("#" * level + " " + " ".join(lines), None)]
+        return [("#" * level + " " + " ".join(lines), None), *((b, None) for b in boxed)]
+    if boxed:
+        lines = [line for line in [*lines, *boxed] if line]
     plain = " ".join(lines)
     big = min(run_sizes) if run_sizes else None
     if big is not None and big >= HEADING_RATIO * sizes.body and 0 < len(plain) <= 150:
         return [(plain, big)]
     return [(line, None) for line in lines]
+
+
+def _box(paragraphs: list[list[Run]]) -> list[str]:
+    """A text box's lines. A box titled by a short bold first paragraph ("**Q3 (c)**",
+    then "2.577E+10 bytes", "(= 25.77 GB)": a call-out with the student's final answer)
+    is a framed cell under its title, written as a table row ``| title | the rest |``;
+    any other box, its paragraphs one line each."""
+    texts = [t for t in (render(p) for p in paragraphs) if t]
+    title = texts[0] if texts else ""
+    if (len(texts) >= 2 and title.startswith("**") and title.endswith("**")
+            and title.count("**") == 2 and len(title) <= 44):
+        return [f"| {title} | {' '.join(texts[1:])} |"]
+    return texts
 
 
 HEADING_RATIO = 1.15

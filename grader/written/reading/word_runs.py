@@ -88,6 +88,14 @@ def _sym(el: Any) -> str:
     return chr(value) if 0x20 <= value < 0xD800 else ""
 
 
+
+BOX_START = "\n\n\n"
+"""A run that opens a text box: its paragraphs are one framed block (``word_body``)."""
+BOX_PARAGRAPH = "\n\n"
+"""A run that ends a paragraph inside a text box: a box's paragraphs ("Q3 (c)" bold, then
+"2.577E+10 bytes") are lines of their own, never run together into the paragraph that
+anchors the box."""
+
 @dataclass
 class _Ctx:
     """What a run inherits: the styles, its paragraph's style, where run sizes are noted."""
@@ -154,7 +162,11 @@ def _walk(el: Any, runs: list[Run], ctx: _Ctx | None = None) -> None:
             runs.append(Run(" " + _math(child) + " "))
         elif tag == f"{MC}AlternateContent":
             _walk(_chosen(child), runs, ctx)
-        elif tag == f"{W}p":  # a paragraph inside a text box: its own style
+        elif tag == f"{W}txbxContent":  # a text box: a block of its own
+            runs.append(Run(BOX_START))
+            _walk(child, runs, ctx)
+        elif tag == f"{W}p":  # a paragraph inside a text box: its own style, its own line
+            runs.append(Run(BOX_PARAGRAPH))
             style = child.find(f"{W}pPr/{W}pStyle")
             sid = style.get(f"{W}val", "") if style is not None else ""
             _walk(child, runs, _Ctx(styles, sid, ctx.sizes))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from grader.written.reading.markup import Run, render
-from grader.written.reading.word_runs import _Ctx, _Styles, _walk
+from grader.written.reading.word_runs import BOX_PARAGRAPH, BOX_START, _Ctx, _Styles, _walk
 from grader.written.reading.word_xml import W, _children
 
 
@@ -41,7 +41,7 @@ def _table(tbl: Any, styles: _Styles | None = None) -> list[str]:
                     _walk(block, runs, _Ctx(styles, style.get(f"{W}val", "") if style is not None else ""))
                 elif block.tag == f"{W}tbl":  # a table inside a cell: its rows, inline
                     runs.append(Run(" " + " ".join(_table(block, styles)) + " "))
-            text = render([r if r.text != "\n" else Run(" ") for r in runs])
+            text = render([r if r.text not in ("\n", BOX_PARAGRAPH, BOX_START) else Run(" ") for r in runs])
             above[column] = text
             cells.append(text)
             column += width

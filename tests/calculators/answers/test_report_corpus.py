@@ -139,18 +139,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # numbers in a review copy's margin before every label, AsciiDoc/reStructuredText/org
     # markup of headings and tables, Word text boxes (each text twice) and equation
     # objects, units only in footnotes, Excel 'E' notation, a claim in Arabic prose
-    ('h7-p3-docx-textbox', 'q3a2.p', 'docx'):
-        "reads '0.2': wrong 0; should read '7.500E-01': correct 1",
-    ('h7-p3-docx-textbox', 'q3a2.loss', 'docx'):
-        "reads '0.2': wrong 0; should read '2.876E-01': correct 1",
-    ('h7-p3-docx-textbox', 'q3c', 'docx'):
-        "reads '2': wrong 0; should read '2.577E+10 bytes': correct 1",
-    ('h7-p3-docx-textbox', 'q3d', 'docx'):
-        "reads '48': wrong 0; should read '1.450E+10': correct 1",
-    ('h7-p3-docx-textbox', 'q3e1', 'docx'):
-        "reads '9.830E+04': wrong 0; should read '9.437E+06': correct 1",
-    ('h7-p3-docx-textbox', 'q3e2', 'docx'):
-        "reads '4': wrong 0; should read '3.775E+07 bytes': convention one_state 0.5",
     ('h7-p3-word-german', 'q3d', 'pdf'):
         "reads '14,497': wrong 0 ('Mrd.' no scale word to the parser); should read '14,497 Mrd.': correct 1",
     ('h7-p3-md-french', 'q3c', 'text'):

@@ -1,6 +1,7 @@
 """Held-out-7's families, on small reports written here (not the corpus's files): question
 words of other languages and numbering habits ("Aufgabe 3 a)", "Problem 3, item e (ii)"),
-a review copy's line numbers, AsciiDoc, reStructuredText and org-mode markup."""
+a review copy's line numbers, AsciiDoc, reStructuredText and org-mode markup, Word text
+boxes."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from grader.written import QuestionSpec, extract_answers
 from grader.written.labels import parse_label
 from grader.written.reading import read_document
 from grader.written.reading.lightweight import as_markdown
+from tests.grader.written.test_readers_pdf_layout import _docx, _p, _r
 
 Q3 = [QuestionSpec("q3a2.p", ("Q3 (a)",), part="(II)", labels=("p(mat)", "probability")),
       QuestionSpec("q3a2.loss", ("Q3 (a)",), part="(II)", labels=("loss", "-ln", "-log")),
@@ -117,3 +119,26 @@ def test_restructuredtext_titles_are_headings_and_a_rule_under_a_paragraph_is_no
     assert got[8] == "Answer: 25.77 GB"
     assert as_markdown("plain text, nothing to do\n* a bullet\n") == (
         "plain text, nothing to do\n* a bullet\n")
+
+
+def _box(*paragraphs: str) -> str:
+    """A Word text box as Word stores it: DrawingML in the Choice, VML in the Fallback."""
+    inner = "<w:txbxContent>" + "".join(paragraphs) + "</w:txbxContent>"
+    return ('<w:r><mc:AlternateContent><mc:Choice Requires="wps"><w:drawing><wps:txbx>'
+            + inner + "</wps:txbx></w:drawing></mc:Choice><mc:Fallback><w:pict><v:textbox>"
+            + inner + "</v:textbox></w:pict></mc:Fallback></mc:AlternateContent></w:r>")
+
+
+def test_word_text_boxes_are_read_once_a_titled_box_as_a_cell_under_its_title(tmp_path):
+    body = [
+        _p(_r("Q3 (c)", '<w:b/><w:sz w:val="32"/>')),
+        _p(_r("Cells: B2 = 16384, B3 = 48, B4 = 2. =B3*B2^2*B4 gives the bytes.")),
+        _p(_box(_p(_r("Q3 (c)", "<w:b/>")), _p(_r("2.577E+10 bytes")), _p(_r("(= 25.77 GB)"))),
+           _box(_p(_r("a note")), _p(_r("on two lines")))),
+    ]
+    text = read_document(_docx(tmp_path, body)).text
+    lines = text.splitlines()
+    assert "| **Q3 (c)** | 2.577E+10 bytes (= 25.77 GB) |" in lines
+    assert lines[-2:] == ["a note", "on two lines"]
+    assert text.count("2.577E+10") == 1
+    assert extract_answers(text, Q3)["q3c"].answer in ("2.577E+10 bytes", "25.77 GB")
