@@ -30,8 +30,10 @@ COMMA_LOCALE_SCALES: dict[str, int] = {
     "milliard": 10**9, "milliards": 10**9, "miliardo": 10**9, "miliardi": 10**9,
     "bilhão": 10**9, "bilhões": 10**9,
     "billón": 10**12, "billones": 10**12,
+    "mio": 10**6, "mrd": 10**9, "md": 10**9, "mds": 10**9,
 }  # fmt: skip
-"""``million`` is also English: it names the scale but says nothing of the locale."""
+"""``million`` is also English: it names the scale but says nothing of the locale. The
+abbreviations are German ("9,44 Mio.", "14,497 Mrd.") and French ("14,5 Md", "Mds")."""
 _NOT_A_SIGN = frozenset({"million"})
 
 

@@ -108,6 +108,13 @@ _EXACT_SPELLINGS: dict[str, str] = {
     "Mbyte": "MB",
     "Mbytes": "MB",
     "MBytes": "MB",
+    # French: octet is byte ("0,537 Go", "75,5 Mo", "12 Ko", "75 497 472 octets")
+    "octet": "B",
+    "octets": "B",
+    "Ko": "kB",
+    "Mo": "MB",
+    "Go": "GB",
+    "To": "TB",
 }
 
 # Long spellings matched case-insensitively.
@@ -124,6 +131,12 @@ _WORD_SPELLINGS: dict[str, str] = {
     "mebibyte": "MiB",
     "gibibyte": "GiB",
     "tebibyte": "TiB",
+    "kilooctet": "kB",
+    "megaoctet": "MB",
+    "mégaoctet": "MB",
+    "gigaoctet": "GB",
+    "teraoctet": "TB",
+    "téraoctet": "TB",
 }
 
 # Scale words: a count multiplied by an exact power of ten.

@@ -173,9 +173,11 @@ UNIT_WORDS = (
     r"KiB|MiB|GiB|TiB|kB|KB|MB|GB|TB|Gb|Mb|bytes?|bits?|billions?|millions?|thousands?"
     r"|trillions?|bn|[kKMBGT](?![A-Za-z])"
     r"|(?:kilo|mega|giga|tera|kibi|mebi|gibi|tebi)(?:bytes?|bits?)|percent|per\s?cent|times"
-    r"|mil\s+millones|millones"
+    r"|mil\s+millones|millones|milliards?|milliarden|Mrd|Mio|Mds?"
+    r"|Go|Mo|Ko|(?:kilo|m[eé]ga|giga|t[eé]ra)?octets?"
 )
-"""Units and scale words a written value may carry."""
+"""Units and scale words a written value may carry, the abbreviations and units of other
+languages too: German "Mio."/"Mrd.", French "Md"/"Mds", "Go"/"Mo"/"Ko" (octets, bytes)."""
 NUMBER = (
     r"(?:\d{1,3}(?:\.\d{3}){2,}(?![\d.])|\d+,(?!\d{3}(?!\d))\d+(?![\d,])"
     r"|\d{1,3}(?:(?:,\s?|['’ _\u2009\u202f])\d{3})+(?!\d)|\d+)(?:\.\d+)?"

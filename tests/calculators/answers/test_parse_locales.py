@@ -85,3 +85,19 @@ def test_words_that_are_no_number_stay_words():
     assert spelled_numbers("a half of it, point taken") == "a half of it, point taken"
     assert spelled_numbers("fourteen billion, roughly") == "14 billion, roughly"
     assert parse_answer("the answer").status == "unreadable"
+
+
+@pytest.mark.parametrize(("text", "value", "unit"), [
+    ("14,497 Mrd.", 14_497_000_000, None),  # German Milliarden
+    ("9,44 Mio.", 9_440_000, None),
+    ("14,5 Md", 14_500_000_000, None),  # French milliards
+    ("0,537 Go", Rational(537, 1000), "GB"),  # French gigaoctets
+    ("75,5 Mo", Rational(151, 2), "MB"),
+    ("12 Ko", 12, "kB"),
+    ("75 497 472 octets", 75_497_472, "B"),
+    ("2 gigaoctets", 2, "GB"),
+    ("2.577E+10 bytes", 25_770_000_000, "B"),  # Excel's E notation
+])
+def test_scale_abbreviations_and_units_of_other_languages(text, value, unit):
+    parsed = parse_answer(text)
+    assert (parsed.value, parsed.unit) == (value, unit), parsed.reason

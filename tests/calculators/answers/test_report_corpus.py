@@ -139,8 +139,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # numbers in a review copy's margin before every label, AsciiDoc/reStructuredText/org
     # markup of headings and tables, Word text boxes (each text twice) and equation
     # objects, units only in footnotes, Excel 'E' notation, a claim in Arabic prose
-    ('h7-p3-word-german', 'q3d', 'pdf'):
-        "reads '14,497': wrong 0 ('Mrd.' no scale word to the parser); should read '14,497 Mrd.': correct 1",
     ('h7-p3-md-french', 'q3c', 'text'):
         "reads '0,537': wrong 0; should read '0,537 Go': convention per_head 0.25",
     ('h7-p3-md-french', 'q3e2', 'text'):
@@ -162,13 +160,6 @@ CHECKER_MISSES: dict[tuple[str, str], str] = {
     "(off by 0.073 %)",
     ("h4-labB-md-rmarkdown", "q1"): "no biases and no LayerNorm combined, unstated: close "
     "(off by 0.094 %)",
-    # held out 7, when added: abbreviated scale words and units of other languages
-    ("h7-p3-word-german", "q3d"): "'Mrd.' (German Milliarden, 10^9) is not a scale word "
-    "to the parser: unreadable",
-    ("h7-p3-md-french", "q3c"): "'Go' (French gigaoctet, GB) is not a unit to the parser: "
-    "unreadable",
-    ("h7-p3-md-french", "q3e2"): "'Mo' (French mégaoctet, MB) is not a unit to the parser: "
-    "unreadable",
 }
 
 
