@@ -12,6 +12,8 @@ still the file's own. String operations only (no pattern per dialect).
 
 from __future__ import annotations
 
+from calculators.answers.units import memory_unit, scale_word
+
 _UNDERLINES = "=-~^\"'`#*+"
 """The characters reStructuredText (and Markdown's setext) underline a title with."""
 _ORG_KEYWORDS = ("TODO ", "DONE ", "NEXT ", "WAIT ", "CANCELLED ")
@@ -147,3 +149,43 @@ def _underlined_titles(lines: list[str]) -> list[str]:
         if over:
             out[i - 2] = ""
     return out
+
+
+_UNIT_LEADS = ("in", "en", "im", "em", "unit:", "unité :", "unité:", "einheit:")
+"""Words before the unit a footnote names: "In GB", French "En Go (gigaoctets)"."""
+
+
+def footnote_units(text: str) -> str:
+    """A number's unit given only in its footnote ("**0,537**[^go]" with "[^go]: En Go
+    (gigaoctets, 1 Go = 10⁹ octets)." below) written after the number where the reference
+    stands ("**0,537** Go"): the student wrote the unit, one click away. A footnote whose
+    first word (after "In", "En") is no unit or scale leaves its references alone."""
+    if "[^" not in text:
+        return text
+    lines = text.split("\n")
+    units: dict[str, str] = {}
+    for line in lines:
+        body = line.strip()
+        close = body.find("]:")
+        if not body.startswith("[^") or close < 0:
+            continue
+        words = body[close + 2:].replace("(", " ").replace(",", " ").split()
+        if words and words[0].lower() in _UNIT_LEADS:
+            words = words[1:]
+        word = words[0].rstrip(".:;") if words else ""
+        if word and (memory_unit(word) or scale_word(word)):
+            units[body[:close + 1]] = word
+    if not units:
+        return text
+    out = []
+    for line in lines:
+        if not line.strip().startswith("[^"):
+            for ref, unit in units.items():
+                at = line.find(ref)
+                while at > 0:
+                    before = line[:at].rstrip("*_")
+                    if before[-1:].isdigit():
+                        line = f"{line[:at]} {unit}{line[at + len(ref):]}"
+                    at = line.find(ref, at + 1)
+        out.append(line)
+    return "\n".join(out)

@@ -139,10 +139,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # numbers in a review copy's margin before every label, AsciiDoc/reStructuredText/org
     # markup of headings and tables, Word text boxes (each text twice) and equation
     # objects, units only in footnotes, Excel 'E' notation, a claim in Arabic prose
-    ('h7-p3-md-french', 'q3c', 'text'):
-        "reads '0,537': wrong 0; should read '0,537 Go': convention per_head 0.25",
-    ('h7-p3-md-french', 'q3e2', 'text'):
-        "reads '75,5': close 0.75; should read '75,5 Mo': correct 1",
     ('h7-labA-word-arabic', 'claim', 'pdf'):
         'reads better: None; should read better: pretrained',
     ('h7-labB-word-chart', 'seeds', 'pdf'):

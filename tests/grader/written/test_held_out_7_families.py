@@ -1,7 +1,7 @@
 """Held-out-7's families, on small reports written here (not the corpus's files): question
 words of other languages and numbering habits ("Aufgabe 3 a)", "Problem 3, item e (ii)"),
 a review copy's line numbers, AsciiDoc, reStructuredText and org-mode markup, Word text
-boxes."""
+boxes, units in footnotes."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from grader.written import QuestionSpec, extract_answers
 from grader.written.labels import parse_label
 from grader.written.reading import read_document
-from grader.written.reading.lightweight import as_markdown
+from grader.written.reading.lightweight import as_markdown, footnote_units
 from tests.grader.written.test_readers_pdf_layout import _docx, _p, _r
 
 Q3 = [QuestionSpec("q3a2.p", ("Q3 (a)",), part="(II)", labels=("p(mat)", "probability")),
@@ -142,3 +142,14 @@ def test_word_text_boxes_are_read_once_a_titled_box_as_a_cell_under_its_title(tm
     assert lines[-2:] == ["a note", "on two lines"]
     assert text.count("2.577E+10") == 1
     assert extract_answers(text, Q3)["q3c"].answer in ("2.577E+10 bytes", "25.77 GB")
+
+
+def test_a_unit_given_only_in_a_footnote_is_written_after_its_number():
+    text = ("## Q3 (c)\n**Mémoire : 0,537**[^go]\n\nvoir [^go] et [^nat]\n\n"
+            "[^go]: En Go (gigaoctets, 1 Go = 10^9 octets).\n[^nat]: en nats.\n")
+    got = footnote_units(text).split("\n")
+    assert got[1] == "**Mémoire : 0,537** Go"
+    assert got[3] == "voir [^go] et [^nat]"  # no number before it: left alone
+    assert got[5:7] == text.split("\n")[5:7]
+    assert extract_answers(footnote_units(text), Q3)["q3c"].answer == "0,537 Go"
+    assert footnote_units("1.5[^a]\n[^a]: a remark.\n") == "1.5[^a]\n[^a]: a remark.\n"
