@@ -22,7 +22,7 @@ _ORG_KEYWORDS = ("TODO ", "DONE ", "NEXT ", "WAIT ", "CANCELLED ")
 def as_markdown(text: str) -> str:
     """``text`` with AsciiDoc, reStructuredText and org-mode structure written as Markdown;
     a text with none of them is returned unchanged."""
-    lines = text.split("\n")
+    lines = _without_line_numbers(text.split("\n"))
     asciidoc = any(ln.rstrip() == "|===" for ln in lines) or (
         any(ln.startswith("== ") for ln in lines)
         and next((ln for ln in lines if ln.strip()), "").startswith("= "))
@@ -33,6 +33,33 @@ def as_markdown(text: str) -> str:
         lines = _org(lines)
     lines = _underlined_titles(lines)
     return "\n".join(lines)
+
+
+def _without_line_numbers(lines: list[str]) -> list[str]:
+    """Lines without a review copy's line numbers ("12  Q3 (c) ..."): where at least five
+    lines and nine in ten of the non-blank ones start with a bare integer and a gap, the
+    integers rising through the file, they are the margin's, not the student's. A
+    numbered list ("1. ...", "3) ...") has its stops; hand-numbered headings are few."""
+    numbered: list[tuple[int, int]] = []  # (line index, its number)
+    filled = 0
+    for i, raw in enumerate(lines):
+        if not raw.strip():
+            continue
+        filled += 1
+        head = raw.split(None, 1)
+        body = raw.lstrip()
+        gap = body[len(head[0]):len(head[0]) + 1] if head else "x"
+        if head and head[0].isdecimal() and gap in (" ", "\t", ""):  # "" a blank line's
+            numbered.append((i, int(head[0])))
+    values = [n for _, n in numbered]
+    if (len(numbered) < 5 or len(numbered) * 10 < filled * 9
+            or any(a >= b for a, b in zip(values, values[1:], strict=False))):
+        return lines
+    out = list(lines)
+    for i, n in numbered:
+        rest = out[i].lstrip()[len(str(n)):]
+        out[i] = rest[1:] if rest.startswith("\t") else rest.lstrip(" ")
+    return out
 
 
 def _bold(line: str) -> str:

@@ -153,3 +153,17 @@ def test_a_unit_given_only_in_a_footnote_is_written_after_its_number():
     assert got[5:7] == text.split("\n")[5:7]
     assert extract_answers(footnote_units(text), Q3)["q3c"].answer == "0,537 Go"
     assert footnote_units("1.5[^a]\n[^a]: a remark.\n") == "1.5[^a]\n[^a]: a remark.\n"
+
+
+def test_a_text_reports_line_numbers_are_taken_off_and_a_numbered_list_is_kept():
+    body = ["Q3 (c) The scores of one head", "48 x 16,384^2 x 2 bytes", "Memory: 25.77 GB",
+            "", "Q3 (e) (II) Adam keeps two fp32 values", "Optimizer memory: 75.50 MB"]
+    numbered = "\n".join(f"{n}  {line}" if line else f"{n}" for n, line in enumerate(body, 12))
+    got = as_markdown(numbered).split("\n")
+    assert got == body
+    got_answers = extract_answers(as_markdown(numbered), Q3)
+    assert (got_answers["q3c"].answer, got_answers["q3e2"].answer) == ("25.77 GB", "75.50 MB")
+    listed = "Steps:\n1. a\n2. b\n3. c\n4. d\n5. e\n"
+    assert as_markdown(listed) == listed
+    falling = "\n".join(f"{n}  row {n}" for n in (9, 7, 5, 3, 1))
+    assert as_markdown(falling) == falling
