@@ -146,6 +146,43 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         'reads better: None; should read better: pretrained',
     ('h7-labB-word-chart', 'seeds', 'pdf'):
         "reads 5 of 8 rows read are the report's, 0 confirmed; should read 6 rows, 18/18 confirmed",
+    # held out 8: 12 reports written by another helper who never read the readers, after
+    # held-out-7's families were fixed, kept outside the repository until then, added and
+    # measured once at 35c609e: 20/24 PDF, 12/12 DOCX, 15/26 text (docs/benchmarks.md).
+    # Its misses: key = value lines (`q3c = 24.0 GB`) under INI sections, a Russian lab A
+    # ('Вопрос 3'), a chat transcript ('TA: … / Me: …') with seeds in nested bullets,
+    # a callout's value losing to a Mermaid block's number, a margin note read before its
+    # section, KaTeX spans of a lab A table, a factor after the working
+    ('h8-p3-md-callouts', 'q3c', 'text'):
+        "reads '48': wrong 0; should read '25.77 GB': correct 1",
+    ('h8-p3-txt-keyvalue', 'q3a2.p', 'text'):
+        "reads nothing: no notebook was handed in; h8-p3-txt-keyvalue.txt: no heading matching ['Q3 (a)']; should read '0.750': correct 1",
+    ('h8-p3-txt-keyvalue', 'q3a2.loss', 'text'):
+        "reads nothing: no notebook was handed in; h8-p3-txt-keyvalue.txt: no heading matching ['Q3 (a)']; should read '0.288': correct 1",
+    ('h8-p3-txt-keyvalue', 'q3e1', 'text'):
+        "reads nothing: no notebook was handed in; h8-p3-txt-keyvalue.txt: no heading matching ['Q3 (e)']; should read '9437184': correct 1",
+    ('h8-p3-txt-keyvalue', 'q3e2', 'text'):
+        "reads nothing: no notebook was handed in; h8-p3-txt-keyvalue.txt: no heading matching ['Q3 (e)']; should read '72.0 MB': convention gib_vs_gb 0.5",
+    ('h8-p3-txt-keyvalue', 'q3e3', 'text'):
+        "reads nothing: no notebook was handed in; h8-p3-txt-keyvalue.txt: no heading matching ['Q3 (e)']; should read '0.065 %': correct 1",
+    ('h8-p3-word-sidebar', 'q3e3', 'pdf'):
+        "reads '3': wrong 0; should read '1536 times': convention factor 1",
+    ('h8-p3-word-margin', 'q3d', 'pdf'):
+        "reads '30,720': wrong 0; should read '14.50 billion': correct 1",
+    ('h8-labA-word-katex', 'q3.lm', 'pdf'):
+        "reads '10,807,802': wrong 0; should read '20,857,601': convention no_out_proj 0.75",
+    ('h8-labA-word-katex', 'q3.cls', 'pdf'):
+        "reads nothing: h8-labA-word-katex.pdf: no part 'Classification task' in the section; no notebook was handed in; should read '10,807,802': convention no_out_proj 0.75",
+    ('h8-labA-md-russian', 'q3.lm', 'text'):
+        "reads nothing: h8-labA-md-russian.md: no heading matching ['Question 3']; no notebook was handed in; should read '21 018 401': correct 1",
+    ('h8-labA-md-russian', 'q3.cls', 'text'):
+        "reads nothing: h8-labA-md-russian.md: no heading matching ['Question 3']; no notebook was handed in; should read '10 968 602': correct 1",
+    ('h8-labA-md-russian', 'claim', 'text'):
+        'reads better: None; should read better: pretrained',
+    ('h8-labB-txt-chat', 'q1', 'text'):
+        "reads nothing: no notebook was handed in; h8-labB-txt-chat.txt: no heading matching ['Question 1']; should read '22,696,960': convention no_position_embeddings 0.75",
+    ('h8-labB-txt-chat', 'seeds', 'text'):
+        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 17/18 confirmed",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.
