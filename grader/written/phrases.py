@@ -19,6 +19,7 @@ from grader.written.vocabulary import (
     QUESTION_LABEL,
     heading_text,
     kind_of,
+    stem,
 )
 
 _RUN_IN_BOLD = re.compile(r"^(.*?[^\s*#][ \t]*(?:\*\*)?)[ \t]+(\*\*([^*\n]{1,80})\*\*)[ \t]*$")
@@ -225,7 +226,7 @@ def _named_like(line: PlainLine, name: str) -> bool:
     modeling task"). Numbers are no name."""
     stems, initials = _stems(name)
     words = [w for w in _head_words(line) if not w[0].isdigit()]
-    return any(w[:5] in stems for w in words if len(w) >= 4 and w not in _GENERIC_WORDS) \
+    return any(stem(w) in stems for w in words if len(w) >= 4 and w not in _GENERIC_WORDS) \
         or (len(initials) >= 2 and initials in words)
 
 
@@ -268,7 +269,7 @@ def _names_word(word: str, name: str) -> bool:
     if word[0].isdigit() or word in _GENERIC_WORDS:
         return False
     stems, initials = _stems(name)
-    return (len(word) >= 4 and word[:5] in stems) or (len(initials) >= 2 and word == initials)
+    return (len(word) >= 4 and stem(word) in stems) or (len(initials) >= 2 and word == initials)
 
 
 def named_span(text: str, names: Sequence[str], siblings: Sequence[str]) -> tuple[int, int] | None:

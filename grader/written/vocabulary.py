@@ -209,16 +209,34 @@ ROMAN_VALUES = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "
 KINDS = {"question": "q", "q": "q", "qn": "q", "qns": "q", "ques": "q", "part": "q",
          "problem": "q", "exercise": "q", "task": "task", "t": "t",
          "aufgabe": "q", "frage": "q", "teil": "q", "exercice": "q", "ejercicio": "q",
-         "pregunta": "q", "esercizio": "q", "domanda": "q"}
+         "pregunta": "q", "esercizio": "q", "domanda": "q",
+         "вопрос": "q", "задание": "q", "задача": "q", "упражнение": "q", "часть": "q"}
 """The words that name a question, and the kind each is (Question, Q, Part are one kind;
 so are the words of other languages a student writes them in: German "Aufgabe 3 a)",
-"Frage", "Teil", French "Exercice", Spanish "Ejercicio", "Pregunta", Italian "Esercizio").
+"Frage", "Teil", French "Exercice", Spanish "Ejercicio", "Pregunta", Italian "Esercizio",
+Russian "Вопрос 3", "Задание", "Задача", "Упражнение", "Часть").
 "T" ("T3 / T4.") is a kind of its own: Task where the pack asks tasks, else no label at
 all ("T5 is an encoder-decoder", "T4 GPU": a model, a card)."""
-LABEL_WORD = r"(?:question|problem|exercise|part|task|aufgabe|frage|teil|exercice|ejercicio|pregunta|esercizio|domanda|qns?|ques|q)"
+LABEL_WORD = (r"(?:question|problem|exercise|part|task|aufgabe|frage|teil|exercice|ejercicio|pregunta"
+              r"|esercizio|domanda|вопрос|задание|задача|упражнение|часть|qns?|ques|q)")
 """A word that names a question before its number ("Question 3", "Q3", "Task 7")."""
 QUESTION_LABEL = re.compile(rf"\b({LABEL_WORD})\s*\.?\s*(\d+)(?!\d|,\d)", re.I)
 """A question named by word and number anywhere in a text: ("q", "3") of "see Q3 (c)"."""
+STEMS_OF_OTHER_LANGUAGES = {"языко": "langu", "моделир": "model", "класс": "class",
+                            "предо": "pretr", "дообу": "finet"}
+"""The stems (first five letters) of a lab's part words as a student writing in another
+script names them, and the English stem each stands for: "Модель для языкового
+моделирования" is named like "Language modeling task", "Модель для классификации" like
+"Classification task" (``phrases._named_like``); "модель" (a model) is no "моделирование"
+(modeling), so that key is seven letters. Latin-script languages share the stems
+already ("classificazione", "Klassifikation" -> "class"/"klass")."""
+
+
+def stem(word: str) -> str:
+    """A word's stem as part names are compared (first five letters), in English."""
+    return STEMS_OF_OTHER_LANGUAGES.get(word[:7]) or STEMS_OF_OTHER_LANGUAGES.get(word[:5], word[:5])
+
+
 ANSWER_WORD = r"(?:(?:final\s+)?answers?|答え|答案|解答|回答|答|정답|답)"
 """The word that announces an answer, in English or as a Japanese IME, a Chinese or a
 Korean student types it ("答え:25.77GB", "答案：…", "答：…", "답: 25.77 GB")."""
