@@ -13,6 +13,7 @@ still the file's own. String operations only (no pattern per dialect).
 from __future__ import annotations
 
 from calculators.answers.units import memory_unit, scale_word
+from grader.written.vocabulary import KINDS, ROMAN_VALUES
 
 _UNDERLINES = "=-~^\"'`#*+"
 """The characters reStructuredText (and Markdown's setext) underline a title with."""
@@ -27,6 +28,8 @@ def as_markdown(text: str) -> str:
         any(ln.startswith("== ") for ln in lines)
         and next((ln for ln in lines if ln.strip()), "").startswith("= "))
     org = any(ln[:2] == "#+" and ln[2:3].isalpha() for ln in lines)
+    if _is_key_value_file(lines):
+        lines = _key_values(lines)
     if asciidoc:
         lines = _asciidoc(lines)
     if org:
@@ -59,6 +62,91 @@ def _without_line_numbers(lines: list[str]) -> list[str]:
     for i, n in numbered:
         rest = out[i].lstrip()[len(str(n)):]
         out[i] = rest[1:] if rest.startswith("\t") else rest.lstrip(" ")
+    return out
+
+
+def _ini_section(line: str) -> bool:
+    """``[q3.a]``, ``[question 3]``: an INI file's section header on a line of its own."""
+    text = line.strip()
+    return len(text) > 2 and text[0] == "[" and text[-1] == "]" and "[" not in text[1:]
+
+
+def _key_and_value(line: str) -> tuple[str, str, str] | None:
+    """(key, sign, value) of a ``key = value`` or ``key: value`` line whose key is one
+    word (``q3c = 24.0 GB``, ``q3a2.p: 0.750``), else None."""
+    cuts = [i for i in (line.find("="), line.find(":")) if i > 0]
+    if not cuts or line[:1].isspace():
+        return None
+    cut = min(cuts)
+    key, value = line[:cut].strip(), line[cut + 1:].strip()
+    if not key or not value or any(c.isspace() for c in key):
+        return None
+    return key, line[cut], value
+
+
+def _is_key_value_file(lines: list[str]) -> bool:
+    """Whether a text is kept as an INI or config file: two section headers or more and
+    three ``key = value`` lines or more whose key names a question (``_key_label``)."""
+    sections = sum(_ini_section(ln) for ln in lines)
+    keyed = sum((kv := _key_and_value(ln)) is not None and _key_label(kv[0]) is not None
+                for ln in lines)
+    return sections >= 2 and keyed >= 3
+
+
+def _key_pieces(key: str) -> list[str]:
+    """A key's pieces, runs of letters and of digits: ``q3a2.p`` -> q, 3, a, 2, p;
+    ``Q3(e)(II)`` -> q, 3, e, ii; ``q3_e_ii`` -> q, 3, e, ii."""
+    pieces: list[str] = []
+    for ch in key.lower():
+        if not ch.isalnum():
+            pieces.append("")
+        elif pieces and pieces[-1] and pieces[-1][-1].isdigit() == ch.isdigit():
+            pieces[-1] += ch
+        else:
+            pieces.append(ch)
+    return [p for p in pieces if p]
+
+
+def _key_label(key: str) -> str | None:
+    """A key naming a question's label written as the label grammar reads it, what else
+    the key says after it kept: ``q3a2.p`` -> "Q3 (a) (ii) p", ``q3_e_ii`` -> "Q3 (e)
+    (ii)", ``q3c`` -> "Q3 (c)"; None for a key naming no question (``student``)."""
+    pieces = _key_pieces(key)
+    if len(pieces) < 2 or KINDS.get(pieces[0]) is None or not pieces[1].isdecimal():
+        return None
+    label, rest = [f"Q{pieces[1]}" if KINDS[pieces[0]] == "q" else f"Task {pieces[1]}"], pieces[2:]
+    if rest and len(rest[0]) == 1 and "a" <= rest[0] <= "h":
+        label.append(f"({rest.pop(0)})")
+        if rest and (rest[0] in ROMAN_VALUES or rest[0] in _NUMERAL_OF):
+            numeral = rest.pop(0)
+            label.append(f"({_NUMERAL_OF.get(numeral, numeral)})")
+    return " ".join(label + rest)
+
+
+_NUMERAL_OF = {str(v): k for k, v in ROMAN_VALUES.items()}
+
+
+def _key_values(lines: list[str]) -> list[str]:
+    """An INI or config file's answers written as a report's: a section header
+    ``[q3.a]`` a heading, a comment (``#``, ``;``) plain text (its working), and a line
+    ``q3a2.p = 0.750`` (or ``q3_e_ii: 72.0 MB``) whose key names a question that
+    question's answer line ``Answer: **Q3 (a) (ii) p** = 0.750``: a line starting with a
+    label opens its section, and an answer line beats the working in the comments."""
+    out: list[str] = []
+    for raw in lines:
+        text = raw.strip()
+        if _ini_section(raw):
+            out.append("## " + text[1:-1].strip())
+            continue
+        if text[:1] in ("#", ";"):
+            out.append(text.lstrip("#; "))
+            continue
+        kv = _key_and_value(raw)
+        label = _key_label(kv[0]) if kv is not None else None
+        if kv is None or label is None:
+            out.append(raw)
+            continue
+        out.append(f"Answer: **{label}** = {kv[2].strip(chr(34))}")
     return out
 
 

@@ -1,13 +1,19 @@
 """Held-out-8's families, on small reports written here (not the corpus's files): question
-words and part names in Russian."""
+words and part names in Russian, answers kept as an INI or config file's ``key = value``
+lines."""
 
 from __future__ import annotations
 
 from grader.written import QuestionSpec, extract_answers
 from grader.written.labels import parse_label
+from grader.written.reading.lightweight import as_markdown
 
 LAB = [QuestionSpec("lm", ("Question 3",), part="Language modeling task"),
        QuestionSpec("cls", ("Question 3",), part="Classification task")]
+
+Q3 = [QuestionSpec("q3c", ("Q3 (c)",)), QuestionSpec("q3d", ("Q3 (d)",)),
+      QuestionSpec("q3e1", ("Q3 (e)",), part="(I)"),
+      QuestionSpec("q3e2", ("Q3 (e)",), part="(II)")]
 
 
 def test_russian_question_words_read_as_the_question_kind():
@@ -36,3 +42,29 @@ def test_a_russian_model_is_no_modeling():
     got = extract_answers(text, LAB)
     assert got["cls"].answer == "10 968 602"
 
+
+INI = ("# A3 answers\n# student = \"T. L.\"\n\n[q3.c]\n# bytes = 2 * 12884901888\n"
+       "q3c = 24.0 GB\n\n[q3.d]\n# per layer: 302020608\nq3d = 14.497 billion\n\n"
+       "[q3.e]\n# (I) 8*6144*2 = 98304\nq3e1 = 9437184\n# (II) 9437184 * 8 = 75497472 bytes\n"
+       "q3_e_ii: 72.0 MB\n")
+
+
+def test_an_ini_files_keys_naming_questions_are_their_answer_lines():
+    got = extract_answers(as_markdown(INI), Q3)
+    assert got["q3c"].answer == "24.0 GB"
+    assert got["q3d"].answer == "14.497 billion"
+    assert got["q3e1"].answer == "9437184"
+    assert got["q3e2"].answer == "72.0 MB"
+
+
+def test_a_key_is_spelled_as_the_label_grammar_reads_it_and_the_line_count_kept():
+    md = as_markdown(INI)
+    assert md.count("\n") == INI.count("\n")
+    assert "Answer: **Q3 (c)** = 24.0 GB" in md
+    assert "Answer: **Q3 (e) (ii)** = 72.0 MB" in md
+    assert "## q3.e" in md
+
+
+def test_a_text_with_a_few_equals_signs_is_no_ini_file():
+    text = "Q3 (c)\nbytes = 2 * 12884901888\nq3c = 24.0 GB\n[note]\n"
+    assert as_markdown(text) == text
