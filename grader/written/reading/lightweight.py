@@ -13,7 +13,7 @@ still the file's own. String operations only (no pattern per dialect).
 from __future__ import annotations
 
 from calculators.answers.units import memory_unit, scale_word
-from grader.written.vocabulary import KINDS, ROMAN_VALUES
+from grader.written.vocabulary import KINDS, QUESTION_LABEL, ROMAN_VALUES, is_answer_heading
 
 _UNDERLINES = "=-~^\"'`#*+"
 """The characters reStructuredText (and Markdown's setext) underline a title with."""
@@ -28,6 +28,7 @@ def as_markdown(text: str) -> str:
         any(ln.startswith("== ") for ln in lines)
         and next((ln for ln in lines if ln.strip()), "").startswith("= "))
     org = any(ln[:2] == "#+" and ln[2:3].isalpha() for ln in lines)
+    lines = _transcript(lines)
     if _is_key_value_file(lines):
         lines = _key_values(lines)
     if asciidoc:
@@ -147,6 +148,58 @@ def _key_values(lines: list[str]) -> list[str]:
             out.append(raw)
             continue
         out.append(f"Answer: **{label}** = {kv[2].strip(chr(34))}")
+    return out
+
+
+_STUDENT_SPEAKERS = ("me", "i", "student", "myself")
+"""The speaker a student's own turns go by in a transcript they hand in."""
+
+
+def _turn(line: str) -> tuple[str, str, int, bool] | None:
+    """(speaker, said, where the said text starts, whether time-stamped) of a chat turn:
+    ``[14:02] TA: Let's start with Question 1.``, ``Me: …``; the time stamp optional, the
+    speaker one or two words before a colon, never an answer word ("Answer: …")."""
+    rest = line.lstrip()
+    stamped = rest.startswith("[")
+    if stamped:
+        close = rest.find("]")
+        stamp = rest[1:close]
+        if close < 0 or not stamp or not all(c.isdigit() or c in ":. " for c in stamp):
+            return None
+        rest = rest[close + 1:].lstrip()
+    colon = rest.find(":")
+    speaker = rest[:colon].strip()
+    if (colon <= 0 or len(speaker.split()) > 2 or not speaker[:1].isalpha()
+            or not rest[colon + 1:colon + 2].isspace() or is_answer_heading(speaker)):
+        return None
+    return speaker.lower(), rest[colon + 1:].strip(), len(line) - len(rest) + colon + 1, stamped
+
+
+def _transcript(lines: list[str]) -> list[str]:
+    """A chat transcript handed in as the report (``[14:02] TA: Let's start with Question
+    1.`` / ``[14:03] Me: …``): a turn of someone other than the student that names a
+    question opens that question's section, written as its heading (the last question it
+    names: "Fine. Now Task 3: …" opens Task 3); the student's turns lose their time stamp
+    and name. A transcript has two speakers with two turns each or more, and either most
+    turns time-stamped or the student speaking as "Me" (``_STUDENT_SPEAKERS``), so a
+    report's "Working: …" / "Result: …" lines are none. The student is "Me", else the
+    speaker with most turns."""
+    turns = {i: t for i, raw in enumerate(lines) if (t := _turn(raw)) is not None}
+    speakers = [t[0] for t in turns.values()]
+    if sum(speakers.count(s) >= 2 for s in set(speakers)) < 2:
+        return lines
+    named = [s for s in _STUDENT_SPEAKERS if speakers.count(s) >= 2]
+    if not named and sum(t[3] for t in turns.values()) * 2 < len(turns):
+        return lines
+    student = named[0] if named else max(set(speakers), key=speakers.count)
+    out = list(lines)
+    for i, (speaker, said, start, _) in turns.items():
+        if speaker == student:
+            out[i] = " " * start + said
+            continue
+        labels = [m.group(0) for m in QUESTION_LABEL.finditer(said)]
+        if labels:
+            out[i] = "## " + labels[-1]
     return out
 
 

@@ -68,3 +68,38 @@ def test_a_key_is_spelled_as_the_label_grammar_reads_it_and_the_line_count_kept(
 def test_a_text_with_a_few_equals_signs_is_no_ini_file():
     text = "Q3 (c)\nbytes = 2 * 12884901888\nq3c = 24.0 GB\n[note]\n"
     assert as_markdown(text) == text
+
+
+CHAT = ("Lab B write-up (my office-hour chat)\n\n"
+        "[14:02] TA: Let's start with Question 1. How many parameters?\n"
+        "[14:03] Me: embeddings 32000 x 512 = 16,384,000 and 4 layers of 1,577,984.\n"
+        "[14:06] TA: Formula and number?\n"
+        "[14:07] Me: so the total is 22,696,960\n"
+        "[14:08] TA: Fine, write that down. Now Task 3: the best accuracy per seed.\n"
+        "[14:17] Me: seed 1 peaks at 0.853\n")
+
+
+def test_a_tas_turn_naming_a_question_opens_its_section_in_a_transcript():
+    md = as_markdown(CHAT)
+    assert md.count("\n") == CHAT.count("\n")
+    lines = md.split("\n")
+    assert lines[2] == "## Question 1" and lines[6] == "## Task 3"  # the last one named
+    assert lines[5].strip() == "so the total is 22,696,960"  # the student's turn, unnamed
+    got = extract_answers(md, [QuestionSpec("q1", ("Question 1",))])
+    assert got["q1"].answer == "22,696,960"
+
+
+def test_a_students_own_turn_naming_a_question_stays_the_students():
+    text = ("TA: Question 1?\nMe: Question 1 is 22,696,960\nTA: ok\nMe: thanks\n")
+    assert as_markdown(text).split("\n")[1] == "   Question 1 is 22,696,960"
+
+
+def test_a_text_with_a_few_colons_is_no_transcript():
+    text = "Student: A. B.\nCourse: lab B\nQuestion 1: 22,696,960\n"
+    assert as_markdown(text) == text
+
+
+def test_working_and_result_lines_are_no_transcript():
+    text = ("Working: 2 * 12884901888\nResult: Q3 (c) is 25.77 GB\n"
+            "Working: 48 * 302020608\nResult: Q3 (d) is 14.497 billion\n")
+    assert as_markdown(text) == text
