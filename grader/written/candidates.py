@@ -329,6 +329,8 @@ def _number_candidates(row: _Row, matches: Sequence[re.Match[str]], sources: Seq
     out: list[Candidate] = []
     line_asides: list[int] = []  # answer-line values inside "( ... )"
     line_answers = 0  # and outside
+    keyword_asides: list[int] = []  # values after a keyword ("Result:") inside "( ... )"
+    keyword_values: list[int] = []  # and outside
     text = row.text
     for m in matches:
         s, e = m.span()
@@ -349,12 +351,18 @@ def _number_candidates(row: _Row, matches: Sequence[re.Match[str]], sources: Seq
             line_asides.append(len(out))  # an aside of the answer line, if it has one outside
         elif row.answer_line and why in ("answer line", "bold"):
             line_answers += 1
+        elif why.startswith("after '"):
+            # "**Result:** 25.77 GB for one layer (all 48 heads)": the keyword's value is
+            # the one outside the parentheses, the count inside them a remark on it
+            (keyword_asides if in_parens else keyword_values).append(len(out))
         out.append(Candidate(written, row.src.number, why, tier > TIER_NUMBER,
                              parse_answer(written, symbols), tier, s, e, text))
-    if line_answers:
+    if not keyword_values:
+        keyword_asides = []
+    if line_answers or keyword_asides:
         # "Answer: **0.065 %** of the FFN's states (≈ 116 GB)": the size in parentheses is
         # what the answer is a share of, not a second answer
-        for k in line_asides:
+        for k in (line_asides if line_answers else []) + keyword_asides:
             c = out[k]
             out[k] = Candidate(c.text, c.line, "in parentheses", False, c.parsed, TIER_ASIDE,
                                c.column, c.end, c.line_text)

@@ -153,8 +153,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # ('Вопрос 3'), a chat transcript ('TA: … / Me: …') with seeds in nested bullets,
     # a callout's value losing to a Mermaid block's number, a margin note read before its
     # section, KaTeX spans of a lab A table, a factor after the working
-    ('h8-p3-md-callouts', 'q3c', 'text'):
-        "reads '48': wrong 0; should read '25.77 GB': correct 1",
     ('h8-p3-txt-keyvalue', 'q3a2.p', 'text'):
         "reads '1.221': wrong 0 (the comment's softmax line, named by the pack's label 'softmax', beats the key 'q3a2.p'); should read '0.750': correct 1",
     ('h8-p3-word-sidebar', 'q3e3', 'pdf'):

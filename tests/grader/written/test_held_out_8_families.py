@@ -103,3 +103,13 @@ def test_working_and_result_lines_are_no_transcript():
     text = ("Working: 2 * 12884901888\nResult: Q3 (c) is 25.77 GB\n"
             "Working: 48 * 302020608\nResult: Q3 (d) is 14.497 billion\n")
     assert as_markdown(text) == text
+
+
+def test_a_keywords_value_beats_a_count_in_parentheses_after_it():
+    text = ("## Q3 (c)\n\nso 25,769,803,776 bytes.\n\n> [!IMPORTANT]\n"
+            "> **Result:** 25.77 GB for the attention scores of one layer (all 48 heads)\n")
+    got = extract_answers(text, [QuestionSpec("q3c", ("Q3 (c)",))])
+    assert got["q3c"].answer == "25.77 GB"
+    # with no value after the keyword outside them, the parentheses' value still counts
+    text = "## Q3 (c)\n\nResult (all heads): so 25.77 GB\n"
+    assert extract_answers(text, [QuestionSpec("q3c", ("Q3 (c)",))])["q3c"].answer == "25.77 GB"
