@@ -121,6 +121,44 @@ def contents_lines(lines: Sequence[str]) -> set[int]:
         if len(entries) >= 3 and (all(e[2] for e in entries) or _titled(lines, i)):
             found.update(e[0] for e in entries)
         i = max(j, i + 1)
+    return found | _navigation_lines(lines)
+
+
+def _navigation_entries(raw: str) -> int:
+    """How many question labels a line of a page's navigation names ("Q3 (e) (II) Adam
+    states Q3 (e) (III) Comparison", a Jupyter Book sidebar printed to PDF), or 0 for a
+    line that is more than labels and titles: a digit besides the labels' numbers, a
+    sentence's end, a table row."""
+    text = raw.strip().strip("*_")
+    labels = list(QUESTION_LABEL.finditer(text))
+    if not labels or len(text) > 120 or text.startswith("|") or text.endswith((".", ":")):
+        return 0
+    return 0 if has_digit(_outside(text, labels)) else len(labels)
+
+
+def _outside(text: str, spans: Sequence[re.Match[str]]) -> str:
+    """``text`` without the spans matched."""
+    out, at = [], 0
+    for m in spans:
+        out.append(text[at:m.start()])
+        at = m.end()
+    return "".join(out) + text[at:]
+
+
+def _navigation_lines(lines: Sequence[str]) -> set[int]:
+    """A page's navigation (a sidebar of the headings, with no page numbers): three lines
+    or more in a row, each only labels and titles, two of them naming two questions or
+    more. Its entries open no section; a run of headings has its sections between them."""
+    found: set[int] = set()
+    run: list[tuple[int, int]] = []
+    for k, raw in enumerate([*lines, ""]):
+        n = _navigation_entries(raw)
+        if n:
+            run.append((k, n))
+            continue
+        if len(run) >= 3 and sum(c >= 2 for _, c in run) >= 2:
+            found.update(k for k, _ in run)
+        run = []
     return found
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from grader.written import QuestionSpec, extract_answers
 from grader.written.labels import parse_label
 from grader.written.reading.lightweight import as_markdown
+from grader.written.vocabulary import contents_lines
 
 LAB = [QuestionSpec("lm", ("Question 3",), part="Language modeling task"),
        QuestionSpec("cls", ("Question 3",), part="Classification task")]
@@ -113,3 +114,21 @@ def test_a_keywords_value_beats_a_count_in_parentheses_after_it():
     # with no value after the keyword outside them, the parentheses' value still counts
     text = "## Q3 (c)\n\nResult (all heads): so 25.77 GB\n"
     assert extract_answers(text, [QuestionSpec("q3c", ("Q3 (c)",))])["q3c"].answer == "25.77 GB"
+
+
+SIDEBAR = ("**Part 3 — Analysis**\nQ3 (c) Attention memory Q3 (d) FFN parameters\n"
+           "Q3 (e) (I) LoRA parameters\nQ3 (e) (II) Adam states Q3 (e) (III) Comparison\n"
+           "Home › Assignment 3 › Part 3\n# Q3 (e) (III) Comparison\n"
+           "The LoRA memory is **about 1536 times smaller** than the FFN's.\n")
+
+
+def test_a_pages_navigation_opens_no_section():
+    got = extract_answers(SIDEBAR, [QuestionSpec("q3e3", ("Q3 (e)",), part="(III)")])
+    assert got["q3e3"].answer == "1536 times"
+
+
+def test_headings_one_under_another_are_no_navigation():
+    assert contents_lines(SIDEBAR.split("\n")) == {0, 1, 2, 3}
+    # a line with a number besides its labels' is the student's: no run of entries
+    assert contents_lines(["Q3 (c) 25.77 GB", "Q3 (d) 14.5 billion Q3 (e) 9437184",
+                           "Q3 (e) (II) 75.5 MB Q3 (e) (III) 0.065 %"]) == set()
