@@ -56,7 +56,7 @@ from grader.written.sections import (
     split_run_in,
     target_of,
 )
-from grader.written.vocabulary import ANSWER_LINE, is_answer_heading
+from grader.written.vocabulary import ANSWER_LINE, RELATIONS, is_answer_heading
 
 __all__ = [  # what callers import from here (grader/written/__init__.py, tests)
     "Candidate", "Extracted", "QuestionSpec", "extract_answers", "section_text",
@@ -249,7 +249,13 @@ class _Reader:
                 text = line.raw[rng.span[0]:rng.span[1]]
             out.append(Source(line.number, text, answers, following, cell,
                               None if value is None or value < skipped else value - skipped,
-                              line.code, piece or line.number in self.answered))
+                              line.code, piece or line.number in self.answered
+                              # "Answer (d): 14.50 billion parameters": the label the
+                              # section opened at is off the text, the answer word not;
+                              # a line of working ("Answer (I): 8 × 6144 = …") is not one
+                              or (i == rng.start and not line.table
+                                  and bool(ANSWER_LINE.match(line.raw))
+                                  and not any(r in text for r in RELATIONS))))
         if len(out) > 1 and not out[0].table and not out[0].code and only_value(out[0].text):
             # "Q3 (c)" / "25.77 GB" / "48 × 16384² × 2 = ...": a value alone on the
             # section's first line is the answer stated first; the working follows it

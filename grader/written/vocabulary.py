@@ -282,9 +282,13 @@ ANSWER_WORDS = re.compile(
     rf"(?:{ANSWER_WORD}|ans\.?|solutions?|sol\.)\s*(?:(?:to|for|of)\s+)?[:.\-–]?\s*",
     re.I)
 """'Answer to Q3 (c):', 'Ans. 3(c)', 'Solution to Question 3 (c)': the label after them."""
-ANSWER_LINE = re.compile(rf"^\W*{ANSWER_WORD}\b(?:\W*(?:[:=]|is\b)|\.(?=[\s*_]))", re.I)
+ANSWER_LINE = re.compile(
+    rf"^\W*{ANSWER_WORD}\b(?:\s*\(\s*(?:[a-h]|{ROMAN}|\d{{1,2}})\s*\)){{0,3}}"
+    rf"(?:\W*(?:[:=]|is\b)|\.(?=[\s*_]))", re.I)
 """A line that gives the answer: "Answer: 25.77 GB", "Final answer is …", "答え:約25.77GB",
-"(II) Answer. p(mat) = 0.7500" (an answer stated first, its working after it)."""
+"(II) Answer. p(mat) = 0.7500" (an answer stated first, its working after it), "Answer
+(d): 14.50 billion parameters", "Answer (e)(II): 75.5 MB" (the part it answers named
+after the word, as a margin note has it)."""
 ANSWER_HEADINGS = frozenset({"answer", "answers", "final answer", "final answers", "ans", "答え", "答案", "解答", "回答", "答",
                              "정답", "답"})
 """A heading that is only the answer word ("### Answer" under each question, as a notebook

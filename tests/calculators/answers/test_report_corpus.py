@@ -155,8 +155,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # section, KaTeX spans of a lab A table, a factor after the working
     ('h8-p3-txt-keyvalue', 'q3a2.p', 'text'):
         "reads '1.221': wrong 0 (the comment's softmax line, named by the pack's label 'softmax', beats the key 'q3a2.p'); should read '0.750': correct 1",
-    ('h8-p3-word-margin', 'q3d', 'pdf'):
-        "reads '30,720': wrong 0; should read '14.50 billion': correct 1",
     ('h8-labA-word-katex', 'q3.lm', 'pdf'):
         "reads '10,807,802': wrong 0; should read '20,857,601': convention no_out_proj 0.75",
     ('h8-labA-word-katex', 'q3.cls', 'pdf'):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from grader.written import QuestionSpec, extract_answers
 from grader.written.labels import parse_label
 from grader.written.reading.lightweight import as_markdown
-from grader.written.vocabulary import contents_lines
+from grader.written.vocabulary import ANSWER_LINE, contents_lines
 
 LAB = [QuestionSpec("lm", ("Question 3",), part="Language modeling task"),
        QuestionSpec("cls", ("Question 3",), part="Classification task")]
@@ -132,3 +132,19 @@ def test_headings_one_under_another_are_no_navigation():
     # a line with a number besides its labels' is the student's: no run of entries
     assert contents_lines(["Q3 (c) 25.77 GB", "Q3 (d) 14.5 billion Q3 (e) 9437184",
                            "Q3 (e) (II) 75.5 MB Q3 (e) (III) 0.065 %"]) == set()
+
+
+def test_a_margin_notes_answer_naming_its_part_beats_the_working_after_it():
+    text = ("## Q3 (c)\nwork\nAnswer (d): 14.50 billion parameters\n## Q3 (d)\n"
+            "Each layer has 24,576 + 6,144 = 30,720 biases, 302,020,608 in all.\n## Q3 (e)\n")
+    got = extract_answers(text, [QuestionSpec("q3d", ("Q3 (d)",))])
+    assert (got["q3d"].answer, got["q3d"].why) == ("14.50 billion", "answer line")
+    assert ANSWER_LINE.match("Answer (e)(II): 75.5 MB")
+    assert not ANSWER_LINE.match("Answer (see the table) below")
+
+
+def test_an_answer_line_of_working_naming_its_part_keeps_its_bold_answer():
+    text = ("## Q3 (e)\n**Answer (I):** per matrix 8 × 6144 + 6144 × 8 = 98,304; total = "
+            "98,304 × 96 = **9,437,184** trainable parameters.\n**Answer (II):** **75.5 MB**.\n")
+    got = extract_answers(text, [QuestionSpec("q3e1", ("Q3 (e)",), part="(I)")])
+    assert got["q3e1"].answer == "9,437,184"
