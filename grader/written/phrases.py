@@ -202,8 +202,11 @@ def part_range(lines: list[PlainLine], start: int, end: int, part: str,
 
 
 _GENERIC_WORDS = frozenset({"task", "model", "models", "part", "the", "a", "an", "of", "for",
-                            "and", "in", "on", "to", "with", "network", "result", "results"})
-"""Words a part's name shares with every sibling ("... task", "... model"): no evidence."""
+                            "and", "in", "on", "to", "with", "network", "result", "results",
+                            "trainable", "parameters"})
+"""Words a part's name shares with every sibling ("... task", "... model"): no evidence;
+nor "trainable parameters", which every part's count says ("trainable" would be named
+like "Pre-training")."""
 
 
 def _stems(name: str) -> tuple[set[str], str]:

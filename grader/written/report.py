@@ -185,6 +185,8 @@ class _Reader:
             return stated_first
         part = next((found for name in spec.names(spec.part)
                      if (found := part_range(self.plain, head + 1, end, name, siblings))), None)
+        if part is None and (summed := self._summing_sentence(spec, head, end, siblings)):
+            return summed
         if part is None:
             part = loose_part_range(self.plain, head + 1, end, spec.names(spec.part), siblings)
         if part is None:
@@ -205,6 +207,22 @@ class _Reader:
         for i in range(head, end):
             line = self.lines[i]
             if line.table or not (line.number in self.answered or ANSWER_LINE.match(line.raw)):
+                continue
+            span = named_span(line.raw, spec.names(spec.part), siblings)
+            if span is not None:
+                return _Range(i, i + 1, True, self.lines[head].raw.strip(), (head, i), span)
+        return None
+
+    def _summing_sentence(self, spec: QuestionSpec, head: int, end: int,
+                          siblings: Sequence[str]) -> _Range | None:
+        """The part's piece of the section's last line of prose naming several parts in turn
+        ("In total the language-model network has 20,857,601 trainable parameters and the
+        classifier 10,807,802."), where the pack's names open no part: the sentence that
+        sums the working up, after a table whose rows and columns are named like the parts
+        too. Read only when no part is named as the pack names it."""
+        for i in range(end - 1, head, -1):
+            line = self.lines[i]
+            if line.table or line.code or line.heading:
                 continue
             span = named_span(line.raw, spec.names(spec.part), siblings)
             if span is not None:

@@ -155,10 +155,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # section, KaTeX spans of a lab A table, a factor after the working
     ('h8-p3-txt-keyvalue', 'q3a2.p', 'text'):
         "reads '1.221': wrong 0 (the comment's softmax line, named by the pack's label 'softmax', beats the key 'q3a2.p'); should read '0.750': correct 1",
-    ('h8-labA-word-katex', 'q3.lm', 'pdf'):
-        "reads '10,807,802': wrong 0; should read '20,857,601': convention no_out_proj 0.75",
-    ('h8-labA-word-katex', 'q3.cls', 'pdf'):
-        "reads nothing: h8-labA-word-katex.pdf: no part 'Classification task' in the section; no notebook was handed in; should read '10,807,802': convention no_out_proj 0.75",
     ('h8-labA-md-russian', 'claim', 'text'):
         'reads better: None; should read better: pretrained',
     ('h8-labB-txt-chat', 'seeds', 'text'):

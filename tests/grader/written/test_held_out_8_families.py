@@ -148,3 +148,26 @@ def test_an_answer_line_of_working_naming_its_part_keeps_its_bold_answer():
             "98,304 × 96 = **9,437,184** trainable parameters.\n**Answer (II):** **75.5 MB**.\n")
     got = extract_answers(text, [QuestionSpec("q3e1", ("Q3 (e)",), part="(I)")])
     assert got["q3e1"].answer == "9,437,184"
+
+
+def test_a_sentence_summing_both_parts_up_after_the_table_answers_each():
+    text = ("# Question 3\n| **Component** | **LM** | **Classifier** |\n|---|---|---|\n"
+            "| Token embedding | 10,000,200 | 10,000,200 |\n| Head | 10,050,201 | 402 |\n"
+            "In total the language-model network has 20,857,601 trainable parameters and "
+            "the classifier 10,807,802.\n# Question 4\nBetter.\n")
+    got = extract_answers(text, [
+        QuestionSpec("lm", ("Question 3",), part="Language modeling task",
+                     synonyms={"Language modeling task": ("Pre-training (LM) model",)}),
+        QuestionSpec("cls", ("Question 3",), part="Classification task")])
+    assert (got["lm"].answer, got["cls"].answer) == ("20,857,601", "10,807,802")
+
+
+def test_trainable_names_no_pre_training_part():
+    text = ("# Question 3\nSo the pre-training network has *21,018,401* trainable parameters.\n"
+            "\n## The sentiment classifier (same body)\nThe sentiment classifier has "
+            "*10,968,602* trainable parameters: the same 10,968,000 of embedding and encoder.\n")
+    got = extract_answers(text, [
+        QuestionSpec("lm", ("Question 3",), part="Language modeling task",
+                     synonyms={"Language modeling task": ("Pre-training (LM) model",)}),
+        QuestionSpec("cls", ("Question 3",), part="Classification task")])
+    assert got["lm"].answer == "21,018,401"
