@@ -26,7 +26,7 @@ from grader.cases import write_inputs
 from grader.checks import CheckResult
 from grader.checks.kind import Context, Probe
 from grader.checks.printed import cross_check
-from grader.checks.registry import by_ta, flag_names, kind, needs_models
+from grader.checks.registry import by_ta, kind, needs_models
 from grader.checks.tamper import diff_telemetry
 from grader.env import env_record, kernel_evidence, kernel_sandbox, pack_benign
 from grader.intake.files import StudentFiles, default_folder
@@ -240,17 +240,11 @@ def _flags(ctx: Context, kernel: dict[str, list[Any]]) -> dict[str, list[Any]]:
     (`ctx.flags`): every field of `Flags`, then each flag a kind declares (`Kind.flags`)
     that was raised. A flag no kind declares and the record has no field for is the
     grader's bug, said here, never dropped on the way to the TA."""
-    names = record_flags()
+    names = Flags.names()
     unknown = set(ctx.flags) - set(names)
     if unknown:
         raise ValueError(f"checks raised flags no check kind declares: {sorted(unknown)}")
     return {name: [*kernel.get(name, []), *ctx.flags.get(name, [])] for name in names}
-
-
-def record_flags() -> tuple[str, ...]:
-    """Every name a record's `flags` holds, each a list (empty when nothing was raised):
-    the grader's own (the fields of `Flags`), then those the check kinds declare."""
-    return tuple(dict.fromkeys([*Flags.model_fields, *flag_names()]))
 
 
 def _submission(notebook: Path | None, reports: Reports) -> dict[str, Any]:

@@ -157,10 +157,6 @@ class Run(Part):
                     "count as tampering (grader/run/kernel_side/shims)")
 
 
-GRADER_FLAGS = ("tamper", "printed_mismatch", "grader")
-"""The flags the grader raises itself (the fields of `Flags`); check kinds declare theirs."""
-
-
 def kind_flags() -> dict[str, str]:
     """Every flag a check kind may raise, with the kind that declares it (`Kind.flags`).
 
@@ -220,6 +216,10 @@ class Flags(Part):
     def raised(self) -> dict[str, list[dict[str, Any]]]:
         """The kinds' flags this record carries, by name (empty lists left out)."""
         return {name: rows for name, rows in (self.model_extra or {}).items() if rows}
+
+
+GRADER_FLAGS = tuple(Flags.model_fields)
+"""The flags the grader raises itself (the fields of `Flags`); check kinds declare theirs."""
 
 
 class Environment(Part):

@@ -24,7 +24,12 @@ _FRACTIONS = {"half": Fraction(1, 2), "quarter": Fraction(1, 4)}
 _PUNCTUATION = ".,;:!?)"
 
 
-def _number_word(word: str) -> bool:
+SCALE_WORDS = tuple(_SCALES)
+"""The scale words a number written out may end with ("fourteen and a half billion")."""
+
+
+def number_word(word: str) -> bool:
+    """Whether `word` is an English number word ("fourteen", "twenty-five")."""
     w = word.lower()
     if "-" in w:
         tens, _, unit = w.partition("-")
@@ -40,7 +45,7 @@ def _value(words: list[str]) -> tuple[Fraction, str | None, int] | None:
     while k < len(words):
         w = words[k].lower()
         nxt = [x.lower() for x in words[k + 1:k + 3]]
-        if _number_word(w):
+        if number_word(w):
             tens, _, unit = w.partition("-")
             current += _TENS[tens] + _UNITS[unit] if unit else _UNITS.get(w, _TENS.get(w, 0))
         elif w == "hundred" and k:
@@ -65,7 +70,7 @@ def _value(words: list[str]) -> tuple[Fraction, str | None, int] | None:
             k += 3
             scale_word = None
             continue
-        elif not (w == "and" and k and nxt[:1] and _number_word(nxt[0])):
+        elif not (w == "and" and k and nxt[:1] and number_word(nxt[0])):
             break  # "and" between number words ("one hundred and five") is skipped
         scale_word = None
         k += 1
@@ -87,13 +92,13 @@ def _figures(value: Fraction) -> str | None:
 def spelled_numbers(text: str) -> str:
     """The text with each run of English number words written in figures."""
     words = text.split(" ")
-    if not any(_number_word(w.strip(_PUNCTUATION)) for w in words):
+    if not any(number_word(w.strip(_PUNCTUATION)) for w in words):
         return text
     out: list[str] = []
     i = 0
     while i < len(words):
         bare = words[i].strip(_PUNCTUATION)
-        if not _number_word(bare):
+        if not number_word(bare):
             out.append(words[i])
             i += 1
             continue

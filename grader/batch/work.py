@@ -212,8 +212,7 @@ def unreadable_record(pack: Any, notebook: Path | None, problem: str, *, mode: s
     gradebook row, and the TA sees "a question could not run"."""
     import hashlib
 
-    from grader.grade import record_flags
-    from grader.record import GradeRecord, environment
+    from grader.record import Flags, GradeRecord, environment
 
     message = UNREADABLE.format(problem=problem)
     questions = [{"id": q.id, "title": q.title, "score": 0.0, "max": q.points,
@@ -233,5 +232,5 @@ def unreadable_record(pack: Any, notebook: Path | None, problem: str, *, mode: s
         run={"seconds": 0.0, "restarts": 0, "sandbox": "not executed", "executed": False,
              "quick": quick, "device": None, "models": [], "limits_hit": [], "cell_errors": [],
              "seed": None, "cells_executed": 0},
-        flags={name: [] for name in record_flags()},
+        flags={name: [] for name in Flags.names()},
         environment=environment())

@@ -49,19 +49,13 @@ if TYPE_CHECKING:
 
 class Table(BaseModel):
     """A table of a rubric, typed: a misspelled key is refused, a default is declared once
-    in the model and read as an attribute. `table["key"]` reads a field like the TOML it
-    came from (its default when unwritten), for readers outside the kind (tests)."""
+    in the model and read as an attribute."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     def written(self) -> dict[str, Any]:
         """The keys the rubric wrote, as JSON values (no defaults filled in)."""
         return self.model_dump(exclude_unset=True)
-
-    def __getitem__(self, key: str) -> Any:
-        if key not in type(self).model_fields:
-            raise KeyError(key)
-        return getattr(self, key)
 
 
 class Settings(Table):

@@ -41,11 +41,6 @@ def label(name: str) -> str:
     return (known.label or name) if known else name
 
 
-def flag_names() -> tuple[str, ...]:
-    """Every name under `record.flags` some kind declares it may raise, in kind order."""
-    return tuple(dict.fromkeys(f for k in kinds().values() for f in k.flags))
-
-
 def noted_flags() -> tuple[str, ...]:
     """The flags a student's self-check prints as notes."""
     return tuple(dict.fromkeys(f for k in kinds().values() for f in k.noted))
@@ -66,6 +61,13 @@ def by_ta(name: str) -> bool:
     """Whether a TA grades checks of kind `name`."""
     known = kinds().get(name)
     return bool(known and known.by_ta)
+
+
+def students_seed(name: str) -> bool:
+    """Whether the `seed` in evidence of kind `name` is the student's own (a training seed
+    read from their logs); an unknown kind's is machinery, scrubbed from a student's view."""
+    known = kinds().get(name)
+    return bool(known and known.students_seed)
 
 
 def register(new: Kind) -> Kind:

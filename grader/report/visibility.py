@@ -59,7 +59,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from grader.checks.registry import kinds
+from grader.checks.registry import students_seed
 from grader.record import GRADER_FLAGS, GradeRecord, kind_flags
 
 AUDIENCES = ("student", "ta")
@@ -71,16 +71,6 @@ SAFE_KEYS = frozenset({"expected_shape", "expected_dtype"})
 MACHINERY_KEY = re.compile(r"^(_.*|key|cache_key|fingerprint|.*digest|seed|.*_seed)$",
                            re.IGNORECASE)
 """Evidence keys that would name the grading machinery (seeds, cache keys, digests)."""
-
-
-def students_seed(kind: str) -> bool:
-    """Whether a check kind's evidence `seed` is the student's own (a training seed read
-    from their logs), which their report shows; any other `seed` is grading machinery.
-
-    Asked of the kind (`Kind.students_seed`); a kind this grader does not know keeps
-    the safe default: its `seed` is scrubbed."""
-    known = kinds().get(kind)
-    return bool(known and known.students_seed)
 
 WITHHELD = "Details of this question are released after grading closes."
 

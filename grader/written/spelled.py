@@ -8,11 +8,10 @@ in words had only the figures of the working as candidates.
 
 from __future__ import annotations
 
-from calculators.answers._words import spelled_numbers
+from calculators.answers._words import SCALE_WORDS, number_word
 from grader.written.formulas import word_spans
 
-_SCALE_WORDS = ("thousand", "million", "billion", "trillion")
-_RUN_WORDS = frozenset({"and", "a", "half", "quarter", "point", "hundred", *_SCALE_WORDS})
+_RUN_WORDS = frozenset({"and", "a", "half", "quarter", "point", "hundred", *SCALE_WORDS})
 """Words that carry a number written in words on ("fourteen and a half billion")."""
 _WORD_PUNCTUATION = ".,;:!?()*_"
 
@@ -22,7 +21,7 @@ def spelled_out(text: str) -> list[tuple[int, int]]:
     "nine million"): a student who writes the answer out means that number. A number word
     alone ("two matrices", "one head") is prose, never a candidate."""
     low = text.lower()
-    if not any(w in low for w in _SCALE_WORDS):
+    if not any(w in low for w in SCALE_WORDS):
         return []
     words = word_spans(text)
     out: list[tuple[int, int]] = []
@@ -30,7 +29,7 @@ def spelled_out(text: str) -> list[tuple[int, int]]:
     while i < len(words):
         a, b = words[i]
         bare = text[a:b].strip(_WORD_PUNCTUATION).lower()
-        if spelled_numbers(bare) == bare:  # no number word
+        if not number_word(bare):
             i += 1
             continue
         j, last = i, i
@@ -38,7 +37,7 @@ def spelled_out(text: str) -> list[tuple[int, int]]:
             ja, jb = words[j]
             token = text[ja:jb]
             word = token.strip(_WORD_PUNCTUATION).lower()
-            if spelled_numbers(word) == word and word not in _RUN_WORDS:
+            if not number_word(word) and word not in _RUN_WORDS:
                 break
             if word not in ("and", "a", "point"):
                 last = j
@@ -47,7 +46,7 @@ def spelled_out(text: str) -> list[tuple[int, int]]:
             j += 1
         start, end = a, words[last][1]
         run = text[start:end].rstrip(_WORD_PUNCTUATION)
-        if any(run.lower().endswith(w) for w in _SCALE_WORDS):
+        if any(run.lower().endswith(w) for w in SCALE_WORDS):
             out.append((start, start + len(run)))
         i = max(last, i) + 1
     return out

@@ -72,7 +72,7 @@ def test_report_a_classification_count_is_1000_off(lab_a, report_a):
     key = lab_a.reference().count(head="seq-cls")
     assert cls["evidence"]["verdict"] == "close"
     assert int(cls["evidence"]["answer"].replace(",", "")) - key == 1000
-    credit = float(lab_a.question("q3").checks[1].settings["tolerance"]["close_credit"])
+    credit = float(lab_a.question("q3").checks[1].settings.tolerance.close_credit)
     assert cls["fraction"] == credit
     q3 = next(q for q in record.questions if q.id == "q3")
     assert q3.score == lab_a.question("q3").points * (1 + credit) / 2
@@ -148,7 +148,7 @@ def test_lab_b_solution_scores_full_marks_and_the_template_none(lab_b):
 def test_lab_b_lora_follow_up_key_comes_from_calculators(lab_b, bias):
     from grader.checks.answer import answer_key
 
-    check = next(c for c in lab_b.question("q2-lora").checks if bias in c.settings["label"])
+    check = next(c for c in lab_b.question("q2-lora").checks if bias in c.settings.label)
     key = answer_key(check, "q2-lora", lab_b.reference)
     assert key.expected == lab_b.reference().lora_bloom(bias).total
     assert key.check(f"{key.expected:,}").verdict == "correct"

@@ -21,8 +21,8 @@ from tests.conftest import ROOT
 
 LAB_B = load_pack(ROOT / "reference" / "transfer-lab-b")
 CHECK = LAB_B.checks("logs")[0][1]
-FAMILIES = Families({k: [w.lower() for w in v] for k, v in CHECK.settings["families"].items()},
-                    {k: [w.lower() for w in v] for k, v in CHECK.settings["fallback"].items()})
+FAMILIES = Families({k: [w.lower() for w in v] for k, v in CHECK.settings.families.items()},
+                    {k: [w.lower() for w in v] for k, v in CHECK.settings.fallback.items()})
 
 BEST = {  # (model, seed): (best validation, its step, test at that step)
     ("pretrained", 1): (0.853, 1200, 0.841), ("pretrained", 2): (0.851, 1400, 0.840),

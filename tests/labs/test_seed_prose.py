@@ -16,8 +16,8 @@ from tests.conftest import ROOT
 
 LAB_B = load_pack(ROOT / "reference" / "transfer-lab-b")
 SETTINGS = LAB_B.checks("logs")[0][1].settings
-FAMILIES = Families({k: [w.lower() for w in v] for k, v in SETTINGS["families"].items()},
-                    {k: [w.lower() for w in v] for k, v in SETTINGS["fallback"].items()})
+FAMILIES = Families({k: [w.lower() for w in v] for k, v in SETTINGS.families.items()},
+                    {k: [w.lower() for w in v] for k, v in SETTINGS.fallback.items()})
 
 
 def claims(text: str) -> list[tuple[str | None, int, float | None, int | None, float | None]]:

@@ -89,8 +89,8 @@ def test_training_on_the_test_split_is_caught_by_the_hidden_split(graded, pack):
     assert model["public_test_accuracy"] - model["reevaluated_accuracy"] > 0.06
     assert model["test_split_fit"] is True
     assert [f["kind"] for f in record.flags["finetune"]] == ["test_split_fit"]
-    accuracy = next(c for c in pack.question("q2b").checks if c.settings["evaluate"] == "accuracy")
-    kept = accuracy.settings["test_fit_credit"]
+    accuracy = next(c for c in pack.question("q2b").checks if c.settings.evaluate == "accuracy")
+    kept = accuracy.settings.test_fit_credit
     # accuracy check (weight 3) keeps `kept` of its credit; the honest printed series keeps its 1
     assert question(record, "q2b").score == pytest.approx(12 * (3 * kept + 1) / 4)
 
