@@ -284,7 +284,7 @@ def test_a_dying_kernel_is_restarted_and_the_notebook_goes_on(graded):
 
 def _convention_credit(pack, qid: str, name: str) -> float:
     """A convention's credit as the rubric states it (not retyped here)."""
-    return next(float(c["credit"]) for check in pack.question(qid).checks
+    return next(float(c.credit) for check in pack.question(qid).checks
                 for c in getattr(check.settings, "conventions", []) if c.name == name)
 
 
