@@ -72,17 +72,27 @@ def own_candidates(found: list[Candidate], sources: Sequence[Source], spec: Ques
     for c in found:
         by_line.setdefault(c.line, []).append(c)
     current: bool | None = None
-    mine, unlabelled = [], []
+    after_own = False  # an unnamed item ended this answer's run of working
+    mine, unlabelled, trailing = [], [], []
     for src in sources:
         for c in by_line.get(src.number, []):
             upto = c.end if c.why == "formula" else c.column  # "-\ln \frac{...}" names the loss
             owner = _owner(norm(c.line_text[:upto]), own, others)
             item = _named_item(c.line_text[:upto])
             if item is not None and _owner(norm(item), own, others) is None:
+                after_own = after_own or current is True
                 owner = current = None  # "、損失=0.1249": named, but by no answer's label
             current = owner if owner is not None else current
+            after_own = after_own and current is None
             (mine if current else unlabelled if current is None else []).append(c)
+            if current is None and after_own:
+                trailing.append(c)
         owner = _owner(norm(clean(src.text)), own, others)
         current = owner if owner is not None else current
+        after_own = after_own and current is None
+    if mine and trailing and max(c.tier for c in trailing) > max(c.tier for c in mine):
+        # "softmax: exp = [...], sum = 26.779" then "p = 0.750": the working's unnamed item
+        # ended the label's run, yet a settled value after it outranks the working before
+        return mine + trailing
     return mine or unlabelled
 

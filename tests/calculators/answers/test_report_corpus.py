@@ -153,10 +153,8 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # ('Вопрос 3'), a chat transcript ('TA: … / Me: …') with seeds in nested bullets,
     # a callout's value losing to a Mermaid block's number, a margin note read before its
     # section, KaTeX spans of a lab A table, a factor after the working. Fixed by family
-    # afterwards (docs/reading-reports.md, "Held-out 8"): 24/24 PDF, 12/12 DOCX, 23/26 text;
+    # afterwards (docs/reading-reports.md, "Held-out 8"): 24/24 PDF, 12/12 DOCX, 24/26 text;
     # these are left
-    ('h8-p3-txt-keyvalue', 'q3a2.p', 'text'):
-        "reads '1.221': wrong 0 (the comment's softmax line, named by the pack's label 'softmax', beats the key 'q3a2.p'); should read '0.750': correct 1",
     ('h8-labA-md-russian', 'claim', 'text'):
         'reads better: None; should read better: pretrained',
     ('h8-labB-txt-chat', 'seeds', 'text'):

@@ -171,3 +171,24 @@ def test_trainable_names_no_pre_training_part():
                      synonyms={"Language modeling task": ("Pre-training (LM) model",)}),
         QuestionSpec("cls", ("Question 3",), part="Classification task")])
     assert got["lm"].answer == "21,018,401"
+
+
+A2 = [QuestionSpec("p", ("Q3 (a)",), part="(II)", labels=("p(mat)", "softmax")),
+      QuestionSpec("loss", ("Q3 (a)",), part="(II)", labels=("loss", "-ln"))]
+
+
+def test_the_value_after_a_labels_unnamed_working_item_is_still_the_labels():
+    # "softmax" names p's working; "sum = 26.779" names no answer and ends that run; the
+    # settled "p = 0.750" after it outranks the working, and the loss keeps its own line
+    text = ("## Q3 (a)\n(II) softmax of [0.5, 0.1, 3.0, 0.2, 1.0]\n"
+            "exp = [1.649, 1.105, 20.086, 1.221, 2.718], sum = 26.779\n"
+            "p = 20.086 / 26.779\np = 0.750\nloss = -ln(0.750)\nloss = 0.288\n")
+    got = extract_answers(text, A2)
+    assert (got["p"].answer, got["loss"].answer) == ("0.750", "0.288")
+
+
+def test_unlabelled_working_before_a_label_stays_out_of_its_answer():
+    text = ("## Q3 (a)\n(II)\nWorking: $\\sum_j e^{z_j} = 26.7791$; $e^{3.0} = 20.0855$.\n\n"
+            "Answer: $p(\\text{mat}) = 0.75$, loss $= -\\ln 0.75 = 0.288$\n")
+    got = extract_answers(text, A2)
+    assert (got["p"].answer, got["loss"].answer) == ("0.75", "0.288")
