@@ -59,24 +59,87 @@ BINDS = re.compile(r"^[\s,()-]*(?:(?:from|with|starting|on|a|an|the|randomly|ran
 ("fine-tuned from scratch", "the scratch model, once fine-tuned")."""
 
 
+MODEL_WORDS: dict[str, tuple[str, ...]] = {
+    "notpretrain": ("не предобучен", "без предобучения", "без предварительного обучения",
+                    "nicht vortrainiert", "ohne vortraining", "non pré-entraîné",
+                    "sans pré-entraînement", "sans préentraînement", "no preentrenado",
+                    "sin preentrenamiento", "non pre-addestrat", "senza pre-addestramento",
+                    "não pré-treinado", "sem pré-treino", "ön eğitimsiz",
+                    "بدون تدريب مسبق", "未预训练", "无预训练", "未經預訓練",
+                    "事前学習なし", "사전 학습 없이"),
+    "withoutpretrain": ("без предобучения", "без предварительного обучения", "ohne vortraining",
+                        "sans pré-entraînement", "sin preentrenamiento",
+                        "senza pre-addestramento", "sem pré-treino", "ön eğitimsiz",
+                        "بدون تدريب مسبق", "无预训练", "事前学習なし", "사전 학습 없이"),
+    "pretrain": ("предобучен", "предварительно обучен", "vortrainiert", "pré-entraîné",
+                 "préentraîné", "pré-entrainé", "préentrainé", "preentrenad", "pre-entrenad",
+                 "pre-addestrat", "preaddestrat", "pré-treinad", "pre-treinad",
+                 "önceden eğitilmiş", "ön eğitimli", "مسبق", "预训练", "預訓練",
+                 "事前学習", "事前訓練", "学習済み", "사전 학습", "사전학습", "사전 훈련"),
+    "scratch": ("с нуля", "von grund auf", "von null auf", "de zéro", "à partir de zéro",
+                "desde cero", "da zero", "do zero", "sıfırdan", "من الصفر", "从头", "從頭",
+                "从零", "スクラッチ", "ゼロから", "처음부터", "스크래치"),
+    "random": ("случайно инициализирован", "случайной инициализаци", "zufällig initialisiert",
+               "initialisé aléatoirement", "initialisation aléatoire",
+               "inicializado aleatoriamente", "inicialización aleatoria",
+               "inizializzato casualmente", "inizializzazione casuale",
+               "inicializado aleatoriamente", "rastgele başlatılmış", "تهيئة عشوائية",
+               "随机初始化", "隨機初始化", "ランダム初期化", "무작위 초기화", "랜덤 초기화"),
+    "finetun": ("дообучен", "feinabgestimmt", "feingetunt", "affiné", "微调", "微調",
+                "ファインチューニング", "미세 조정"),
+}
+"""The models' names in the languages students write in, under the English stem they
+translate (letters only, lower case: "pre-trained" -> "pretrain"). A pack names its
+families in English ("pretrained", "not pre-trained", "randomly initiali", "fine-tuned");
+a family word that starts with a stem also names its family by that stem's words, so a
+Russian report's "предобученная модель" or an Arabic "المدرب مسبقا" is the pack's
+"pretrained" and "с нуля" its "scratch", with no word per pack. A "not"/"without" stem
+is looked up before the plain one, so a negated name is never the pre-trained model
+("без предобучения" holds "предобучен", and the longer name wins as "not pre-trained"
+does). Arabic is written without its short vowels and with a bare alef (as the claim
+reader folds it)."""
+
+
+def _in_other_languages(words: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Per family, the ``MODEL_WORDS`` its own words stand for (none it has already)."""
+    out: dict[str, list[str]] = {}
+    for name, ws in words.items():
+        extra: list[str] = []
+        for w in ws:
+            key = re.sub(r"[^a-z]", "", w.lower())
+            stem = next((k for k in MODEL_WORDS if key.startswith(k)), None)
+            if stem is not None:
+                extra += [t for t in MODEL_WORDS[stem] if t not in ws and t not in extra]
+        if extra:
+            out[name] = extra
+    return out
+
+
 @dataclass
 class Families:
     """Which model a text names: `words` per family; a `fallback` word ("fine-tuned",
     the pre-trained model in the labs) counts unless it is in one phrase with another
-    family's word ("the model fine-tuned from scratch")."""
+    family's word ("the model fine-tuned from scratch"). A family is also named by the
+    words of other languages its words translate to (``MODEL_WORDS``)."""
 
     words: dict[str, list[str]]
     fallback: dict[str, list[str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._words = {name: list(ws) + _in_other_languages({name: ws}).get(name, [])
+                       for name, ws in self.words.items()}
+        self._fallback = {name: list(ws) + _in_other_languages({name: ws}).get(name, [])
+                          for name, ws in self.fallback.items()}
 
     def mentions(self, text: str) -> list[tuple[int, str]]:
         """(offset, family) of each mention, in order; a word inside a longer word of
         another family ("pre-trained" in "not pre-trained") is that family's."""
         low = text.lower()
-        spans = _spans(low, self.words)
+        spans = _spans(low, self._words)
         kept = [(s, e, n) for s, e, n in spans
                 if not any(s2 <= s and e <= e2 and e2 - s2 > e - s and n2 != n
                            for s2, e2, n2 in spans)]
-        for s, e, n in _spans(low, self.fallback):
+        for s, e, n in _spans(low, self._fallback):
             bound = any(n2 != n and (BINDS.match(low[e:s2]) if s2 >= e else
                                      BINDS.match(low[e2:s]) if e2 <= s else True)
                         for s2, e2, n2 in kept)
