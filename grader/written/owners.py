@@ -56,6 +56,25 @@ def _named_item(prefix: str) -> str | None:
     return tail
 
 
+def _cell_start(text: str, column: int) -> int:
+    """Where the table cell holding ``column`` starts (0 outside a table row): a row's
+    answer cell is read on its own, not as the end of the working cell before it."""
+    if not text.lstrip().startswith("|"):
+        return 0
+    return text.rfind("|", 0, column) + 1
+
+
+def _row_owner(text: str, own: Sequence[str], others: Sequence[str],
+               before: bool | None) -> bool | None:
+    """Whose label a table row's first cell names ("| Cross-entropy loss | ... |"), else
+    the owner the lines before left (``before``)."""
+    cells = text.strip().strip("|").split("|")
+    if not text.lstrip().startswith("|") or len(cells) < 2 or has_digit(cells[0]):
+        return before  # a first cell with figures is working (its label cell read off)
+    named = _owner(norm(clean(cells[0])), own, others)
+    return before if named is None else named
+
+
 def own_candidates(found: list[Candidate], sources: Sequence[Source], spec: QuestionSpec,
                     questions: Sequence[QuestionSpec]) -> list[Candidate]:
     """Where a part holds two answers ("p(mat)" and the loss), the numbers that follow this
@@ -75,10 +94,15 @@ def own_candidates(found: list[Candidate], sources: Sequence[Source], spec: Ques
     after_own = False  # an unnamed item ended this answer's run of working
     mine, unlabelled, trailing = [], [], []
     for src in sources:
+        cell, row_owner = 0, _row_owner(src.text, own, others, current)
         for c in by_line.get(src.number, []):
             upto = c.end if c.why == "formula" else c.column  # "-\ln \frac{...}" names the loss
-            owner = _owner(norm(c.line_text[:upto]), own, others)
-            item = _named_item(c.line_text[:upto])
+            if _cell_start(c.line_text, c.column) != cell:
+                # "| Q3(a)(II) | ...; loss = −log(p) | p = 0.7500 |": a cell starts from what
+                # the row's first cell names, not from the working cell before it
+                cell, current = _cell_start(c.line_text, c.column), row_owner
+            owner = _owner(norm(c.line_text[cell:upto]), own, others)
+            item = _named_item(c.line_text[cell:upto])
             if item is not None and _owner(norm(item), own, others) is None:
                 after_own = after_own or current is True
                 owner = current = None  # "、損失=0.1249": named, but by no answer's label

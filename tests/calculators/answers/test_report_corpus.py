@@ -68,14 +68,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # working numbers beating the Answer column, a fraction beating the value after it,
     # '25.77GB' with no space, '21.018.401' digit groups, 'A or B' not called a shotgun,
     # per-seed sentences run together in one paragraph, 'no real difference' after 'but'
-    ('h2-p3-word-rowtable', 'q3a2.p', 'docx'):
-        "reads '26.7791': shotgun 0; should read '0.7500': correct 1",
-    ('h2-p3-word-rowtable', 'q3a2.loss', 'docx'):
-        "reads '0.1249': shotgun 0; should read '0.1249': convention log10 0.5",
-    ('h2-p3-word-rowtable', 'q3a2.p', 'text'):
-        "reads '26.7791': shotgun 0; should read '0.7500': correct 1",
-    ('h2-p3-word-rowtable', 'q3a2.loss', 'text'):
-        "reads '0.1249': shotgun 0; should read '0.1249': convention log10 0.5",
     ('h2-p3-md-python', 'q3a2.p', 'text'):
         "reads '0.415 bits': wrong 0; should read '0.7500': correct 1",
     ('h2-p3-md-python', 'q3a2.p', 'pdf'):

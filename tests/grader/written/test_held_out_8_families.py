@@ -192,3 +192,20 @@ def test_unlabelled_working_before_a_label_stays_out_of_its_answer():
             "Answer: $p(\\text{mat}) = 0.75$, loss $= -\\ln 0.75 = 0.288$\n")
     got = extract_answers(text, A2)
     assert (got["p"].answer, got["loss"].answer) == ("0.75", "0.288")
+
+
+def test_a_rows_answer_cell_is_not_owned_by_the_label_ending_its_working_cell():
+    # the working cell ends "loss = −log(p)"; the answer cell's "p = 0.7500" is p's
+    text = ("| Question | Working | Answer |\n|---|---|---|\n"
+            "| Q3(a)(II) | sum = 26.7791; p = 20.0855 / 26.7791; loss = −log(p) "
+            "| p = 0.7500 loss = 0.1249 |\n| Q3(b) | prose | – |\n")
+    got = extract_answers(text, A2)
+    assert (got["p"].answer, got["loss"].answer) == ("0.7500", "0.1249")
+
+
+def test_a_rows_first_cell_names_whose_values_the_row_holds():
+    text = ("## Q3 (a)\n(II)\n\n| Step | Working | Value |\n|---|---|---|\n"
+            "| Probability of mat | e^3 / 26.779 | 0.750 |\n"
+            "| Cross-entropy loss | -ln(0.750) | 0.288 |\n")
+    got = extract_answers(text, A2)
+    assert (got["p"].answer, got["loss"].answer) == ("0.750", "0.288")
