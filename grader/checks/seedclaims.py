@@ -164,6 +164,51 @@ def _is_label(line: str) -> bool:
                                                           re.IGNORECASE))))
 
 
+class _Parents:
+    """The list items open above the current line, each with its indent and the model and
+    seed it names: a nested item's figures are of the model and seed its parents name
+    ("- pre-trained RoBERTa" over "  - seed 1: best val 0.853 at step 1200, test 0.841"),
+    unless it names its own. A line out of the list (no deeper than its first item, not
+    an item) closes them all."""
+
+    def __init__(self, families: Families) -> None:
+        self.families = families
+        self.open: list[tuple[int, str | None, int | None]] = []
+
+    def enter(self, line: str) -> tuple[str | None, int | None]:
+        """Open the item of ``line``; the (model, seed) its parents name."""
+        indent = _indent(line)
+        while self.open and self.open[-1][0] >= indent:
+            self.open.pop()
+        family = next((f for _, f, _ in reversed(self.open) if f), None)
+        seed = next((n for _, _, n in reversed(self.open) if n is not None), None)
+        text = LIST_ITEM.sub("", line)
+        named = SEED.search(text)
+        self.open.append((indent, self.families.first(text),
+                          int(named.group("n")) if named else None))
+        return family, seed
+
+    def end_at(self, line: str) -> bool:
+        """Close the items when ``line`` (not an item) is out of the list: no deeper than
+        its first item and not carrying on its sentence (a lower-case word or a number
+        goes on a wrapped item: "- seed 1: best val 0.853 at step" / "1200, test 0.841").
+        True when it closed them (the last item's paragraph ends there)."""
+        text = line.strip()
+        if not (self.open and text and _indent(line) <= self.open[0][0]):
+            return False
+        if text[0].islower() or text[0].isdigit():
+            return False
+        self.open.clear()
+        return True
+
+    def clear(self) -> None:
+        self.open.clear()
+
+
+def _indent(line: str) -> int:
+    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+
+
 def parse_claims(text: str, families: Families | dict[str, list[str]],
                  first_line: int = 1) -> list[dict[str, Any]]:
     """Every per-seed claim of `text` (tables, lists, sentences), as dicts with `line`
@@ -174,9 +219,11 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
     i = 0
     open_claims: dict[Any, Claim] = {}
     unit_lines: list[tuple[int, str]] = []
+    parents = _Parents(fams)
+    unit_context: tuple[str | None, int | None] = (None, None)
 
     def flush() -> None:
-        nonlocal unit_lines
+        nonlocal unit_lines, unit_context
         if not unit_lines:
             return
         starts, parts, at = [], [], 0
@@ -190,16 +237,22 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
         if reader.label_body not in (None, body):
             reader.label_seed = None
         reader.label_body = reader.label_body or body
+        kept = reader.family, reader.label_seed
+        family, seed = unit_context
+        reader.family = family or reader.family  # a nested item's model and seed: its parents'
+        reader.label_seed = seed if seed is not None else reader.label_seed
         held = reader.unit(_Unit(" ".join(parts), starts), open_claims)
+        reader.family, reader.label_seed = kept
         if not held and body == "prose":
             reader.label_seed = None
-        unit_lines = []
+        unit_lines, unit_context = [], (None, None)
 
     while i < len(raw):
         line, number = raw[i], first_line + i
         end = table_end(raw, i)
         if end > i:
             flush()
+            parents.clear()
             block = [(first_line + k, row_cells(raw[k])) for k in range(i, end)
                      if not is_rule(raw[k])]
             start, i = i, end
@@ -216,6 +269,7 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
         if fields and row < len(raw) and read_plain_row(reader, first_line + row, raw[row],
                                                         fields):
             flush()
+            parents.clear()
             i = row + 1
             while i < len(raw) and raw[i].strip() and read_plain_row(reader, first_line + i, raw[i],
                                                                         fields):
@@ -225,8 +279,15 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
         if not line.strip():
             flush()
             continue
+        item = LIST_ITEM.match(line) is not None
+        if not item and parents.end_at(line):
+            flush()  # "[14:18] TA: And the comparison?" after the list is no part of its item
         if _is_label(line):
             flush()
+            if item:
+                parents.enter(line)
+            else:
+                parents.clear()
             open_claims = {}
             label = LIST_ITEM.sub("", re.sub(r"^\s*#+\s*", "", line))
             heading = re.match(r"\s*#", line) is not None
@@ -235,8 +296,9 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
             seed = SEED.search(label)
             reader.label_seed = int(seed.group("n")) if seed else None
             continue
-        if LIST_ITEM.match(line):
+        if item:
             flush()
+            unit_context = parents.enter(line)
         unit_lines.append((number, line))
     flush()
     return [c.to_dict() for c in reader.claims if c.has()]
