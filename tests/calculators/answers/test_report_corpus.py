@@ -132,12 +132,9 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # markup of headings and tables, Word text boxes (each text twice) and equation
     # objects, units only in footnotes, Excel 'E' notation, a claim in Arabic prose. Then
     # fixed by family (docs/reading-reports.md, "Held-out 7"; tuned on now): 24/26 PDF,
-    # 19/19 DOCX, 26/26 text. Left: the Arabic claim (grader/checks' comparison words) and
-    # the chart report's per-seed pairing (a seed named a paragraph before its figures).
-    ('h7-labA-word-arabic', 'claim', 'pdf'):
-        'reads better: None; should read better: pretrained',
-    ('h7-labB-word-chart', 'seeds', 'pdf'):
-        "reads 5 of 8 rows read are the report's, 0 confirmed; should read 6 rows, 18/18 confirmed",
+    # 19/19 DOCX, 26/26 text. The two left (the Arabic claim, the chart's per-seed
+    # pairing) were fixed in the next session: claims' words per language, a seed named
+    # before its figures scoping them.
     # held out 8: 12 reports written by another helper who never read the readers, after
     # held-out-7's families were fixed, kept outside the repository until then, added and
     # measured once at 35c609e: 20/24 PDF, 12/12 DOCX, 15/26 text (docs/benchmarks.md).
@@ -145,12 +142,76 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # ('Вопрос 3'), a chat transcript ('TA: … / Me: …') with seeds in nested bullets,
     # a callout's value losing to a Mermaid block's number, a margin note read before its
     # section, KaTeX spans of a lab A table, a factor after the working. Fixed by family
-    # afterwards (docs/reading-reports.md, "Held-out 8"): 24/24 PDF, 12/12 DOCX, 24/26 text;
-    # these are left
-    ('h8-labA-md-russian', 'claim', 'text'):
-        'reads better: None; should read better: pretrained',
-    ('h8-labB-txt-chat', 'seeds', 'text'):
-        "reads rows with no model (the model named by a parent bullet, its seeds nested under it); should read 6 rows, 17/18 confirmed",
+    # afterwards (docs/reading-reports.md, "Held-out 8"): 24/24 PDF, 12/12 DOCX, 23/26 text;
+    # the three left (a key = value report's p, the Russian claim, the chat's nested seed
+    # bullets) were fixed in the next session: none left.
+    # held out 9: 15 reports written by a helper who never read the readers (a LaTeX
+    # article and a poster drawn with PyMuPDF, a program listing, Spanish, German footnotes,
+    # Word outline numbering, pasted notebook lines, a phone note, a LaTeX source as text,
+    # Japanese Markdown, HTML <details>, a README's pipe table), added and measured once at
+    # ca586f2: 31/33 PDF, 5/19 DOCX, 11/26 text (docs/benchmarks.md). Misses as measured:
+    ('h9-p3-latex-poster', 'q3e1', 'pdf'):
+        "reads '98,304': wrong 0; should read '9,437,184': correct 1",
+    ('h9-p3-docx-footnotes', 'q3a2.p', 'docx'):
+        "reads '26,7791': unreadable 0; should read '0,7500': correct 1",
+    ('h9-p3-docx-footnotes', 'q3a2.loss', 'docx'):
+        "reads nothing: no notebook was handed in; h9-p3-docx-footnotes.docx: no number in the section; should read '0,1249': convention log10 0.5",
+    ('h9-p3-docx-footnotes', 'q3c', 'docx'):
+        "reads '25,769,803,776': close 0.75; should read '24,0 GB': convention gib_vs_gb 0.5",
+    ('h9-p3-docx-footnotes', 'q3e1', 'docx'):
+        "reads '48': wrong 0; should read '9.437.184': correct 1",
+    ('h9-p3-docx-footnotes', 'q3e2', 'docx'):
+        "reads '75,497,472': close 0.75; should read '75,50 MB': correct 1",
+    ('h9-p3-docx-outline', 'q3a2.p', 'docx'):
+        "reads nothing: no notebook was handed in; h9-p3-docx-outline.docx: no heading matching ['Q3 (a)']; should read '0.750': correct 1",
+    ('h9-p3-docx-outline', 'q3a2.loss', 'docx'):
+        "reads nothing: no notebook was handed in; h9-p3-docx-outline.docx: no heading matching ['Q3 (a)']; should read '0.288': correct 1",
+    ('h9-p3-docx-outline', 'q3c', 'docx'):
+        "reads nothing: no notebook was handed in; h9-p3-docx-outline.docx: no heading matching ['Q3 (c)']; should read '0.537 GB': convention per_head 0.25",
+    ('h9-p3-docx-outline', 'q3d', 'docx'):
+        "reads nothing: no notebook was handed in; h9-p3-docx-outline.docx: no heading matching ['Q3 (d)']; should read '14,495,514,624': convention no_biases 0.75",
+    ('h9-p3-docx-outline', 'q3e1', 'docx'):
+        "reads nothing: no notebook was handed in; h9-p3-docx-outline.docx: no heading matching ['Q3 (e)']; should read '9,437,184': correct 1",
+    ('h9-p3-docx-outline', 'q3e2', 'docx'):
+        "reads nothing: no notebook was handed in; h9-p3-docx-outline.docx: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
+    ('h9-p3-docx-outline', 'q3e3', 'docx'):
+        "reads nothing: no notebook was handed in; h9-p3-docx-outline.docx: no heading matching ['Q3 (e)']; should read '0.065 %': correct 1",
+    ('h9-p3-txt-phone', 'q3a2.p', 'text'):
+        "reads nothing: no notebook was handed in; h9-p3-txt-phone.txt: no part '(II)' in the section; should read '0.75': correct 1",
+    ('h9-p3-txt-phone', 'q3a2.loss', 'text'):
+        "reads nothing: no notebook was handed in; h9-p3-txt-phone.txt: no part '(II)' in the section; should read '0.415': wrong 0",
+    ('h9-p3-txt-phone', 'q3d', 'text'):
+        "reads '302,020,608': convention one_layer 0.25; should read '14.5 bil': correct 1",
+    ('h9-p3-txt-phone', 'q3e1', 'text'):
+        "reads nothing: no notebook was handed in; h9-p3-txt-phone.txt: no part '(I)' in the section; should read '9437184': correct 1",
+    ('h9-p3-txt-phone', 'q3e2', 'text'):
+        "reads nothing: no notebook was handed in; h9-p3-txt-phone.txt: no part '(II)' in the section; should read '37.7mb': convention one_state 0.5",
+    ('h9-p3-txt-phone', 'q3e3', 'text'):
+        "reads nothing: no notebook was handed in; h9-p3-txt-phone.txt: no part '(III)' in the section; should read '1536x': convention factor 1",
+    ('h9-p3-md-japanese', 'q3a2.p', 'text'):
+        "reads nothing: no notebook was handed in; h9-p3-md-japanese.md: no heading matching ['Q3 (a)']; should read '0.0616': wrong 0",
+    ('h9-p3-md-japanese', 'q3a2.loss', 'text'):
+        "reads nothing: no notebook was handed in; h9-p3-md-japanese.md: no heading matching ['Q3 (a)']; should read '2.7876': wrong 0",
+    ('h9-p3-md-japanese', 'q3c', 'text'):
+        "reads nothing: no notebook was handed in; h9-p3-md-japanese.md: no heading matching ['Q3 (c)']; should read '25.77 GB': correct 1",
+    ('h9-p3-md-japanese', 'q3d', 'text'):
+        "reads nothing: no notebook was handed in; h9-p3-md-japanese.md: no heading matching ['Q3 (d)']; should read '14,496,989,184': correct 1",
+    ('h9-p3-md-japanese', 'q3e1', 'text'):
+        "reads nothing: no notebook was handed in; h9-p3-md-japanese.md: no heading matching ['Q3 (e)']; should read '9,437,184': correct 1",
+    ('h9-p3-md-japanese', 'q3e2', 'text'):
+        "reads nothing: no notebook was handed in; h9-p3-md-japanese.md: no heading matching ['Q3 (e)']; should read '37.75 MB': convention one_state 0.5",
+    ('h9-p3-md-japanese', 'q3e3', 'text'):
+        "reads nothing: no notebook was handed in; h9-p3-md-japanese.md: no heading matching ['Q3 (e)']; should read '0.0651 %': correct 1",
+    ('h9-labA-word-caption', 'q3.lm', 'pdf'):
+        "reads '10,968,600': wrong 0; should read '20,968,400': convention head_without_bias 0.75",
+    ('h9-labA-docx-pasted', 'q3.lm', 'docx'):
+        "reads '242,000': wrong 0; should read '21018401': correct 1",
+    ('h9-labA-docx-pasted', 'q3.cls', 'docx'):
+        "reads '242,000': wrong 0; should read '10968602': correct 1",
+    ('h9-labB-txt-readme', 'q1', 'text'):
+        "reads nothing: no notebook was handed in; h9-labB-txt-readme.txt: no heading matching ['Question 1']; should read '22696960': convention no_position_embeddings 0.75",
+    ('h9-labB-txt-readme', 'seeds', 'text'):
+        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 17/18 confirmed",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.
@@ -164,6 +225,9 @@ CHECKER_MISSES: dict[tuple[str, str], str] = {
     "(off by 0.073 %)",
     ("h4-labB-md-rmarkdown", "q1"): "no biases and no LayerNorm combined, unstated: close "
     "(off by 0.094 %)",
+    # held out 9, measured once when added: a factor in Spanish words, "bil" for billion
+    ("h9-p3-word-spanish", "q3e3"): "'1536 veces': 'veces' (times) is not read as a factor",
+    ("h9-p3-txt-phone", "q3d"): "'14.5 bil': 'bil' is not read as billion",
 }
 
 
