@@ -43,7 +43,7 @@ from grader.checks.seedtables import (
     row_cells,
     table_end,
 )
-from grader.checks.seedwords import AVERAGE, SEED, Families, read_numbers
+from grader.checks.seedwords import AVERAGE, GENERIC_SEED, SEED, Families, read_numbers
 
 __all__ = ["Claim", "Families", "parse_claims"]
 
@@ -104,9 +104,13 @@ class _Reader(Claims):
                      for o, r, v in accs] + [(o, "step", st) for o, st in steps],
                     key=lambda f: f[0])
                 runs = records(figures)
-                pairing = pair(runs, seeds, seed, then)
+                # "after 2,000 steps for one seed", "better on every seed": not the seed
+                # named before
+                generic = not seeds and GENERIC_SEED.search(segment) is not None
+                carried, after = (None, []) if generic else (seed, then)
+                pairing = pair(runs, seeds, carried, after)
                 candidates = tuple(dict.fromkeys(
-                    [n for _, n in seeds] + ([seed] if seed is not None else []) + then))
+                    [n for _, n in seeds] + ([carried] if carried is not None else []) + after))
                 for run_seed, named in zip(pairing.seeds, name_runs(runs), strict=True):
                     # an uncertain run is a claim of its own, never merged with another
                     target = open_claims if pairing.certain else {}
@@ -151,6 +155,28 @@ def _seeds_alone(sentence: str) -> list[int]:
     """The seeds a sentence names when it gives no figure ("That was seed 2."), else []."""
     accs, steps, seeds = read_sentence(sentence)
     return [] if accs or steps else [n for _, n in seeds]
+
+
+def _lead_in(text: str, families: Families) -> tuple[str | None, int | None] | None:
+    """(model, seed) a paragraph without figures names, one of each at most, for the
+    figures of the paragraphs after it ("I start with the pre-trained model and seed 1.",
+    "Seed 2 was the slowest of all the runs.", "The randomly initialised model is much
+    weaker."); None when it names neither, or names two models or two seeds."""
+    accs, steps, seeds = read_sentence(text)
+    if accs or steps:
+        return None
+    named = {n for _, n in seeds}
+    models = {name for _, name in families.mentions(text)}
+    if len(named) > 1 or len(models) > 1 or not (named or models):
+        return None
+    return (next(iter(models), None), next(iter(named), None))
+
+
+def _bare(line: str) -> bool:
+    """A line of numbers only (a chart's axis or data labels), no word."""
+    text = line.strip()
+    return bool(text) and any(c.isdigit() for c in text) and all(
+        c.isdigit() or c in " .,%|-" for c in text)
 
 
 def _is_label(line: str) -> bool:
@@ -245,6 +271,12 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
         reader.family, reader.label_seed = kept
         if not held and body == "prose":
             reader.label_seed = None
+            lead = _lead_in(" ".join(parts), fams)
+            if lead is not None:  # "I start with the pre-trained model and seed 1."
+                family, seed = lead
+                reader.family = family or reader.family
+                reader.label_seed, reader.label_body = seed, None
+                open_claims.clear()
         unit_lines, unit_context = [], (None, None)
 
     while i < len(raw):
@@ -278,6 +310,9 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
         i += 1
         if not line.strip():
             flush()
+            continue
+        if _bare(line) and ((i < len(raw) and _bare(raw[i])) or (i >= 2 and _bare(raw[i - 2]))):
+            flush()  # a chart's tick labels ("0.86" / "0.84" / "0.82"): no sentence's figures
             continue
         item = LIST_ITEM.match(line) is not None
         if not item and parents.end_at(line):

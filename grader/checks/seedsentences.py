@@ -17,6 +17,8 @@ import re
 from grader.checks.seedwords import (
     CHAIN,
     KEYWORD,
+    ORDINAL_SEED,
+    ORDINALS,
     STEP_AFTER,
     STEP_BEFORE,
     TEST,
@@ -98,7 +100,9 @@ def read_sentence(text: str) -> tuple[list[tuple[int, str | None, float]],
             accs.append((n.start, role, round(n.value, 6)))
     steps = [(n.start, int(n.value)) for n in numbers if n.role == "step"]
     seeds = [(n.start, int(n.value)) for n in numbers if n.role == "seed"]
-    return accs, steps, seeds
+    seeds += [(m.start(), ORDINALS[(m.group("before") or m.group("after")).lower()])
+              for m in ORDINAL_SEED.finditer(text)]  # "the second seed"
+    return accs, steps, sorted(seeds)
 
 
 def _name_unnamed(figures: list[tuple[int, str | None, float | int]]

@@ -24,6 +24,17 @@ TRAIL = re.compile(rf"\s*\)?\s*(?:\(\s*)?(?:(?:on|in|for|at|of)\s+(?:the\s+)?)?"
 CHAIN = re.compile(r"^\s*(?:acc\w*|set|split)?\s*(?:,|and|&|/|or)\s*(?:the\s+)?$", re.IGNORECASE)
 SEED = re.compile(r"(?<![a-z])seed(?P<many>s)?[\s_#:=-]*(?:no\.?\s*|number\s*|of\s+)?"
                   r"(?P<n>\d+)(?![\d.]*\d)", re.IGNORECASE)
+ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "1st": 1, "2nd": 2,
+            "3rd": 3, "4th": 4, "5th": 5, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+ORDINAL_SEED = re.compile(r"(?<![a-z])(?:(?P<before>first|second|third|fourth|fifth|1st|2nd"
+                          r"|3rd|4th|5th)\s+seed|seed\s+(?:number\s+)?(?P<after>one|two|three"
+                          r"|four|five))(?![a-z])", re.IGNORECASE)
+"""A seed named in words: "the second seed", "seed two" (seed 2)."""
+GENERIC_SEED = re.compile(r"(?<![a-z])(?:(?:one|every|each|all|any|some|per|across|both|"
+                          r"several|other|different|most)\s+(?:of\s+the\s+|the\s+)?"
+                          r"(?:\w+\s+)?seeds?)(?![a-z])", re.IGNORECASE)
+"""Seeds spoken of together or unnamed ("for one seed", "on every seed", "across seeds"):
+figures of such a sentence are no claim about the seed named before it."""
 STEP_BEFORE = re.compile(r"(?<![a-z])(?:global[\s_]+)?(?:step|iteration|iter|update)s?"
                          r"[\s_#:=]*(?:no\.?\s*|number\s*)?$", re.IGNORECASE)
 STEP_AFTER = re.compile(r"^\s*(?:training\s+)?(?:steps|iterations|iters|updates)\b",
