@@ -52,7 +52,11 @@ _NOISE_WORDS = {
     "smaller", "larger", "bigger", "less", "more", "fewer", "overall", "only",
 }  # fmt: skip
 _PERCENT_WORDS = {"percent", "pct", "percentage"}
-_TIMES_WORDS = {"times", "x", "X"}
+_TIMES_WORDS = {
+    "times", "x", "X", "veces", "fois", "mal", "volte", "vezes", "kez", "kat", "раз", "раза",
+    "倍",
+}  # fmt: skip
+"""A factor's word in the languages students write in ("1536 veces", "1536 fois", "1536倍")."""
 
 
 @dataclass(frozen=True)

@@ -146,6 +146,8 @@ _SCALE_WORDS: dict[str, int] = {
     "billion": 10**9,
     "trillion": 10**12,
     "bn": 10**9,
+    "bil": 10**9,
+    "bln": 10**9,
     "mln": 10**6,
 }
 # One- or two-letter suffixes, case-sensitive: "14.5B", "9.4M", "300k".

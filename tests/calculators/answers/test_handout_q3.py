@@ -187,6 +187,8 @@ D_FORMS = [
     "1.45 \\times 10^{10}",
     "14.5B",
     "14.5 G",
+    "14.5 bil",  # a phone note's abbreviation
+    "14.5 bln",
     "48*(8*H**2 + 5*H)",
     "$L(8H^2 + 5H)$",
     "48 \\times (8 \\times 6144^2 + 5 \\times 6144)",
@@ -313,7 +315,8 @@ def test_e3_ratio_forms_under_the_default_tolerance():
     )
 
 
-@pytest.mark.parametrize("answer", ["1536", "1536x", "1536 times", "≈ 1536×"])
+@pytest.mark.parametrize("answer", ["1536", "1536x", "1536 times", "≈ 1536×", "1536 veces",
+                                    "1536 fois", "1536 mal", "1536 vezes", "1536倍"])
 def test_e3_the_inverse_factor_is_accepted_as_a_convention(answer):
     verdict = grade(answer, RATIO, tolerance=ROUGH, alternatives=[INVERSE])
     assert (verdict.verdict, verdict.convention, verdict.credit) == ("convention", "factor", 1)
