@@ -36,6 +36,7 @@ from grader.written.reading.document import (
 )
 from grader.written.reading.normalise import normalise
 from grader.written.reading.word_body import _body_lines, _heading_levels
+from grader.written.reading.word_notes import _Notes
 from grader.written.reading.word_numbering import _Numbering
 from grader.written.reading.word_runs import _Styles
 from grader.written.reading.word_zip import _check_zip
@@ -53,9 +54,9 @@ def read_docx(p: Path, named_pdf: bool = False) -> Document:
     try:
         document = docx.Document(str(p))
         levels = _heading_levels(document)
-        lines = _body_lines(
-            document.element.body, levels, _Numbering(document), _Styles(document)
-        )
+        styles = _Styles(document)
+        lines = _body_lines(document.element.body, levels, _Numbering(document), styles,
+                            _Notes(document, styles))
     except ReportTooComplex as error:
         raise ReportTooComplex(f"{p.name}: {error}") from None
     except ReportReadError:

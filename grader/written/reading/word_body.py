@@ -11,6 +11,7 @@ from grader.written.reading.document import (
     ReportTooComplex,
 )
 from grader.written.reading.markup import Run, render
+from grader.written.reading.word_notes import _Notes
 from grader.written.reading.word_numbering import _Numbering
 from grader.written.reading.word_runs import BOX_PARAGRAPH, BOX_START, _Ctx, _Styles, _walk
 from grader.written.reading.word_tables import _table
@@ -42,8 +43,9 @@ def _heading_levels(document: Any) -> dict[str, int]:
 
 
 def _body_lines(body: Any, levels: dict[str, int], numbering: _Numbering,
-                sizes: _Styles | None = None) -> list[str]:
+                sizes: _Styles | None = None, notes: _Notes | None = None) -> list[str]:
     sizes = sizes or _Styles(None)
+    notes = notes or _Notes(None)
     items: list[tuple[str, float | None]] = []  # (line, size when set large like a heading)
     chars = 0
     for element in _children(body):
@@ -56,8 +58,10 @@ def _body_lines(body: Any, levels: dict[str, int], numbering: _Numbering,
                     cut = hashes.end() if hashes else 0
                     line = f"{line[:cut]}{marker} {line[cut:]}"
                 items.append((line, big))
+            # a footnote's or endnote's text where the paragraph refers to it
+            items.extend((line, None) for line in notes.referred(element))
         elif element.tag == f"{W}tbl":
-            items.extend((row, None) for row in _table(element, sizes))
+            items.extend((row, None) for row in _table(element, sizes, notes))
         chars += len(items[-1][0]) if items else 0
         if chars > MAX_TEXT_CHARS:
             raise ReportTooComplex(

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grader.written.reading.markup import Run, render
 from grader.written.reading.word_runs import BOX_PARAGRAPH, BOX_START, _Ctx, _Styles, _walk
 from grader.written.reading.word_xml import W, _children
 
+if TYPE_CHECKING:
+    from grader.written.reading.word_notes import _Notes
 
-def _table(tbl: Any, styles: _Styles | None = None) -> list[str]:
+
+def _table(tbl: Any, styles: _Styles | None = None, notes: _Notes | None = None) -> list[str]:
     """Each row as ``| a | b |``. A cell merged down over several rows (Word's vMerge: a
     "Q3 (e)" cell beside the (I), (II), (III) rows) is written in each of its rows, so a
-    row read alone still says which question it answers."""
+    row read alone still says which question it answers. A note a cell refers to is
+    written at the cell's end (a line of its own would break the row)."""
     styles = styles or _Styles(None)
     rows = []
     above: dict[int, str] = {}  # grid column -> the text of the cell last started there
@@ -39,8 +43,10 @@ def _table(tbl: Any, styles: _Styles | None = None) -> list[str]:
                         runs.append(Run(" "))
                     style = block.find(f"{W}pPr/{W}pStyle")
                     _walk(block, runs, _Ctx(styles, style.get(f"{W}val", "") if style is not None else ""))
+                    if notes is not None and (noted := notes.referred(block)):
+                        runs.append(Run(" " + " ".join(noted)))
                 elif block.tag == f"{W}tbl":  # a table inside a cell: its rows, inline
-                    runs.append(Run(" " + " ".join(_table(block, styles)) + " "))
+                    runs.append(Run(" " + " ".join(_table(block, styles, notes)) + " "))
             text = render([r if r.text not in ("\n", BOX_PARAGRAPH, BOX_START) else Run(" ") for r in runs])
             above[column] = text
             cells.append(text)

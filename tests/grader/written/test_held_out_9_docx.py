@@ -1,0 +1,137 @@
+"""Word files of the held-out-9 families, built here: results only in footnotes or
+endnotes, labels only from Word's multilevel list numbering."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from grader.written import read_document
+
+docx = pytest.importorskip("docx", reason="the reports extra reads .docx with python-docx")
+
+W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+NS = f'xmlns:w="{W}"'
+NOTE_TYPES = {
+    "footnotes": "application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml",
+    "endnotes": "application/vnd.openxmlformats-officedocument.wordprocessingml.endnotes+xml",
+}
+
+
+def _p(*runs: str, ppr: str = "") -> str:
+    return f"<w:p>{f'<w:pPr>{ppr}</w:pPr>' if ppr else ''}{''.join(runs)}</w:p>"
+
+
+def _r(text: str, rpr: str = "") -> str:
+    return f'<w:r>{f"<w:rPr>{rpr}</w:rPr>" if rpr else ""}<w:t xml:space="preserve">{text}</w:t></w:r>'
+
+
+def _ref(n: int, kind: str = "footnote") -> str:
+    return (f'<w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr>'
+            f'<w:{kind}Reference w:id="{n}"/></w:r>')
+
+
+def _notes(kind: str, texts: dict[int, str]) -> bytes:
+    """A footnotes.xml / endnotes.xml as Word writes it: two separators, then each note
+    starting with its own number mark."""
+    tag = kind[:-1]
+    sep = (f'<w:{tag} w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:{tag}>'
+           f'<w:{tag} w:type="continuationSeparator" w:id="0"><w:p><w:r>'
+           f'<w:continuationSeparator/></w:r></w:p></w:{tag}>')
+    body = "".join(
+        f'<w:{tag} w:id="{n}"><w:p><w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr>'
+        f'<w:{tag}Ref/></w:r><w:r><w:t xml:space="preserve"> {text}</w:t></w:r></w:p></w:{tag}>'
+        for n, text in texts.items())
+    return f'<?xml version="1.0" encoding="UTF-8"?><w:{kind} {NS}>{sep}{body}</w:{kind}>'.encode()
+
+
+def _docx(tmp_path, body: list[str], numbering: str = "", styles: str = "",
+          notes: dict[str, dict[int, str]] | None = None, name: str = "report.docx"):
+    from docx.opc.constants import RELATIONSHIP_TYPE as RT
+    from docx.opc.packuri import PackURI
+    from docx.opc.part import Part
+    from docx.oxml import parse_xml
+
+    document = docx.Document()
+    root = document.part.numbering_part.element
+    for xml in re.findall(r"<w:(?:abstractNum|num) .*?</w:(?:abstractNum|num)>", numbering, re.S):
+        element = parse_xml(xml.replace(" ", f" {NS} ", 1))
+        if element.tag.endswith("abstractNum"):
+            first_num = root.find(element.tag.replace("abstractNum", "num"))
+            if first_num is not None:
+                first_num.addprevious(element)
+                continue
+        root.append(element)
+    for xml in re.findall(r"<w:style .*?</w:style>", styles, re.S):
+        document.styles.element.append(parse_xml(xml.replace(" ", f" {NS} ", 1)))
+    sect = document.element.body[-1]
+    for xml in body:
+        sect.addprevious(parse_xml(xml.replace("<w:p>", f"<w:p {NS}>", 1).replace(
+            "<w:tbl>", f"<w:tbl {NS}>", 1)))
+    for kind, texts in (notes or {}).items():
+        part = Part(PackURI(f"/word/{kind}.xml"), NOTE_TYPES[kind], _notes(kind, texts),
+                    document.part.package)
+        document.part.relate_to(part, getattr(RT, kind.upper()))
+    path = tmp_path / name
+    document.save(str(path))
+    return path
+
+
+# ---------------------------------------------------------------- footnotes and endnotes
+
+
+def test_a_footnotes_text_is_read_after_the_paragraph_referring_to_it(tmp_path):
+    """The working ends "Ergebnis siehe Fußnote¹", the result is in the note: a TA reads
+    it there, so the note's text is the next line of the section, not lost."""
+    body = [
+        _p(_r("Frage 3 (c)"), ppr='<w:pStyle w:val="Heading1"/>'),
+        _p(_r("48 · 16384² · 2 = 25.769.803.776 Byte, durch 1024³ geteilt. Ergebnis siehe "
+              "Fußnote."), _ref(1)),
+        _p(_r("Frage 3 (d)"), ppr='<w:pStyle w:val="Heading1"/>'),
+        _p(_r("Pro Schicht 302.020.608 Parameter."), _ref(2)),
+    ]
+    path = _docx(tmp_path, body, notes={"footnotes": {1: "Speicherbedarf: 24,0 GB",
+                                                      2: "FFN-Parameter: 14,50 Mrd."}})
+    assert read_document(path).text.splitlines() == [
+        "# Frage 3 (c)",
+        "48 · 16384^2 · 2 = 25.769.803.776 Byte, durch 1024^3 geteilt. Ergebnis siehe Fußnote.",
+        "Speicherbedarf: 24,0 GB",
+        "# Frage 3 (d)",
+        "Pro Schicht 302.020.608 Parameter.",
+        "FFN-Parameter: 14,50 Mrd.",
+    ]
+
+
+def test_endnotes_are_read_where_referred_to_and_each_note_once(tmp_path):
+    """Endnotes are printed at the document's end but belong where they are referred
+    to; the separators Word keeps among the notes are no text."""
+    body = [
+        _p(_r("LoRA trainable parameters, see the note."), _ref(3, "endnote")),
+        _p(_r("Adam memory, see the note."), _ref(4, "endnote")),
+        _p(_r("Closing remark.")),
+    ]
+    path = _docx(tmp_path, body, notes={"endnotes": {3: "9,437,184", 4: "75.5 MB"}})
+    assert read_document(path).text.splitlines() == [
+        "LoRA trainable parameters, see the note.", "9,437,184",
+        "Adam memory, see the note.", "75.5 MB",
+        "Closing remark.",
+    ]
+
+
+def test_a_note_referred_to_in_a_table_cell_stays_in_its_cell(tmp_path):
+    """A line of its own would break the row: the note is written at the cell's end."""
+    table = ("<w:tbl><w:tr><w:tc>" + _p(_r("Q3 (c)")) + "</w:tc><w:tc>"
+             + _p(_r("see note"), _ref(1)) + "</w:tc></w:tr></w:tbl>")
+    path = _docx(tmp_path, [table], notes={"footnotes": {1: "25.77 GB"}})
+    assert read_document(path).text.splitlines() == ["| Q3 (c) | see note 25.77 GB |"]
+
+
+def test_a_note_referred_to_only_in_deleted_text_is_not_read(tmp_path):
+    """A tracked deletion took the reference off the page, and its note with it."""
+    deleted = ('<w:del w:id="9" w:author="s" w:date="2024-01-01T00:00:00Z">'
+               '<w:r><w:footnoteReference w:id="1"/></w:r></w:del>')
+    body = [_p(_r("p(mat) = 0.7500"), deleted, _ref(2))]
+    path = _docx(tmp_path, body, notes={"footnotes": {1: "an old value 0.0616",
+                                                      2: "checked twice"}})
+    assert read_document(path).text.splitlines() == ["p(mat) = 0.7500", "checked twice"]
