@@ -61,7 +61,7 @@ def _body_lines(body: Any, levels: dict[str, int], numbering: _Numbering,
             # a footnote's or endnote's text where the paragraph refers to it
             items.extend((line, None) for line in notes.referred(element))
         elif element.tag == f"{W}tbl":
-            items.extend((row, None) for row in _table(element, sizes, notes))
+            items.extend((row, None) for row in _table(element, sizes, notes, numbering))
         chars += len(items[-1][0]) if items else 0
         if chars > MAX_TEXT_CHARS:
             raise ReportTooComplex(

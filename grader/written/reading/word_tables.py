@@ -10,13 +10,17 @@ from grader.written.reading.word_xml import W, _children
 
 if TYPE_CHECKING:
     from grader.written.reading.word_notes import _Notes
+    from grader.written.reading.word_numbering import _Numbering
 
 
-def _table(tbl: Any, styles: _Styles | None = None, notes: _Notes | None = None) -> list[str]:
+def _table(tbl: Any, styles: _Styles | None = None, notes: _Notes | None = None,
+           numbering: _Numbering | None = None) -> list[str]:
     """Each row as ``| a | b |``. A cell merged down over several rows (Word's vMerge: a
     "Q3 (e)" cell beside the (I), (II), (III) rows) is written in each of its rows, so a
     row read alone still says which question it answers. A note a cell refers to is
-    written at the cell's end (a line of its own would break the row)."""
+    written at the cell's end (a line of its own would break the row); a list number Word
+    draws before a paragraph in a cell ("3.a.", "(ii)") starts its text, counted with the
+    body's lists (the same list carries on through a table)."""
     styles = styles or _Styles(None)
     rows = []
     above: dict[int, str] = {}  # grid column -> the text of the cell last started there
@@ -42,11 +46,14 @@ def _table(tbl: Any, styles: _Styles | None = None, notes: _Notes | None = None)
                     if runs:
                         runs.append(Run(" "))
                     style = block.find(f"{W}pPr/{W}pStyle")
+                    marker = numbering.marker(block) if numbering is not None else ""
+                    if marker and marker != "-":  # a bullet's "-" in a cell reads as a minus
+                        runs.append(Run(marker + " "))
                     _walk(block, runs, _Ctx(styles, style.get(f"{W}val", "") if style is not None else ""))
                     if notes is not None and (noted := notes.referred(block)):
                         runs.append(Run(" " + " ".join(noted)))
                 elif block.tag == f"{W}tbl":  # a table inside a cell: its rows, inline
-                    runs.append(Run(" " + " ".join(_table(block, styles, notes)) + " "))
+                    runs.append(Run(" " + " ".join(_table(block, styles, notes, numbering)) + " "))
             text = render([r if r.text not in ("\n", BOX_PARAGRAPH, BOX_START) else Run(" ") for r in runs])
             above[column] = text
             cells.append(text)

@@ -135,3 +135,123 @@ def test_a_note_referred_to_only_in_deleted_text_is_not_read(tmp_path):
     path = _docx(tmp_path, body, notes={"footnotes": {1: "an old value 0.0616",
                                                       2: "checked twice"}})
     assert read_document(path).text.splitlines() == ["p(mat) = 0.7500", "checked twice"]
+
+
+# ---------------------------------------------------------------- list numbering
+
+
+def _numpr(num: int, level: int | None = 0) -> str:
+    ilvl = f'<w:ilvl w:val="{level}"/>' if level is not None else ""
+    return f'<w:numPr>{ilvl}<w:numId w:val="{num}"/></w:numPr>'
+
+
+def _lvl(level: int, fmt: str, text: str, start: int = 1, extra: str = "") -> str:
+    return (f'<w:lvl w:ilvl="{level}"><w:start w:val="{start}"/><w:numFmt w:val="{fmt}"/>'
+            f'<w:lvlText w:val="{text}"/>{extra}</w:lvl>')
+
+
+OUTLINE = (
+    '<w:abstractNum w:abstractNumId="90">'
+    + _lvl(0, "decimal", "%1.", 3) + _lvl(1, "lowerLetter", "%1.%2.")
+    + _lvl(2, "lowerRoman", "%1.%2.%3.", extra='<w:lvlRestart w:val="1"/>')
+    + '</w:abstractNum><w:num w:numId="90"><w:abstractNumId w:val="90"/></w:num>'
+)
+
+
+def test_a_multilevel_outline_draws_each_level_and_restarts_as_word_says(tmp_path):
+    """Labels only from one multilevel list ('3.', '3.a.', '3.a.ii.'): each level in its
+    own format inside the level text; a level told to restart only after the top level
+    (lvlRestart 1) carries its numerals on under the next letter."""
+    body = [
+        _p(_r("Pre-training"), ppr=_numpr(90, 0)),
+        _p(_r("Language model"), ppr=_numpr(90, 1)),
+        _p(_r("Objective"), ppr=_numpr(90, 2)),
+        _p(_r("Probability and loss"), ppr=_numpr(90, 2)),
+        _p(_r("Memory"), ppr=_numpr(90, 1)),
+        _p(_r("Per head"), ppr=_numpr(90, 2)),
+    ]
+    assert read_document(_docx(tmp_path, body, OUTLINE)).text.splitlines() == [
+        "3. Pre-training", "3.a. Language model", "3.a.i. Objective",
+        "3.a.ii. Probability and loss", "3.b. Memory", "3.b.iii. Per head",
+    ]
+
+
+def test_legal_numbering_draws_every_level_in_decimal(tmp_path):
+    """'Legal' numbering (isLgl) under roman articles: Word draws '3.1', never 'III.1'."""
+    numbering = (
+        '<w:abstractNum w:abstractNumId="91">' + _lvl(0, "upperRoman", "Part %1", 3)
+        + _lvl(1, "decimal", "%1.%2", extra="<w:isLgl/>")
+        + '</w:abstractNum><w:num w:numId="91"><w:abstractNumId w:val="91"/></w:num>'
+    )
+    body = [_p(_r("Memory"), ppr=_numpr(91, 0)), _p(_r("25.77 GB"), ppr=_numpr(91, 1)),
+            _p(_r("14.5 billion"), ppr=_numpr(91, 1))]
+    assert read_document(_docx(tmp_path, body, numbering)).text.splitlines() == [
+        "Part III Memory", "3.1 25.77 GB", "3.2 14.5 billion"]
+
+
+def test_a_list_defined_through_a_list_style_takes_its_levels_from_it(tmp_path):
+    """Word's "Define New List Style": the list the paragraphs name has no levels, only a
+    numStyleLink to a numbering style whose own list (styleLink) holds them."""
+    numbering = (
+        '<w:abstractNum w:abstractNumId="92"><w:numStyleLink w:val="AnswerOutline"/>'
+        '</w:abstractNum>'
+        '<w:abstractNum w:abstractNumId="93"><w:styleLink w:val="AnswerOutline"/>'
+        + _lvl(0, "decimal", "Q%1", 3) + _lvl(1, "lowerLetter", "(%2)")
+        + '</w:abstractNum><w:num w:numId="92"><w:abstractNumId w:val="92"/></w:num>'
+        '<w:num w:numId="93"><w:abstractNumId w:val="93"/></w:num>'
+    )
+    styles = ('<w:style w:type="numbering" w:styleId="AnswerOutline"><w:name w:val="Answer '
+              'Outline"/><w:pPr><w:numPr><w:numId w:val="93"/></w:numPr></w:pPr></w:style>')
+    body = [_p(_r("Transformers"), ppr=_numpr(92, 0)), _p(_r("p = 0.75"), ppr=_numpr(92, 1)),
+            _p(_r("Decoder-only"), ppr=_numpr(92, 1))]
+    assert read_document(_docx(tmp_path, body, numbering, styles)).text.splitlines() == [
+        "Q3 Transformers", "(a) p = 0.75", "(b) Decoder-only"]
+
+
+def test_a_style_tied_to_a_list_level_numbers_at_that_level(tmp_path):
+    """A style whose numbering names only the list: the level is the one whose pStyle is
+    that style (Word's heading numbering), not the first."""
+    numbering = (
+        '<w:abstractNum w:abstractNumId="94">'
+        + _lvl(0, "decimal", "Question %1", 3, '<w:pStyle w:val="QHead"/>')
+        + _lvl(1, "lowerLetter", "(%2)", extra='<w:pStyle w:val="QPart"/>')
+        + '</w:abstractNum><w:num w:numId="94"><w:abstractNumId w:val="94"/></w:num>'
+    )
+    styles = "".join(
+        f'<w:style w:type="paragraph" w:styleId="{sid}"><w:name w:val="{sid}"/><w:pPr>'
+        f'{_numpr(94, None)}</w:pPr></w:style>' for sid in ("QHead", "QPart"))
+    body = [_p(_r("Transformers"), ppr='<w:pStyle w:val="QHead"/>'),
+            _p(_r("p = 0.75"), ppr='<w:pStyle w:val="QPart"/>'),
+            _p(_r("Decoder-only"), ppr='<w:pStyle w:val="QPart"/>')]
+    assert read_document(_docx(tmp_path, body, numbering, styles)).text.splitlines() == [
+        "Question 3 Transformers", "(a) p = 0.75", "(b) Decoder-only"]
+
+
+def test_list_numbers_in_table_cells_are_drawn_and_counted_with_the_body(tmp_path):
+    """A part numbered by the list inside a table cell ('(a)' beside its answer), the
+    list carrying on after the table ('(b)'); a bullet in a cell is no minus sign."""
+    numbering = (
+        '<w:abstractNum w:abstractNumId="95">' + _lvl(0, "lowerLetter", "(%1)")
+        + '</w:abstractNum><w:abstractNum w:abstractNumId="96">' + _lvl(0, "bullet", "•")
+        + '</w:abstractNum><w:num w:numId="95"><w:abstractNumId w:val="95"/></w:num>'
+        '<w:num w:numId="96"><w:abstractNumId w:val="96"/></w:num>'
+    )
+    table = ("<w:tbl><w:tr><w:tc>" + _p(_r("probability"), ppr=_numpr(95)) + "</w:tc><w:tc>"
+             + _p(_r("0.75"), ppr=_numpr(96)) + "</w:tc></w:tr></w:tbl>")
+    body = [table, _p(_r("Decoder-only."), ppr=_numpr(95))]
+    assert read_document(_docx(tmp_path, body, numbering)).text.splitlines() == [
+        "| (a) probability | 0.75 |", "(b) Decoder-only."]
+
+
+def test_word_number_formats_are_drawn_as_word_draws_them(tmp_path):
+    """Ordinals, numbers in words and numbers in parentheses, as the page shows them."""
+    numbering = "".join(
+        f'<w:abstractNum w:abstractNumId="{97 + k}">' + _lvl(0, fmt, text, 3)
+        + f'</w:abstractNum><w:num w:numId="{97 + k}"><w:abstractNumId w:val="{97 + k}"/>'
+        "</w:num>"
+        for k, (fmt, text) in enumerate([("ordinal", "%1 part"), ("cardinalText", "Question %1"),
+                                         ("ordinalText", "%1 step"),
+                                         ("decimalEnclosedParen", "%1")]))
+    body = [_p(_r("x"), ppr=_numpr(97 + k)) for k in range(4)]
+    assert read_document(_docx(tmp_path, body, numbering)).text.splitlines() == [
+        "3rd part x", "Question Three x", "Third step x", "(3) x"]
