@@ -271,8 +271,11 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
         reader.family, reader.label_seed = kept
         if not held and body == "prose":
             reader.label_seed = None
+        if not held:
+            # "I start with the pre-trained model and seed 1.", a list item "- pre-trained
+            # RoBERTa" over its seeds' items (nested, or flat as a DOCX list is read)
             lead = _lead_in(" ".join(parts), fams)
-            if lead is not None:  # "I start with the pre-trained model and seed 1."
+            if lead is not None:
                 family, seed = lead
                 reader.family = family or reader.family
                 reader.label_seed, reader.label_body = seed, None

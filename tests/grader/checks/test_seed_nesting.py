@@ -94,3 +94,11 @@ def test_a_line_out_of_the_list_is_no_part_of_its_last_item():
     assert rows(text) == WANT
     wrapped = "- pre-trained\n  - seed 1: best val 0.853 at step\n1200, test 0.841\n"
     assert rows(wrapped) == [("pretrained", 1, 0.853, 1200, 0.841)]
+
+
+def test_a_flat_list_item_naming_a_model_alone_heads_the_items_after_it():
+    """A Word list's levels are not in the text read from it: "- pre-trained RoBERTa" then
+    its seeds' items at the same level. The item naming a model and no figure heads the
+    items after it, as a lead-in paragraph does."""
+    flat = "\n".join(line.strip() for line in NESTED.splitlines())
+    assert rows(flat) == WANT
