@@ -16,7 +16,10 @@ from dataclasses import dataclass
 
 from grader.written.vocabulary import (
     ANSWER_WORDS,
+    ARROW,
+    COUNTER_WORD,
     END_WORDS,
+    KANA_LETTERS,
     KINDS,
     LABEL_WORD,
     MD_HEADING,
@@ -29,29 +32,37 @@ from grader.written.vocabulary import (
 END = ("end", "", None, None)
 """The path of a "References"/"Appendix" heading: it ends every section."""
 
-_WORD = (rf"(?P<word>{LABEL_WORD[3:-1]}|(?-i:T)(?=\d+\s*(?:[./:)\-–—]|$)))\s*\.?\s*"
-         r"(?P<num>\d+)(?!\d|,\d)")
+_WORD = (rf"(?:(?P<word>{LABEL_WORD[3:-1]}|(?-i:T)(?=\d+\s*(?:[./:)\-–—]|$)))\s*\.?\s*"
+         rf"(?P<num>\d+)(?!\d|,\d)|第\s*(?P<num3>\d+)\s*(?P<word3>{COUNTER_WORD}))")
 """A question named by word and number: "Question 3", "Q3", "Task 3", "T3 /" ("T" only
-upper-case, its number followed by a stop: "T5 model" is none)."""
+upper-case, its number followed by a stop: "T5 model" is none), "問3", or by its number
+and a counter: "第3問"."""
+WORDS = ("word", "word2", "word3")
+NUMS = ("num", "num2", "num3", "bare")
+"""The groups a label's word and number may be in (``first_of(m, *NUMS)``)."""
 _BARE = (rf"(?P<bare>\d+)(?=\s*\(\s*[a-hA-H]\s*\)|\s?(?-i:[a-h])(?:[-–.]{ROMAN})?\)"
-         r"|(?-i:[a-h])[.:](?:\s|$)|\.\d{1,2}(?![\d.,]))")
+         rf"|(?-i:[a-h])[.:](?:\s|$)|\.\d{{1,2}}(?![\d.,])|(?-i:[a-h])(?:\s*{ROMAN})?\s*{ARROW})")
 """A question number with no word before its letter: "3(c)", "3c)", "3e-ii)" (a phone's
-shorthand), "3c.", "3.3"."""
-_PART_WORD = r"(?:sub[\s-]?)?(?:part|question|item|teil)"
+shorthand), "3c.", "3.3", "3e ii ->" (an arrow marking the answer)."""
+_PART_WORD = r"(?:(?:sub[\s-]?)?(?:part|question|item|teil)|小問)"
 """A part spelled out: "Part (c)", "part c", "Sub-part (c)", "Subquestion c", "item e" (of
-"Problem 3, item e (ii)"), German "Teil c"."""
+"Problem 3, item e (ii)"), German "Teil c", Japanese "小問(a)"."""
+_PAREN_LETTER = "[a-h" + "".join(KANA_LETTERS) + "]"
+"""A part's letter in brackets: "(c)", or a Japanese question's katakana "(ウ)"."""
 _LETTER = (
     rf"(?:\s*\(\s*(?P<l10>[a-h])\s*[.\-–,]\s*(?:(?P<r8>{ROMAN})|(?P<n5>10|[1-9]))\s*\)"
-    r"|\s*:?\s*\(\s*(?P<l1>[a-h])\s*\)"
+    rf"|\s*:?\s*\(\s*(?P<l1>{_PAREN_LETTER})\s*\)"
     r"|\s*[.\-–—]\s*\(?(?P<l2>(?-i:[a-h]))(?:\)|(?![a-z0-9]))"
     r"|\s*:?\s*(?P<l3>[a-h])\)"
+    rf"|(?P<l12>(?-i:[a-h]))(?:(?P<r12>{ROMAN})|(?P<n6>10|[1-9]))(?![a-z0-9]|[.,]\d)"
     r"|(?P<l4>[a-h])(?![a-z0-9])"
     rf"|\s*(?:[,:.\-–—·(]\s*)?{_PART_WORD}\s*\.?\s*"
-    r"(?:\(\s*(?P<l5>[a-h])\s*\)|(?P<l6>[a-h])(?:\)|(?![a-z0-9])))"
-    rf"|\s+(?P<l7>(?-i:[a-h]))(?=\s*[-–—.]\s*(?:{ROMAN}(?![a-z0-9])|(?:10|[1-9])(?![\d.,])))"
+    rf"(?:\(\s*(?P<l5>{_PAREN_LETTER})\s*\)|(?P<l6>[a-h])(?:\)|(?![a-z0-9])))"
+    rf"|\s+(?P<l7>(?-i:[a-h]))(?=\s*[-–—.]\s*(?:{ROMAN}(?![a-z0-9])|(?:10|[1-9])(?![\d.,]))"
+    rf"|(?:\s+{ROMAN})?\s*{ARROW})"
     r"|\.(?P<sub>\d{1,2})(?![\d.,]))"
 )
-LETTER_NAMES = ("l1", "l2", "l3", "l4", "l5", "l6", "l7", "l10", "l11")
+LETTER_NAMES = ("l1", "l2", "l3", "l4", "l5", "l6", "l7", "l10", "l11", "l12")
 
 
 def _roman_part(tag: str = "") -> str:
@@ -62,14 +73,14 @@ def _roman_part(tag: str = "") -> str:
             rf"|\s+(?P<r4{tag}>{ROMAN})\)"
             rf"|\s+(?P<r6{tag}>{ROMAN})\.(?=\s|$|\*)"
             rf"|\s*[-–—.,]\s*\(\s*(?P<r7{tag}>{ROMAN})\s*\)"
-            rf"|\s+(?P<r10{tag}>{ROMAN}):(?=\s|$)"
+            rf"|\s+(?P<r10{tag}>{ROMAN})(?::|\s*{ARROW})(?=\s|$)"
             rf"|\s*\(\s*(?P<n1{tag}>10|[1-9])\s*\)|[.\-–](?P<n2{tag}>10|[1-9])(?![\d.,]))")
 
 
 _ROMAN_PART = _roman_part()
-_ROMAN_NAMES = ("r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10",
+_ROMAN_NAMES = ("r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r12",
                 "r1b", "r2b", "r3b", "r4b", "r6b", "r7b", "r10b")
-_ARABIC_NAMES = ("n1", "n2", "n3", "n4", "n5", "n1b", "n2b")
+_ARABIC_NAMES = ("n1", "n2", "n3", "n4", "n5", "n6", "n1b", "n2b")
 """A sub-part numbered after its letter ("(e)(2)", "e.2", "Q3 e-2"): read as the numeral."""
 _NUMERALS = {v: k for k, v in ROMAN_VALUES.items()}
 
@@ -97,9 +108,9 @@ _RANGE = re.compile(r"\s*(?:[-–—]|to|through)\s*(?P<last>\d+)\b", re.I)
 _MAX_RANGE = 12
 LETTER_ONLY = re.compile(
     rf"(?:\(\s*(?P<l11>[a-h])\s*[.\-–,]\s*(?:(?P<r9>{ROMAN})|(?P<n4>10|[1-9]))\s*\)"
-    rf"|\(\s*(?P<l1>[a-h])\s*\)|(?P<l2>(?-i:[a-h]))[).](?=\s|$|\*|\])"
+    rf"|\(\s*(?P<l1>{_PAREN_LETTER})\s*\)|(?P<l2>(?-i:[a-h]))[).](?=\s|$|\*|\])"
     rf"|(?P<l3>(?-i:[a-h]))\s*[-–.]\s*(?=(?-i:{ROMAN})\b|(?:10|[1-9])(?![\d.,]))"
-    rf"|{_PART_WORD}\s*(?:\(\s*(?P<l5>[a-h])\s*\)|(?P<l6>[a-h])(?=[).:]|\s*$|\s+[-–—]\s)[).:]?))"
+    rf"|{_PART_WORD}\s*(?:\(\s*(?P<l5>{_PAREN_LETTER})\s*\)|(?P<l6>[a-h])(?=[).:]|\s*$|\s+[-–—]\s)[).:]?))"
     rf"(?:{_ROMAN_PART}|(?P<r5>(?-i:{ROMAN}))(?![a-z0-9])|(?P<n3>10|[1-9])(?![\d.,]))?",
     re.I,
 )
@@ -162,7 +173,7 @@ def first_of(m: re.Match[str], *names: str) -> str | None:
     for name in names:
         value = groups.get(name)
         if value:
-            return value.lower()
+            return KANA_LETTERS.get(value) or value.lower()
     return None
 
 
@@ -180,9 +191,9 @@ def parse_label(text: str) -> Target | None:
     m = LABEL.match(plain)
     if m is None or m.end() < len(plain.rstrip(" :.)")):
         return None
-    word = first_of(m, "word", "word2")
+    word = first_of(m, *WORDS)
     kind = KINDS[word] if word else "q"
-    return Target(kind, first_of(m, "num", "num2", "bare") or "", sub_letter(m),
+    return Target(kind, first_of(m, *NUMS) or "", sub_letter(m),
                   numeral(m))
 
 
@@ -279,11 +290,11 @@ def _label_at(text: str, where: list[int], raw_len: int) -> tuple[Mark, int] | N
     m = LABEL.match(text)
     if m is None:
         return None
-    word = first_of(m, "word", "word2")
+    word = first_of(m, *WORDS)
     letter = sub_letter(m)
     weak = word is None and m.groupdict().get("sub") is not None
     kind = KINDS[word] if word else "?"
-    paths: list[Path] = [(kind, first_of(m, "num", "num2", "bare") or "", letter,
+    paths: list[Path] = [(kind, first_of(m, *NUMS) or "", letter,
                           numeral(m))]
     end = m.end()
     while True:
@@ -384,10 +395,10 @@ def _trailing_label(plain: str) -> Path | None:
         closed = tail[:-1].rstrip() if cut.group().startswith(("(", "[")) and tail.endswith(
             (")", "]")) else None
         m = LABEL.fullmatch(tail) or (LABEL.fullmatch(closed) if closed else None)
-        if m is None or not (first_of(m, "word", "word2") or sub_letter(m)) or m.group("sub"):
+        if m is None or not (first_of(m, *WORDS) or sub_letter(m)) or m.group("sub"):
             continue
-        word = first_of(m, "word", "word2")
-        return (KINDS[word] if word else "?", first_of(m, "num", "num2", "bare") or "",
+        word = first_of(m, *WORDS)
+        return (KINDS[word] if word else "?", first_of(m, *NUMS) or "",
                 sub_letter(m), numeral(m))
     return None
 

@@ -16,7 +16,9 @@ from grader.written.labels import (
     LABEL,
     LETTER_NAMES,
     LETTER_ONLY,
+    NUMS,
     ROMAN_ONLY,
+    WORDS,
     Path,
     Target,
     first_of,
@@ -129,8 +131,8 @@ def _inline_marker(plain: str, at: int, label: bool,
     m = LABEL.match(plain, at)
     if m is None or m.group("sub"):
         return None
-    word = first_of(m, "word", "word2")
-    same = ((KINDS[word] if word else "q"), first_of(m, "num", "num2", "bare"))
+    word = first_of(m, *WORDS)
+    same = ((KINDS[word] if word else "q"), first_of(m, *NUMS))
     if same != ("q" if path[0] == "?" else path[0], path[1]):
         return None  # another question's label: only this question's parts run in
     letter, roman = sub_letter(m), numeral(m)

@@ -21,8 +21,11 @@ from collections.abc import Sequence
 
 # -- headings and tables ----------------------------------------------------------------------
 
-MD_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
-"""A Markdown heading (every reader writes its headings so): group 1 the ``#``s, 2 the text."""
+MD_HEADING = re.compile(r"^\s{0,3}(#{1,6}|={2,6}(?=\s+[^\W\d_]))\s+(.*?)\s*(?:#*|=*)\s*$")
+"""A Markdown heading (every reader writes its headings so): group 1 the ``#``s, 2 the text.
+A README or wiki page typed as text marks its headings with ``=`` the same way
+(MediaWiki and AsciiDoc: ``== Question 1 ==``, ``=== Task 3``): two or more, a word after
+them, so a working line ``= 25.77 GB`` stays a value."""
 BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)([^*_]{0,60}[A-Za-z][^*_]{0,60})(?:\*\*|__)\s*[:.]?\s*$")
 """A short line that is all bold (``**Question 3**``): a heading where it holds no number."""
 LATEX_HEADING = re.compile(r"^\s*\\(?:(?:sub){0,2}section|chapter|paragraph)\*?\s*\{")
@@ -208,14 +211,15 @@ def has_digit(text: str) -> bool:
 # -- numbers and units --------------------------------------------------------------------------
 
 UNIT_WORDS = (
-    r"KiB|MiB|GiB|TiB|kB|KB|MB|GB|TB|Gb|Mb|bytes?|bits?|billions?|millions?|thousands?"
+    r"KiB|MiB|GiB|TiB|kB|KB|MB|GB|TB|Gb|Mb|kb|mb|gb|tb|bytes?|bits?|billions?|millions?|thousands?"
     r"|trillions?|bn|[kKMBGT](?![A-Za-z])"
     r"|(?:kilo|mega|giga|tera|kibi|mebi|gibi|tebi)(?:bytes?|bits?)|percent|per\s?cent|times"
     r"|mil\s+millones|millones|milliards?|milliarden|Mrd|Mio|Mds?"
     r"|Go|Mo|Ko|(?:kilo|m[eé]ga|giga|t[eé]ra)?octets?"
 )
 """Units and scale words a written value may carry, the abbreviations and units of other
-languages too: German "Mio."/"Mrd.", French "Md"/"Mds", "Go"/"Mo"/"Ko" (octets, bytes)."""
+languages too: German "Mio."/"Mrd.", French "Md"/"Mds", "Go"/"Mo"/"Ko" (octets, bytes),
+and as a note typed on a phone has them, lower case: "37.7mb", "25.77gb" (bytes meant)."""
 NUMBER = (
     r"(?:\d{1,3}(?:\.\d{3}){2,}(?![\d.])|\d+,(?!\d{3}(?!\d))\d+(?![\d,])"
     r"|\d{1,3}(?:(?:,\s?|['’ _\u2009\u202f])\d{3})+(?!\d)|\d+)(?:\.\d+)?"
@@ -248,16 +252,31 @@ KINDS = {"question": "q", "q": "q", "qn": "q", "qns": "q", "ques": "q", "part": 
          "problem": "q", "exercise": "q", "task": "task", "t": "t",
          "aufgabe": "q", "frage": "q", "teil": "q", "exercice": "q", "ejercicio": "q",
          "pregunta": "q", "esercizio": "q", "domanda": "q",
-         "вопрос": "q", "задание": "q", "задача": "q", "упражнение": "q", "часть": "q"}
+         "вопрос": "q", "задание": "q", "задача": "q", "упражнение": "q", "часть": "q",
+         **dict.fromkeys(("問", "問題", "設問", "大問", "问", "问题", "題", "题", "题目", "문제",
+                          "문항"), "q")}
 """The words that name a question, and the kind each is (Question, Q, Part are one kind;
 so are the words of other languages a student writes them in: German "Aufgabe 3 a)",
 "Frage", "Teil", French "Exercice", Spanish "Ejercicio", "Pregunta", Italian "Esercizio",
-Russian "Вопрос 3", "Задание", "Задача", "Упражнение", "Часть").
+Russian "Вопрос 3", "Задание", "Задача", "Упражнение", "Часть"; Japanese "問3",
+"問題 3", "設問3", "大問3" and "第3問", Chinese "问题3", "题3" and "第3题", Korean "문제 3",
+"문항 3"; the counter form "第3問", "第3题" is ``COUNTER_WORD`` after its number).
 "T" ("T3 / T4.") is a kind of its own: Task where the pack asks tasks, else no label at
 all ("T5 is an encoder-decoder", "T4 GPU": a model, a card)."""
 LABEL_WORD = (r"(?:question|problem|exercise|part|task|aufgabe|frage|teil|exercice|ejercicio|pregunta"
-              r"|esercizio|domanda|вопрос|задание|задача|упражнение|часть|qns?|ques|q)")
+              r"|esercizio|domanda|вопрос|задание|задача|упражнение|часть|qns?|ques|q"
+              r"|問題|設問|大問|問|问题|问|题目|題|题|문제|문항)")
 """A word that names a question before its number ("Question 3", "Q3", "Task 7")."""
+ARROW = r"(?:-+>|=+>|→|⇒|⟶|➔|➜|➡)"
+"""An arrow a note typed fast marks its answer with, as a colon: "q3a ii -> softmax ...",
+"3c → 25.77 GB"."""
+COUNTER_WORD = r"(?:問|问|題|题)"
+"""The counter after a number that names a question in Japanese and Chinese: "第3問",
+"第3题" (第 before the number makes it an ordinal: "the third question")."""
+KANA_LETTERS = {"ア": "a", "イ": "b", "ウ": "c", "エ": "d", "オ": "e", "カ": "f", "キ": "g",
+                "ク": "h"}
+"""The katakana a Japanese question letters its parts with, in order ("(ア)", "(イ)"), and
+the letter each is: "問3 (ウ)" is Q3 (c). Full-width "（ａ）" is "(a)" already (NFKC)."""
 QUESTION_LABEL = re.compile(rf"\b({LABEL_WORD})\s*\.?\s*(\d+)(?!\d|,\d)", re.I)
 """A question named by word and number anywhere in a text: ("q", "3") of "see Q3 (c)"."""
 STEMS_OF_OTHER_LANGUAGES = {"языко": "langu", "моделир": "model", "класс": "class",
