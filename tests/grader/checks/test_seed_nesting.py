@@ -102,3 +102,39 @@ def test_a_flat_list_item_naming_a_model_alone_heads_the_items_after_it():
     items after it, as a lead-in paragraph does."""
     flat = "\n".join(line.strip() for line in NESTED.splitlines())
     assert rows(flat) == WANT
+
+
+CHAT = """[14:15] TA: Now Task 3: your figures per model and seed?
+[14:17] Me: - pre-trained RoBERTa
+    - seed 1: best val 0.853 at step 1200, test 0.841
+    - seed 2: best val 0.851 at step 1400, test 0.840
+  - randomly initialised (from scratch)
+    - seed 1: best val 0.712 at step 1800, test 0.698
+    - seed 2: best val 0.705 at step 2000, test 0.699
+[14:18] TA: And the comparison?
+[14:19] Me: The pre-trained model is better on every seed and peaks earlier (step 1200).
+[14:20] TA: Good.
+"""
+
+
+def test_a_chat_turn_opening_with_the_parent_bullet_as_the_text_reader_writes_it():
+    """The transcript reader keeps the student's turn at its column ("[14:17] Me: - pre-
+    trained RoBERTa" becomes the item, indented past its children): the item naming the
+    model alone still heads the seeds after it."""
+    from grader.written.reading.lightweight import as_markdown
+
+    assert rows(as_markdown(CHAT)) == WANT
+
+
+def test_a_word_list_of_two_levels_as_the_docx_reader_gives_it(tmp_path):
+    docx = pytest.importorskip("docx", reason="the reports extra reads .docx with python-docx")
+    from grader.written import Reports
+
+    doc = docx.Document()
+    doc.add_heading("Task 3", 1)
+    for line in NESTED.splitlines()[1:]:
+        doc.add_paragraph(line.strip()[2:],
+                          style="List Bullet 2" if line.startswith("    ") else "List Bullet")
+    path = tmp_path / "nested.docx"
+    doc.save(path)
+    assert rows(Reports.read([path]).docs[0].text) == WANT
