@@ -13,9 +13,16 @@ from grader.written.reading.document import (
 from grader.written.reading.markup import Run, render
 from grader.written.reading.word_notes import _Notes
 from grader.written.reading.word_numbering import _Numbering
-from grader.written.reading.word_runs import BOX_PARAGRAPH, BOX_START, _Ctx, _Styles, _walk
+from grader.written.reading.word_runs import (
+    BOX_PARAGRAPH,
+    BOX_START,
+    _Ctx,
+    _Styles,
+    _walk,
+    run_font,
+)
 from grader.written.reading.word_tables import _table
-from grader.written.reading.word_xml import W, _children
+from grader.written.reading.word_xml import M, W, _children
 
 _HEADING_NAME = re.compile(r"^(?:heading|überschrift|titre|título|titolo)\s*(\d)$", re.I)
 
@@ -46,37 +53,90 @@ def _body_lines(body: Any, levels: dict[str, int], numbering: _Numbering,
                 sizes: _Styles | None = None, notes: _Notes | None = None) -> list[str]:
     sizes = sizes or _Styles(None)
     notes = notes or _Notes(None)
-    items: list[tuple[str, float | None]] = []  # (line, size when set large like a heading)
+    # (line, size when set large like a heading, pasted in a monospace font)
+    items: list[tuple[str, float | None, bool]] = []
     chars = 0
     for element in _children(body):
         if element.tag == f"{W}p":
             marker = numbering.marker(element)
-            for k, (line, big) in enumerate(_paragraph(element, levels, sizes)):
+            code = not marker and _pasted(element, levels, sizes)
+            for k, (line, big) in enumerate(_paragraph(element, levels, sizes, code)):
                 if k == 0 and marker and line.strip():
                     # a numbered heading ("Heading 1" numbered "Question %1"): after its #s
                     hashes = re.match(r"#+ ", line)
                     cut = hashes.end() if hashes else 0
                     line = f"{line[:cut]}{marker} {line[cut:]}"
-                items.append((line, big))
+                items.append((line, big, code))
             # a footnote's or endnote's text where the paragraph refers to it
-            items.extend((line, None) for line in notes.referred(element))
+            items.extend((line, None, False) for line in notes.referred(element))
         elif element.tag == f"{W}tbl":
-            items.extend((row, None) for row in _table(element, sizes, notes, numbering))
+            items.extend((row, None, False) for row in _table(element, sizes, notes, numbering))
         chars += len(items[-1][0]) if items else 0
         if chars > MAX_TEXT_CHARS:
             raise ReportTooComplex(
                 f"{ReportTooComplex.prefix} (more than {MAX_TEXT_CHARS:,} characters of text)")
     # headings set by size alone ("Normal" text at 16 pt, bold): the largest size is #
-    ranks = sorted({round(big * 2) / 2 for _, big in items if big}, reverse=True)
-    return [
-        "#" * min(ranks.index(round(big * 2) / 2) + 1, 6) + " " + _plain(line) if big else line
-        for line, big in items
-    ]
+    ranks = sorted({round(big * 2) / 2 for _, big, _ in items if big}, reverse=True)
+    lines: list[str] = []
+    fenced = False
+    for line, big, code in items:
+        if not line.strip():
+            continue  # an empty paragraph (dropped anyway) neither opens nor closes a fence
+        if code != fenced:
+            lines.append(FENCE)
+            fenced = code
+        lines.append(
+            "#" * min(ranks.index(round(big * 2) / 2) + 1, 6) + " " + _plain(line) if big else line)
+    if fenced:
+        lines.append(FENCE)
+    return lines
 
 
-def _paragraph(p: Any, levels: dict[str, int], sizes: _Styles) -> list[tuple[str, float | None]]:
+FENCE = "```"
+"""What opens and closes lines pasted in a monospace font (a notebook's printed output, a
+code cell): a Markdown code fence, so every stage reads them as a program's text, the
+same block a Markdown report's fenced output is (``blocks``: ``code``)."""
+_MONOSPACE = re.compile(
+    r"mono|courier|consolas|menlo|monaco|lucida (?:console|sans typewriter)|inconsolata"
+    r"|source code|fira code|cascadia|andale|\bhack\b|typewriter", re.I)
+"""Fonts of fixed width: Consolas, Courier New, Menlo, "DejaVu Sans Mono", "Source Code
+Pro" (what a pasted terminal or notebook output keeps, what Word's "HTML Preformatted",
+"Macro Text" and pandoc's "Source Code" styles set)."""
+
+
+def _pasted(p: Any, levels: dict[str, int], styles: _Styles) -> bool:
+    """Whether a paragraph is pasted program text: every run with text set in a monospace
+    font (its own, its character style's or its paragraph style's), no equation, and no
+    heading. Students paste a notebook's printed lines ("LM model trainable parameters:
+    21018401") or a code cell this way, in a "Code"/"Pasted Output" style or in Consolas."""
+    style = p.find(f"{W}pPr/{W}pStyle")
+    psid = style.get(f"{W}val", "") if style is not None else ""
+    if levels.get(psid) or p.find(f".//{M}oMath") is not None:
+        return False
+    seen = False
+    for run in p.iter(f"{W}r"):
+        if not "".join(t.text or "" for t in run.iter(f"{W}t")).strip():
+            continue
+        if any(a.tag in _NOT_SHOWN for a in run.iterancestors()):
+            continue
+        rpr = run.find(f"{W}rPr")
+        rstyle = rpr.find(f"{W}rStyle") if rpr is not None else None
+        rsid = rstyle.get(f"{W}val", "") if rstyle is not None else ""
+        font = run_font(rpr) or styles.font.get(rsid) or styles.font.get(psid) or ""
+        if not _MONOSPACE.search(font):
+            return False
+        seen = True
+    return seen
+
+
+_NOT_SHOWN = {f"{W}del", f"{W}moveFrom"}
+
+
+def _paragraph(p: Any, levels: dict[str, int], sizes: _Styles,
+               code: bool = False) -> list[tuple[str, float | None]]:
     """The paragraph's lines: one, or more where a soft line break (Shift+Enter) starts a
-    new part ("(b) ...", "II. ...", "Q3 ..."), with the size of a heading set by size."""
+    new part ("(b) ...", "II. ...", "Q3 ..."), with the size of a heading set by size.
+    Pasted program text (``code``) keeps every line break and no emphasis markers."""
     style = p.find(f"{W}pPr/{W}pStyle")
     sid = style.get(f"{W}val", "") if style is not None else ""
     level = levels.get(sid)
@@ -98,8 +158,8 @@ def _paragraph(p: Any, levels: dict[str, int], sizes: _Styles) -> list[tuple[str
             segments[-1].append(run)
     lines: list[str] = []
     for segment in segments:
-        text = render(segment, emphasis=not level)
-        if lines and not (text and _PART_START.match(text)):
+        text = render(segment, emphasis=not level and not code)
+        if lines and not code and not (text and _PART_START.match(text)):
             lines[-1] = f"{lines[-1]} {text}".strip()
         else:
             lines.append(text)
@@ -110,7 +170,8 @@ def _paragraph(p: Any, levels: dict[str, int], sizes: _Styles) -> list[tuple[str
         lines = [line for line in [*lines, *boxed] if line]
     plain = " ".join(lines)
     big = min(run_sizes) if run_sizes else None
-    if big is not None and big >= HEADING_RATIO * sizes.body and 0 < len(plain) <= 150:
+    if (not code and big is not None and big >= HEADING_RATIO * sizes.body
+            and 0 < len(plain) <= 150):
         return [(plain, big)]
     return [(line, None) for line in lines]
 

@@ -21,6 +21,7 @@ class _Styles:
         self.style: dict[str, float] = {}
         self.bold: dict[str, bool] = {}
         self.italic: dict[str, bool] = {}
+        self.font: dict[str, str] = {}  # style id -> its Latin font ("Consolas")
         self.body = 11.0
         if document is None:
             return
@@ -34,6 +35,7 @@ class _Styles:
         own: dict[str, float] = {}
         own_bold: dict[str, bool] = {}
         own_italic: dict[str, bool] = {}
+        own_font: dict[str, str] = {}
         based: dict[str, str] = {}
         default_style = ""
         for style in root.findall(f"{W}style"):
@@ -51,7 +53,10 @@ class _Styles:
                 own_bold[sid] = _on(rpr, "b")
             if rpr is not None and rpr.find(f"{W}i") is not None:
                 own_italic[sid] = _on(rpr, "i")
-        for mine, out in ((own, self.style), (own_bold, self.bold), (own_italic, self.italic)):
+            if (font := run_font(rpr)) is not None:
+                own_font[sid] = font
+        for mine, out in ((own, self.style), (own_bold, self.bold), (own_italic, self.italic),
+                          (own_font, self.font)):
             for sid in {*mine, *based}:
                 cur, seen = sid, set()
                 while cur and cur not in seen and cur not in mine:
@@ -60,6 +65,14 @@ class _Styles:
                 if cur in mine:
                     out[sid] = mine[cur]  # type: ignore[index]
         self.body = self.style.get(default_style, self.body)
+
+
+def run_font(rpr: Any) -> str | None:
+    """The Latin font a run properties element names (``w:rFonts w:ascii``), if any."""
+    fonts = rpr.find(f"{W}rFonts") if rpr is not None else None
+    if fonts is None:
+        return None
+    return fonts.get(f"{W}ascii") or fonts.get(f"{W}hAnsi")
 
 
 # Symbol-font characters (w:sym, code F0xx) students insert from Word's symbol dialog

@@ -255,3 +255,57 @@ def test_word_number_formats_are_drawn_as_word_draws_them(tmp_path):
     body = [_p(_r("x"), ppr=_numpr(97 + k)) for k in range(4)]
     assert read_document(_docx(tmp_path, body, numbering)).text.splitlines() == [
         "3rd part x", "Question Three x", "Third step x", "(3) x"]
+
+
+# ---------------------------------------------------------------- pasted program output
+
+PASTED = ('<w:style w:type="paragraph" w:styleId="PastedOutput"><w:name w:val="Pasted Output"/>'
+          '<w:rPr><w:rFonts w:ascii="Consolas" w:hAnsi="Consolas"/><w:sz w:val="19"/></w:rPr>'
+          '</w:style>'
+          '<w:style w:type="paragraph" w:styleId="Sub"><w:name w:val="Sub"/>'
+          '<w:basedOn w:val="PastedOutput"/></w:style>')
+CONSOLAS = '<w:rFonts w:ascii="Consolas" w:hAnsi="Consolas"/>'
+
+
+def test_a_notebooks_printed_lines_pasted_in_a_monospace_style_are_a_code_block(tmp_path):
+    """The printed lines pasted in a monospace paragraph style (or a style based on one)
+    are one fenced block, the same block a Markdown report's pasted output is: every stage
+    reads them as the program's text, not as the student's prose; a line break inside
+    (Shift+Enter) stays a line, bold stays plain."""
+    body = [
+        _p(_r("Question 3"), ppr='<w:pStyle w:val="Heading1"/>'),
+        _p(_r("Output of the cell:")),
+        _p(_r("LM model trainable parameters: 21018401"), ppr='<w:pStyle w:val="PastedOutput"/>'),
+        _p(ppr='<w:pStyle w:val="PastedOutput"/>'),
+        _p(_r("Classification model trainable parameters: "), _r("10968602", "<w:b/>"),
+           "<w:r><w:br/></w:r>", _r("done in 2.1 s"), ppr='<w:pStyle w:val="Sub"/>'),
+        _p(_r("By hand: each layer = 242,000.")),
+    ]
+    document = read_document(_docx(tmp_path, body, styles=PASTED))
+    assert document.text.splitlines() == [
+        "# Question 3",
+        "Output of the cell:",
+        "```",
+        "LM model trainable parameters: 21018401",
+        "Classification model trainable parameters: 10968602",
+        "done in 2.1 s",
+        "```",
+        "By hand: each layer = 242,000.",
+    ]
+    assert [b.kind for b in document.blocks()] == ["heading", "paragraph", "code", "paragraph"]
+
+
+def test_text_set_in_consolas_by_hand_is_pasted_output_but_inline_code_is_prose(tmp_path):
+    """Consolas set on the runs themselves makes pasted output too; a sentence with one
+    word in Consolas (``model.parameters()``) is the student's prose, and a heading set in
+    a monospace font stays a heading."""
+    body = [
+        _p(_r("epoch 1 | val_acc 0.742", CONSOLAS), _r(" ", CONSOLAS)),
+        _p(_r("I counted with "), _r("model.parameters()", CONSOLAS), _r(": 21,018,401.")),
+        _p(_r("Question 4", CONSOLAS), ppr='<w:pStyle w:val="Heading1"/>'),
+    ]
+    assert read_document(_docx(tmp_path, body)).text.splitlines() == [
+        "```", "epoch 1 | val_acc 0.742", "```",
+        "I counted with model.parameters(): 21,018,401.",
+        "# Question 4",
+    ]
