@@ -95,7 +95,7 @@ LANGUAGES: dict[str, Words] = {
         than=(r"als", r"gegenüber", r"im\s+vergleich\s+zu\w*", r"verglichen\s+mit"),
         negation=(r"nicht", r"kein\w*"),
         but=(r"aber", r"jedoch", r"doch", r"allerdings"),
-        so=(r"also", r"daher", r"deshalb", r"deswegen", r"somit", r"insgesamt"),
+        so=(r"daher", r"deshalb", r"deswegen", r"somit", r"insgesamt"),  # not "also" (English)
         although=(r"obwohl", r"obgleich", r"während", r"wohingegen"),
         equal=(r"kein\w*\s+(?:\w+\s+)?unterschied\w*", r"gleichauf", r"gleich\s+gut",
                r"ununterscheidbar\w*", r"gleichwertig\w*", r"unentschieden"),
