@@ -29,6 +29,7 @@ from grader.written.asides import comparison_spans, inside
 from grader.written.formulas import defines, formulas_in_line, symbol_names
 from grader.written.spelled import spelled_out
 from grader.written.vocabulary import (
+    ANSWER_HEADINGS,
     ANSWER_LINE,
     CJK_CHARS,
     LIST_COMMAS,
@@ -174,7 +175,7 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
         spelled = spelled_out(text)
         row = _Row(src, text, [m.span() for m in _BOLD_SPANS.finditer(text)],
                    [m.span() for m in _BOXED_SPANS.finditer(text)],
-                   src.answer or bool(ANSWER_LINE.match(text)),
+                   src.answer or bool(ANSWER_LINE.match(text)) or _answer_row(text),
                    _answer_cell(text, src.answer_cell) if src.table else None,
                    _answer_cell(text, src.value_cell) if src.value_cell is not None else None,
                    formulas,
@@ -185,6 +186,15 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
         out.extend(_number_candidates(row, matches, sources, index, symbols, names))
     out.sort(key=lambda c: (c.line, c.column))
     return _run_on_asides(out)
+
+
+def _answer_row(text: str) -> bool:
+    """A table row whose first cell is "Answer" ("| **Answer** | 1/1536 of the FFN memory |"):
+    a table of Given / Working / Answer rows answers in that row, as "Answer:" does."""
+    if not text.lstrip().startswith("|"):
+        return False
+    first = text.strip().strip("|").split("|", 1)[0]
+    return first.strip(" *_:").lower() in ANSWER_HEADINGS
 
 
 def _spelled_candidates(row: _Row, spans: Sequence[tuple[int, int]],

@@ -101,9 +101,14 @@ def _formula_in(segment: str, symbols: Mapping[str, Any],
 def formulas_in_line(text: str, symbols: Mapping[str, Any], names: Sequence[str]) -> list[tuple[int, int, ParsedAnswer, bool]]:
     """Formulas in the question's symbols on one line: (start, end, parsed, end of chain)."""
     out = []
-    marks = list(re.finditer(r"(?<![<>!])=|≈|\\approx|:", text))[:_MAX_SEGMENTS]
+    # a table row's cells are segments too, its last cell the line's end: "| **Answer** |
+    # 1/1536 of the FFN memory |"
+    row = text.lstrip().startswith("|")
+    end = len(text.rstrip().removesuffix("|")) if row else len(text)
+    cells = r"|\|" if row else ""
+    marks = list(re.finditer(r"(?<![<>!])=|≈|\\approx|:" + cells, text[:end]))[:_MAX_SEGMENTS]
     cuts = [0] + [m.end() for m in marks]
-    stops = [m.start() for m in marks] + [len(text)]
+    stops = [m.start() for m in marks] + [end]
     for k, (start, stop) in enumerate(zip(cuts, stops, strict=True)):
         segment = text[start:stop]
         last = k == len(cuts) - 1

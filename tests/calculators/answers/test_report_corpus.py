@@ -90,12 +90,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "reads '9,437,184 * 8B': correct 1; should read '75.49 MB': close 0.75",
     ('h3-p3-txt-bullets', 'q3e3', 'text'):
         "reads '115.97GB': shotgun 0 (with '75.49MB'; '~.065%' unread); should read '0.065 %': correct 1",
-    ('h3-p3-word-qtables', 'q3e3', 'docx'):
-        "reads '115.98 GB': shotgun 0; should read '1/1536': correct 1",
-    ('h3-p3-word-qtables', 'q3e3', 'text'):
-        "reads '115.98 GB': shotgun 0; should read '1/1536': correct 1",
-    ('h3-p3-word-qtables', 'q3e3', 'pdf'):
-        "reads '115.98 GB': shotgun 0; should read '1/1536': correct 1",
     ('h3-labB-md-ksteps', 'seeds', 'pdf'):
         "reads 4 of 4 rows read are the report's, 0.917 confirmed (the PDF drops the list items "
         "of pre-trained seeds 2 and 3); should read 6 rows, 17/18 confirmed",

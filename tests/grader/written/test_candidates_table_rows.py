@@ -1,0 +1,30 @@
+"""Which value of a table row answers: a Given / Working / Answer table read down its
+first column, a fraction in a cell, the row's answer cell after a working cell."""
+
+from __future__ import annotations
+
+from grader.written import QuestionSpec, extract_answers
+from grader.written.formulas import formulas_in_line
+
+E3 = [QuestionSpec("e3", ("Q3 (e)",), part="(III)")]
+
+
+def _e3(rows: str) -> str | None:
+    text = "## Q3 (e)\n(III)\n\n| | |\n|--|--|\n" + rows
+    return extract_answers(text, E3)["e3"].answer
+
+
+def test_a_row_whose_first_cell_is_answer_is_an_answer_line():
+    rows = ("| **Working** | FFN states ≈ 115.98 GB; 75.5 MB / 115.98 GB |\n"
+            "| **Answer** | 1/1536 of the FFN optimizer memory |\n")
+    assert _e3(rows) == "1/1536"
+
+
+def test_a_fraction_of_working_in_a_middle_cell_stays_working():
+    rows = "| Ratio | 75.5 MB / 115.98 GB | 0.065 % |\n"
+    assert _e3(rows) == "0.065 %"
+
+
+def test_a_fraction_in_a_tables_last_cell_is_one_formula():
+    found = formulas_in_line("| **Answer** | 1/1536 of the FFN optimizer memory |", {}, [])
+    assert [(s, e) for s, e, _, _ in found] == [(15, 21)]
