@@ -1,5 +1,7 @@
 """A Word body in document order as lines: headings (by style, outline level or size),
-paragraphs split at a soft break before a part marker, numbered lists, tables."""
+paragraphs split at a soft break before a part marker, numbered lists, tables, the
+footnotes and endnotes a paragraph refers to after it, and paragraphs pasted in a
+monospace font (a notebook's printed output) as one fenced code block."""
 
 from __future__ import annotations
 
@@ -108,10 +110,13 @@ def _pasted(p: Any, levels: dict[str, int], styles: _Styles) -> bool:
     """Whether a paragraph is pasted program text: every run with text set in a monospace
     font (its own, its character style's or its paragraph style's), no equation, and no
     heading. Students paste a notebook's printed lines ("LM model trainable parameters:
-    21018401") or a code cell this way, in a "Code"/"Pasted Output" style or in Consolas."""
+    21018401") or a code cell this way, in a "Code"/"Pasted Output" style or in Consolas.
+    In a document whose body text is itself in a fixed-width font (a report typed in
+    Courier) nothing stands out as pasted, and nothing is."""
     style = p.find(f"{W}pPr/{W}pStyle")
     psid = style.get(f"{W}val", "") if style is not None else ""
-    if levels.get(psid) or p.find(f".//{M}oMath") is not None:
+    if (levels.get(psid) or p.find(f".//{M}oMath") is not None
+            or _MONOSPACE.search(styles.body_font)):
         return False
     seen = False
     for run in p.iter(f"{W}r"):

@@ -23,6 +23,7 @@ class _Styles:
         self.italic: dict[str, bool] = {}
         self.font: dict[str, str] = {}  # style id -> its Latin font ("Consolas")
         self.body = 11.0
+        self.body_font = ""  # the body text's font (the default paragraph style's)
         if document is None:
             return
         try:
@@ -65,6 +66,8 @@ class _Styles:
                 if cur in mine:
                     out[sid] = mine[cur]  # type: ignore[index]
         self.body = self.style.get(default_style, self.body)
+        defaults = root.find(f"{W}docDefaults/{W}rPrDefault/{W}rPr")
+        self.body_font = self.font.get(default_style) or run_font(defaults) or ""
 
 
 def run_font(rpr: Any) -> str | None:

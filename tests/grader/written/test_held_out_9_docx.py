@@ -309,3 +309,14 @@ def test_text_set_in_consolas_by_hand_is_pasted_output_but_inline_code_is_prose(
         "I counted with model.parameters(): 21,018,401.",
         "# Question 4",
     ]
+
+
+def test_a_report_typed_in_courier_throughout_has_no_pasted_output(tmp_path):
+    """With the body text itself in a fixed-width font nothing stands out as pasted: the
+    student's prose stays prose."""
+    courier = ('<w:style w:type="paragraph" w:default="1" w:styleId="Typed"><w:name w:val="Typed"/>'
+               '<w:rPr><w:rFonts w:ascii="Courier New" w:hAnsi="Courier New"/></w:rPr></w:style>')
+    body = [_p(_r("p(mat) = 0.7500"), ppr='<w:pStyle w:val="Typed"/>'),
+            _p(_r("loss = 0.2876", CONSOLAS))]
+    assert read_document(_docx(tmp_path, body, styles=courier)).text.splitlines() == [
+        "p(mat) = 0.7500", "loss = 0.2876"]
