@@ -20,6 +20,13 @@ first (a pack's `families` words; its `fallback` words, e.g. "fine-tuned", unles
 phrase with another family's word: "fine-tuned from scratch"), else the one named by the
 heading or label line above. Sentences about averages are not per-seed claims. Every
 claim keeps the line its first figure is on (1-based, counted from `first_line`).
+
+What names the run of the figures may stand before them in three more ways: a parent
+list item ("- pre-trained RoBERTa" over "  - seed 1: best val 0.853 …", `_Parents`), a
+lead-in paragraph or list item without figures ("I start with the pre-trained model and
+seed 1.", `_lead_in`), the name holding until the next one; and a seed in words ("the
+second seed"). Sentences about seeds together ("for one seed", "on every seed") take no
+seed from before, and a chart's tick labels (lines of numbers only) are no figures.
 `parse_claims` and `Families` are what the check kinds import.
 """
 
