@@ -12,11 +12,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from grader.written.blocks import ascii_rule, cells, table_of
+from grader.written.labels import parse_part
 from grader.written.sections import END, SOFT_BREAK, Line
 from grader.written.vocabulary import (
     LEADING_MARKERS,
     MD_HEADING,
     QUESTION_LABEL,
+    TABLE_SEPARATOR,
+    TOTAL_WORDS,
     heading_text,
     kind_of,
     stem,
@@ -177,15 +181,16 @@ def phrase_section(lines: list[PlainLine], labelled: Sequence[Line], headings: S
     return i, len(lines)
 
 
+def _begins(line: PlainLine, phrase: str) -> bool:
+    """Whether ``line`` (a heading, a line, a table row's first cell) starts with ``phrase``."""
+    text = line.heading if line.heading is not None else line.norm.lstrip("| ")
+    return find_phrase(LEADING_MARKERS.sub("", text), phrase) == 0
+
+
 def part_range(lines: list[PlainLine], start: int, end: int, part: str,
                 siblings: Sequence[str]) -> tuple[int, int] | None:
     own = norm(part)
-
-    def begins(line: PlainLine, phrase: str) -> bool:
-        text = line.heading if line.heading is not None else line.norm.lstrip("| ")
-        return find_phrase(LEADING_MARKERS.sub("", text), phrase) == 0
-
-    first = next((i for i in range(start, end) if begins(lines[i], own)), None)
+    first = next((i for i in range(start, end) if _begins(lines[i], own)), None)
     inside = first is None  # named inside its line: "语言建模任务（Language modeling task）："
     if first is None:
         first = next((i for i in range(start, end) if find_phrase(lines[i].norm, own) >= 0), None)
@@ -195,7 +200,7 @@ def part_range(lines: list[PlainLine], start: int, end: int, part: str,
     # a sibling named as this part was (inside its line, the pack's name in brackets
     # after the student's) ends it as a sibling at a line's start does
     stop = next((i for i in range(first + 1, end)
-                 if any(begins(lines[i], o) or ((inside or o.startswith("("))
+                 if any(_begins(lines[i], o) or ((inside or o.startswith("("))
                                                 and find_phrase(lines[i].norm, o) >= 0)
                         for o in others)), end)
     return first, stop
@@ -293,3 +298,131 @@ def named_span(text: str, names: Sequence[str], siblings: Sequence[str]) -> tupl
     if start is None or not any(theirs(word) for _, word in words):
         return None
     return start, next((at for at, word in words if at > start and theirs(word)), len(text))
+
+
+def _markers(text: str) -> list[tuple[int, int, tuple[str | None, str | None]]]:
+    """The part markers in brackets in a line ("(a)", "(II)"), read by the label grammar
+    (``parse_part``): where each starts and ends, and the (letter, numeral) it says."""
+    out = []
+    at = text.find("(")
+    while at >= 0:
+        close = text.find(")", at)
+        if close < 0:
+            break
+        marker = parse_part(text[at:close + 1]) if close - at <= 6 else None
+        if marker is not None:
+            out.append((at, close + 1, marker))
+        at = text.find("(", at + 1)
+    return out
+
+
+def _owner_of(text: str, names: Sequence[str], siblings: Sequence[str]) -> bool | None:
+    """Whether ``text`` names this part (True) or a sibling (False): by a name the pack gives
+    it, or a word named like it (``_names_word``: "Classifier", "LM"); None for neither or
+    both."""
+    plain = norm(text)
+    words = [w for _, w in _words_at(plain)]
+
+    def named(part: Sequence[str]) -> bool:
+        return any(find_phrase(plain, norm(n)) >= 0 or any(_names_word(w, n) for w in words)
+                   for n in part)
+
+    mine, theirs = named(names), named(siblings)
+    return None if mine == theirs else mine
+
+
+def _legend(lines: Sequence[PlainLine], start: int, end: int, names: Sequence[str],
+            siblings: Sequence[str]) -> dict[tuple[str | None, str | None], bool]:
+    """The markers a caption or a line of prose gives the parts, and whether each stands
+    for this part (True) or a sibling (False): the marker first ("Figure 1. (a) Language
+    modeling task: ... (b) Classification task: ...") or after the name ("the LM (a) and
+    the classifier (b)"), the form read from what stands before the first marker."""
+    keys: dict[tuple[str | None, str | None], bool] = {}
+    for line in lines[start:end]:
+        if line.raw.lstrip().startswith("|"):
+            continue
+        found = _markers(line.norm)
+        if len(found) < 2:
+            continue  # a key gives two parts or more
+        after_name = _owner_of(line.norm[:found[0][0]], names, siblings) is not None
+        for k, (left, right, marker) in enumerate(found):
+            piece = line.norm[found[k - 1][1] if k else 0:left] if after_name \
+                else line.norm[right:found[k + 1][0] if k + 1 < len(found) else None]
+            owner = _owner_of(piece, names, siblings)
+            if owner is not None:
+                keys.setdefault(marker, owner)
+    return keys
+
+
+def _column_owner(name: str, names: Sequence[str], siblings: Sequence[str],
+                  keys: dict[tuple[str | None, str | None], bool]) -> bool | None:
+    """Whose column a header cell names: a marker the legend gave a part ("(a)"), or the
+    part itself ("Language modeling task", "LM"); None for a column of neither
+    ("Component")."""
+    marker = parse_part(name) if name.strip(" *_") else None
+    if marker is not None:
+        return keys.get(marker)
+    return _owner_of(name, names, siblings)
+
+
+def part_column(lines: list[PlainLine], start: int, end: int, names: Sequence[str],
+                siblings: Sequence[str]) -> tuple[int, tuple[int, int]] | None:
+    """A part that is a table's column ("| Component | (a) | (b) |" under a caption saying
+    what (a) and (b) are, or "| | Language modeling task | Classification task |"): the
+    line of the table's concluding row (named so: "Trainable total", "Sum",
+    ``TOTAL_WORDS``) and the span of the part's cell in it; a table of working with no
+    such row is no answer (a sentence after it sums it up). Read only where no line of the section starts with the part's name
+    (then that line is its section), and where a sibling has a column too: a table of one
+    part's working has no column per part.
+
+    Why: a table's meaning may be given by its caption alone, so every row names a
+    component and no cell the part; the last row's cells are then both parts' answers, and
+    the last of them was read as both (held-out-9's lab A with its figure caption)."""
+    own = [norm(n) for n in names]
+    others = [s for s in siblings if norm(s) not in own]
+    if not others or any(_begins(lines[i], p) for i in range(start, end) for p in own):
+        return None
+    keys = _legend(lines, start, end, names, others)
+    i = start
+    while i < end:
+        if not lines[i].raw.lstrip().startswith("|"):
+            i += 1
+            continue
+        j = i
+        while j < end and lines[j].raw.lstrip().startswith("|"):
+            j += 1
+        found = _column_answer(lines, i, j, names, others, keys)
+        if found is not None:
+            return found
+        i = j
+    return None
+
+
+def _column_answer(lines: Sequence[PlainLine], first: int, stop: int, names: Sequence[str],
+                   siblings: Sequence[str], keys: dict[tuple[str | None, str | None], bool]
+                   ) -> tuple[int, tuple[int, int]] | None:
+    """The concluding cell of the table on lines ``first``..``stop`` in this part's column."""
+    table = table_of([line.raw for line in lines[first:stop]])
+    if not table.header_rows:
+        return None
+    owners = [_column_owner(name, names, siblings, keys) for name in table.column_names()]
+    if owners.count(True) != 1 or False not in owners:
+        return None
+    k = owners.index(True)
+    body = [i for i in range(first, stop)
+            if not TABLE_SEPARATOR.match(lines[i].raw) and not ascii_rule(lines[i].raw)]
+    body = [i for i in body[table.header_rows:]
+            if k < len(cols := cells(lines[i].raw)) and any(c.isdecimal() for c in cols[k])]
+    totals = [i for i in body
+              if TOTAL_WORDS & {w for _, w in _words_at(norm(cells(lines[i].raw)[0]))}]
+    if not totals:
+        return None  # rows of working only: the sentence after them sums them up
+    row = totals[-1]
+    raw = lines[row].raw
+    bars = [at for at, ch in enumerate(raw) if ch == "|"]
+    lead = 1 if raw.lstrip().startswith("|") else 0
+    if len(bars) < k + lead:
+        return None
+    left = bars[k + lead - 1] + 1 if k + lead >= 1 else 0
+    right = bars[k + lead] if k + lead < len(bars) else len(raw)
+    return row, (left, right)

@@ -319,6 +319,10 @@ def is_answer_heading(text: str) -> bool:
     return " ".join(text.strip(" #*_:.\t").lower().split()) in ANSWER_HEADINGS
 
 
+TOTAL_WORDS = frozenset({"total", "totals", "sum", "overall", "all", "gesamt", "insgesamt",
+                         "summe", "totale", "итого", "всего", "合計", "合计", "总计", "총계", "합계"})
+"""The words that name a table's concluding row ("Trainable total", "Sum", "Итого", "合計"):
+its cells are what the rows above add up to."""
 LIST_COMMAS = ",;、，；"
 """What separates the items of a list in a line, in any script ("p=0.7500、損失=0.1249")."""
 

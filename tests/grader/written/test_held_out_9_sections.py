@@ -1,13 +1,14 @@
 """Held-out-9's families of sections, on small reports written here (not the corpus's
 files): labels typed fast on a phone (lower case, no brackets, an arrow marking the
 answer), the question words of Japanese, Chinese and Korean, a README's ``== Question 1 ==``
-headings."""
+headings, a table whose columns only a caption names."""
 
 from __future__ import annotations
 
 from grader.written import QuestionSpec, extract_answers
 from grader.written.blocks import heading_level
 from grader.written.labels import parse_label, read_mark
+from grader.written.phrases import part_column, plain_lines
 from grader.written.vocabulary import MD_HEADING
 
 Q3 = [QuestionSpec("q3a2", ("Q3 (a)",), part="(II)"),
@@ -124,3 +125,62 @@ def test_a_readmes_equals_sign_headings_open_their_sections():
     got = extract_answers(README, [QuestionSpec("q1", ("Question 1",)),
                                    QuestionSpec("q2", ("Question 2",))])
     assert got["q1"].found and got["q1"].answer == "22696960"
+
+
+# -- a table whose columns a caption names ---------------------------------------------------
+
+LM, CLS = "Language modeling task", "Classification task"
+SYNONYMS = {LM: ("Pre-training (LM) model",), CLS: ("Fine-tuned classifier",)}
+
+
+def _column_answer(text: str, part: str) -> str | None:
+    """The cell ``part_column`` reads for ``part`` in the section after the first line."""
+    lines = plain_lines(text)
+    sibling = CLS if part == LM else LM
+    found = part_column(lines, 1, len(lines), [part, *SYNONYMS[part]],
+                        [sibling, *SYNONYMS[sibling]])
+    if found is None:
+        return None
+    row, (start, end) = found
+    return lines[row].raw[start:end].strip(" *")
+
+
+CAPTION = ("## Question 3\n"
+           "**Figure 1.** (a) Language modelling task: embedding, 4 encoder layers, LM head. "
+           "(b) Classification task: the same body, a 2-way head.\n"
+           "**Table 1.** Trainable parameters of the networks of Figure 1.\n"
+           "| **Component** | **(a)** | **(b)** |\n"
+           "| Embedding | 10,000,200 | 10,000,200 |\n"
+           "| Head (no bias) | 10,000,200 | 400 |\n"
+           "| **Trainable total** | **20,968,400** | **10,968,600** |\n")
+
+
+def test_a_captions_key_names_the_columns_of_a_table():
+    assert _column_answer(CAPTION, LM) == "20,968,400"
+    assert _column_answer(CAPTION, CLS) == "10,968,600"
+
+
+def test_a_key_after_the_names_and_columns_named_in_the_students_words():
+    after = ("## Question 3\nTable 2 counts the parameters of the LM (a) and of the "
+             "classifier (b).\n| Component | (a) | (b) |\n|---|---|---|\n"
+             "| Head | 10,050,201 | 402 |\n| Total | 21,018,401 | 10,968,602 |\n"
+             "| Share of the head | 48 % | 0.004 % |\n")
+    assert _column_answer(after, LM) == "21,018,401"  # the total row, not the last
+    named = ("## Question 3\n| Component | LM model | Classifier |\n|---|---|---|\n"
+             "| Head | 10,050,201 | 402 |\n| All | 21,018,401 | 10,968,602 |\n")
+    assert _column_answer(named, CLS) == "10,968,602"
+
+
+def test_a_part_with_a_section_of_its_own_is_no_column():
+    # the part's name starts a line: that line is its section, the table is its working
+    text = ("## Question 3\nLanguage modeling task: 21,018,401 parameters.\n"
+            "| Component | LM | Classifier |\n|---|---|---|\n| Total | 21,018,401 | 10,968,602 |\n")
+    assert _column_answer(text, LM) is None
+    # nor a table of working with no concluding row: the sentence after it sums it up
+    text = ("## Question 3\n| Component | LM | Classifier |\n|---|---|---|\n"
+            "| Head | 10,050,201 | 402 |\nIn total the LM has 20,857,601 and the classifier "
+            "10,807,802.\n")
+    assert _column_answer(text, LM) is None
+    # nor is a table with one part's column only
+    text = ("## Question 3\n| Component | LM |\n|---|---|\n| Total | 21,018,401 |\n")
+    assert _column_answer(text, LM) is None
