@@ -26,9 +26,17 @@ def _last_label(text: str, phrase: str) -> int:
         if at < 0:
             return best
         at += start
-        if not text[:at].rstrip().endswith(("ln", "log", "(")):
+        if not _operand(text[:at]):
             best = at
         start = at + 1
+
+
+def _operand(before: str) -> bool:
+    """Whether a label after ``before`` is a logarithm's argument ("-ln p(mat)", "-\\log_2
+    p(mat)", "log₁₀(p)"): then it names no answer."""
+    before = before.rstrip()
+    base = before.rstrip(" ({}_0123456789₀₁₂₃₄₅₆₇₈₉")
+    return before.endswith("(") or base.endswith(("ln", "log", "lg"))
 
 
 def _owner(text: str, own: Sequence[str], others: Sequence[str]) -> bool | None:

@@ -28,3 +28,16 @@ def test_a_fraction_of_working_in_a_middle_cell_stays_working():
 def test_a_fraction_in_a_tables_last_cell_is_one_formula():
     found = formulas_in_line("| **Answer** | 1/1536 of the FFN optimizer memory |", {}, [])
     assert [(s, e) for s, e, _, _ in found] == [(15, 21)]
+
+
+A2 = [QuestionSpec("p", ("Q3 (a)",), part="(II)", labels=("p(mat)",)),
+      QuestionSpec("loss", ("Q3 (a)",), part="(II)", labels=("loss", "cross-entropy"))]
+
+
+def test_a_label_inside_a_logarithm_with_a_base_names_no_answer():
+    # "-\log_2 p(mat)" is the loss's formula: the 0.415 after it stays the loss's
+    for log in ("-\\log_2", "-log_2", "-log2", "-log₂", "-\\log_{10}"):
+        text = (f"## Q3 (a)\n(II)\n**Answer:** p(mat) = 0.7500, cross-entropy loss "
+                f"= {log} p(mat) = 0.415 bits.\n")
+        got = extract_answers(text, A2)
+        assert (got["p"].answer, got["loss"].answer) == ("0.7500", "0.415 bits"), log
