@@ -180,10 +180,10 @@ def _lead_in(text: str, families: Families) -> tuple[str | None, int | None] | N
 
 
 def _bare(line: str) -> bool:
-    """A line of numbers only (a chart's axis or data labels), no word."""
+    """A line of numbers only (a chart's axis or data labels), no word and no list item."""
     text = line.strip()
-    return bool(text) and any(c.isdigit() for c in text) and all(
-        c.isdigit() or c in " .,%|-" for c in text)
+    return (bool(text) and not LIST_ITEM.match(line) and any(c.isdigit() for c in text)
+            and all(c.isdigit() or c in " .,%|-" for c in text))
 
 
 def _is_label(line: str) -> bool:
