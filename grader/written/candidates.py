@@ -42,7 +42,9 @@ from grader.written.vocabulary import (
 _CANDIDATE = re.compile(
     # a number glued to a word is no answer ("x2", "fp16"), but one after CJK script is
     # ("約25.77GB", "つまり14.50 billion": no space is typed between them)
-    rf"(?<![.,^_])(?<!(?![{CJK_CHARS}])\w)(?<!\^\{{)(?<!_\{{)(" + NUMBER + r")"
+    # and a decimal written without its leading zero is one (".75", "~.065%")
+    rf"(?<![.,^_])(?<!(?![{CJK_CHARS}])\w)(?<!\^\{{)(?<!_\{{)(" + NUMBER
+    + r"|(?<![\w.,])\.\d+(?![\d.,]))"
     r"(?:[\s*}]*(?:%|(?:" + UNIT_WORDS + r")\b|×(?!\s*\d)|x(?=\s*$|\s*[.,;)]|\s+(?:smaller|larger|less|more)\b)))?"
 )
 _UNIT_START = re.compile(r"^\s*(?:\$\s*)?((?:" + UNIT_WORDS + r")\b|%)")

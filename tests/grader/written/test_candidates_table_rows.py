@@ -41,3 +41,12 @@ def test_a_label_inside_a_logarithm_with_a_base_names_no_answer():
                 f"= {log} p(mat) = 0.415 bits.\n")
         got = extract_answers(text, A2)
         assert (got["p"].answer, got["loss"].answer) == ("0.7500", "0.415 bits"), log
+
+
+def test_a_decimal_without_its_leading_zero_is_a_value():
+    text = ("Q3\n* a\n  - ii: p(mat) = e^3 / (e^.5 + e^.1 + e^3 + e^.2 + e^1) = 20.09/26.78 = .75\n"
+            "        CE = -ln(.75) = .288\n* b\n  - decoder-only\n")
+    specs = [QuestionSpec("p", ("Q3 (a)",), part="(II)", labels=("p(mat)",)),
+             QuestionSpec("loss", ("Q3 (a)",), part="(II)", labels=("CE", "loss"))]
+    got = extract_answers(text, specs)
+    assert (got["p"].answer, got["loss"].answer) == (".75", ".288")
