@@ -64,7 +64,9 @@ _OPERATOR_AFTER = re.compile(
 # "(" after a value multiplies it ("48 (16384^2)"), unless the value has a unit or a
 # remark opens the parenthesis ("25.77GB (just for one layer)", "0.75 (i.e. 75 %)")
 _PAREN_AFTER = re.compile(r"^\s*[*}]*\s*\((?!\s*(?:[A-Za-z]{2,}|[A-Za-z]\.))")
-_EQ_BEFORE = re.compile(r"(?<![=<>!])=\s*(?:\*|\\textbf\{|\\mathbf\{|\\boxed\{|\{|\s)*$")
+# "=" or an arrow a student types for "gives" ("9,437,184 * 8B -> 75.49MB", "⇒ 24 GB")
+_EQ_BEFORE = re.compile(
+    r"(?:(?<![=<>!])=|-+>|→|=>|⇒|⟹)\s*(?:\*|\\textbf\{|\\mathbf\{|\\boxed\{|\{|\s)*$")
 _APPROX_BEFORE = re.compile(
     r"(?:≈|\\approx|~|\\sim|\b(?:about|approximately|approx\.?|roughly|around|nearly))"
     r"\s*(?:\*|\\textbf\{|\\mathbf\{|\\boxed\{|\{|\s)*$",

@@ -78,8 +78,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # output's raw float beats the Answer line; 'improves faster ... both end around
     # 0,77' read as the scratch model winning; per-seed steps in '1.2k'; a transposed
     # per-seed table (seeds as columns) loses the model names
-    ('h3-p3-txt-bullets', 'q3e2', 'text'):
-        "reads '9,437,184 * 8B': correct 1; should read '75.49 MB': close 0.75",
     ('h3-labB-md-ksteps', 'seeds', 'pdf'):
         "reads 4 of 4 rows read are the report's, 0.917 confirmed (the PDF drops the list items "
         "of pre-trained seeds 2 and 3); should read 6 rows, 17/18 confirmed",

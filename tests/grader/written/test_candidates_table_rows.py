@@ -50,3 +50,10 @@ def test_a_decimal_without_its_leading_zero_is_a_value():
              QuestionSpec("loss", ("Q3 (a)",), part="(II)", labels=("CE", "loss"))]
     got = extract_answers(text, specs)
     assert (got["p"].answer, got["loss"].answer) == (".75", ".288")
+
+
+def test_the_value_after_an_arrow_is_the_steps_result():
+    for arrow in ("->", "-->", "→", "=>", "⇒"):
+        text = f"## Q3 (e)\n(II)\nAdam 8B/param: 9,437,184 * 8B {arrow} 75.49MB\n"
+        got = extract_answers(text, [QuestionSpec("e2", ("Q3 (e)",), part="(II)")])
+        assert got["e2"].answer == "75.49MB", arrow
