@@ -35,6 +35,11 @@ def test_a_numeral_before_an_arrow_is_the_parts_numeral():
 def test_a_bare_number_and_letter_before_an_arrow_is_a_label():
     assert _path("3e ii -> adam: 1 state") == ("?", "3", "e", "ii")
     assert _path("3c -> 25.77 GB") == ("?", "3", "c", None)
+    assert _path("3 c → 25.77 GB") == ("?", "3", "c", None)
+    assert _path("3e2 -> 37.7mb") == ("?", "3", "e", "ii")
+    assert _path("3e ii: 37.7mb") == ("?", "3", "e", "ii")
+    # a count and its unit before an arrow is no label
+    assert _path("3 GB -> 3,000 MB") is None
 
 
 def test_letters_and_numerals_run_together_are_read_apart():
