@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from grader.written.vocabulary import (
     ANSWER_WORDS,
     ARROW,
+    CJK_NUMERALS,
     COUNTER_WORD,
     END_WORDS,
     KANA_LETTERS,
@@ -32,11 +33,13 @@ from grader.written.vocabulary import (
 END = ("end", "", None, None)
 """The path of a "References"/"Appendix" heading: it ends every section."""
 
+_KANJI = "[" + "".join(CJK_NUMERALS) + "]"
 _WORD = (rf"(?:(?P<word>{LABEL_WORD[3:-1]}|(?-i:T)(?=\d+\s*(?:[./:)\-–—]|$)))\s*\.?\s*"
-         rf"(?P<num>\d+)(?!\d|,\d)|第\s*(?P<num3>\d+)\s*(?P<word3>{COUNTER_WORD}))")
+         rf"(?P<num>\d+(?!\d|,\d)|{_KANJI}(?!{_KANJI}))"
+         rf"|第\s*(?P<num3>\d+|{_KANJI})\s*(?P<word3>{COUNTER_WORD}))")
 """A question named by word and number: "Question 3", "Q3", "Task 3", "T3 /" ("T" only
-upper-case, its number followed by a stop: "T5 model" is none), "問3", or by its number
-and a counter: "第3問"."""
+upper-case, its number followed by a stop: "T5 model" is none), "問3", "問三", or by its
+number and a counter: "第3問", "第三题"."""
 WORDS = ("word", "word2", "word3")
 NUMS = ("num", "num2", "num3", "bare")
 """The groups a label's word and number may be in (``first_of(m, *NUMS)``)."""
@@ -175,7 +178,7 @@ def first_of(m: re.Match[str], *names: str) -> str | None:
     for name in names:
         value = groups.get(name)
         if value:
-            return KANA_LETTERS.get(value) or value.lower()
+            return KANA_LETTERS.get(value) or CJK_NUMERALS.get(value) or value.lower()
     return None
 
 

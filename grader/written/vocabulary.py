@@ -273,6 +273,10 @@ ARROW = r"(?:-+>|=+>|→|⇒|⟶|➔|➜|➡)"
 COUNTER_WORD = r"(?:問|问|題|题)"
 """The counter after a number that names a question in Japanese and Chinese: "第3問",
 "第3题" (第 before the number makes it an ordinal: "the third question")."""
+CJK_NUMERALS = {"一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7",
+                "八": "8", "九": "9", "十": "10"}
+"""The numerals a Japanese or Chinese question may be numbered with ("問三", "第三题"):
+one character, one to ten, read as the digits."""
 KANA_LETTERS = {"ア": "a", "イ": "b", "ウ": "c", "エ": "d", "オ": "e", "カ": "f", "キ": "g",
                 "ク": "h"}
 """The katakana a Japanese question letters its parts with, in order ("(ア)", "(イ)"), and

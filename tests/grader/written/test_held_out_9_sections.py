@@ -77,7 +77,8 @@ def test_a_unit_typed_in_lower_case_stays_with_its_value():
 
 def test_japanese_chinese_and_korean_question_words_name_the_question():
     for text in ("問3 (c)", "問 3 (c)", "問題3(c)", "設問 3 (c)", "大問3 (c)", "第3問 (c)",
-                 "问题 3 (c)", "第3题 (c)", "题3(c)", "문제 3 (c)", "문항 3 (c)"):
+                 "问题 3 (c)", "第3题 (c)", "题3(c)", "문제 3 (c)", "문항 3 (c)",
+                 "問三 (c)", "第三题 (c)", "问题三(c)"):
         label = parse_label(text)
         assert label is not None and (label.kind, label.num, label.letter) == ("q", "3", "c"), text
     # 課題3 is "assignment 3": 題 inside a word names no question
