@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from grader.written.blocks import ascii_rule, cells, table_of
+from grader.written.blocks import Table, ascii_rule, cells, table_of
 from grader.written.labels import parse_part
 from grader.written.sections import END, SOFT_BREAK, Line
 from grader.written.vocabulary import (
@@ -403,26 +403,52 @@ def _column_answer(lines: Sequence[PlainLine], first: int, stop: int, names: Seq
                    ) -> tuple[int, tuple[int, int]] | None:
     """The concluding cell of the table on lines ``first``..``stop`` in this part's column."""
     table = table_of([line.raw for line in lines[first:stop]])
+    body = [i for i in range(first, stop)
+            if not TABLE_SEPARATOR.match(lines[i].raw) and not ascii_rule(lines[i].raw)]
+    if keys:
+        found = _row_answer(table, body, lines, names, siblings, keys)
+        if found is not None:
+            return found
     if not table.header_rows:
         return None
     owners = [_column_owner(name, names, siblings, keys) for name in table.column_names()]
     if owners.count(True) != 1 or False not in owners:
         return None
     k = owners.index(True)
-    body = [i for i in range(first, stop)
-            if not TABLE_SEPARATOR.match(lines[i].raw) and not ascii_rule(lines[i].raw)]
     body = [i for i in body[table.header_rows:]
             if k < len(cols := cells(lines[i].raw)) and any(c.isdecimal() for c in cols[k])]
     totals = [i for i in body
               if TOTAL_WORDS & {w for _, w in _words_at(norm(cells(lines[i].raw)[0]))}]
     if not totals:
         return None  # rows of working only: the sentence after them sums them up
-    row = totals[-1]
-    raw = lines[row].raw
+    return totals[-1], _cell_span(lines[totals[-1]].raw, k)
+
+
+def _row_answer(table: Table, body: Sequence[int], lines: Sequence[PlainLine],
+                names: Sequence[str], siblings: Sequence[str],
+                keys: dict[tuple[str | None, str | None], bool]) -> tuple[int, tuple[int, int]] | None:
+    """The part's cell where the table's rows are the parts, each named by the marker a
+    caption keys to it ("| (a) | 20,968,400 |"): in the column named total
+    (``TOTAL_WORDS``), else the row's last cell with a figure."""
+    rows = body[table.header_rows:]
+    owners = [_column_owner(cells(lines[i].raw)[0], names, siblings, keys)
+              if parse_part(cells(lines[i].raw)[0]) else None for i in rows]
+    if owners.count(True) != 1 or False not in owners:
+        return None
+    row = rows[owners.index(True)]
+    values = cells(lines[row].raw)
+    heads = [{w for _, w in _words_at(norm(c))} for c in table.column_names()]
+    filled = [k for k in range(1, len(values)) if any(c.isdecimal() for c in values[k])]
+    totals = [k for k in filled if k < len(heads) and TOTAL_WORDS & heads[k]]
+    if not filled:
+        return None
+    return row, _cell_span(lines[row].raw, (totals or filled)[-1])
+
+
+def _cell_span(raw: str, k: int) -> tuple[int, int]:
+    """Where cell ``k`` (as ``cells`` counts them) of a table row stands in the row."""
     bars = [at for at, ch in enumerate(raw) if ch == "|"]
     lead = 1 if raw.lstrip().startswith("|") else 0
-    if len(bars) < k + lead:
-        return None
     left = bars[k + lead - 1] + 1 if k + lead >= 1 else 0
     right = bars[k + lead] if k + lead < len(bars) else len(raw)
-    return row, (left, right)
+    return left, right

@@ -177,6 +177,15 @@ def test_a_key_after_the_names_and_columns_named_in_the_students_words():
     assert _column_answer(named, CLS) == "10,968,602"
 
 
+def test_a_captions_key_names_the_rows_of_a_table():
+    rows = ("## Question 3\nFigure 2: (a) the language-modelling network, (b) the classifier.\n"
+            "| Network | Embedding | Head | Total |\n|---|---|---|---|\n"
+            "| (a) | 10,000,200 | 10,050,201 | 21,018,401 |\n"
+            "| (b) | 10,000,200 | 402 | 10,968,602 |\n| share | 48 % | 0.004 % | |\n")
+    assert _column_answer(rows, LM) == "21,018,401"
+    assert _column_answer(rows, CLS) == "10,968,602"
+
+
 def test_a_part_with_a_section_of_its_own_is_no_column():
     # the part's name starts a line: that line is its section, the table is its working
     text = ("## Question 3\nLanguage modeling task: 21,018,401 parameters.\n"
