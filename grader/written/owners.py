@@ -8,9 +8,10 @@ label ("、損失=0.1249") belongs to none.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from grader.written.candidates import Candidate, Source, clean
+from grader.written.candidates import TIER_FINAL, Candidate, Source, clean
 from grader.written.phrases import find_phrase, norm
 from grader.written.vocabulary import LIST_COMMAS, has_digit
 
@@ -128,3 +129,20 @@ def own_candidates(found: list[Candidate], sources: Sequence[Source], spec: Ques
         return mine + trailing
     return mine or unlabelled
 
+
+
+def labelled_lines(found: list[Candidate], spec: QuestionSpec) -> list[Candidate]:
+    """A line that opens with this answer's own name of several words and a colon or
+    "=" ("LM model trainable parameters: 21018401", the notebook's printed line pasted in
+    the report) gives the answer, as an "Answer:" line does: the first value after it."""
+    names = [norm(x) for x in spec.labels if len(x.split()) >= 2]
+    if not names:
+        return found
+    out, done = [], set()
+    for c in found:
+        before = c.line_text[:c.column].strip().lstrip("-*>#|` ")
+        if before.endswith((":", "=")) and norm(before) in names and c.line not in done:
+            done.add(c.line)
+            c = replace(c, why="labelled line", conclusive=True, tier=TIER_FINAL)
+        out.append(c)
+    return out

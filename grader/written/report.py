@@ -30,7 +30,7 @@ from grader.written.candidates import (
     pick,
     shotgun,
 )
-from grader.written.owners import own_candidates
+from grader.written.owners import labelled_lines, own_candidates
 from grader.written.phrases import (
     loose_part_range,
     named_span,
@@ -232,7 +232,8 @@ class _Reader:
     def found(self, rng: _Range, spec: QuestionSpec) -> list[Candidate]:
         """The candidates of a range that are ``spec``'s own (``owners``)."""
         sources = self.sources(rng)
-        return own_candidates(candidates(sources, spec.symbols), sources, spec, self.questions)
+        found = own_candidates(candidates(sources, spec.symbols), sources, spec, self.questions)
+        return labelled_lines(found, spec)
 
     def sources(self, rng: _Range) -> list[Source]:
         out = []

@@ -57,3 +57,19 @@ def test_the_value_after_an_arrow_is_the_steps_result():
         text = f"## Q3 (e)\n(II)\nAdam 8B/param: 9,437,184 * 8B {arrow} 75.49MB\n"
         got = extract_answers(text, [QuestionSpec("e2", ("Q3 (e)",), part="(II)")])
         assert got["e2"].answer == "75.49MB", arrow
+
+
+LAB = [QuestionSpec("lm", ("Question 3",), part="Language modeling task",
+                    labels=("LM model trainable parameters",)),
+       QuestionSpec("cls", ("Question 3",), part="Classification task",
+                    labels=("Classification model trainable parameters",))]
+
+
+def test_a_pasted_printed_line_naming_the_answer_gives_it():
+    text = ("# Question 3\nFor the language modeling task and the classification task, the "
+            "cell printed:\n```\nLM model trainable parameters: 21018401\n"
+            "Classification model trainable parameters: 10968602\n```\n"
+            "By hand: each encoder layer 160,800 + 80,400 + 800 = 242,000, which gives the "
+            "same two numbers.\n# Question 4\n")
+    got = extract_answers(text, LAB)
+    assert (got["lm"].answer, got["cls"].answer) == ("21018401", "10968602")
