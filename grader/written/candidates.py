@@ -330,9 +330,20 @@ def _tier(row: _Row, m: re.Match[str], before: str, after: str, written: str,
         return TIER_CONCLUSIVE, "after ≈"
     if keyword and settled:
         return TIER_CONCLUSIVE, f"after '{keyword.group(1).lower()}'"
+    if settled and _named_result(before):
+        return TIER_CONCLUSIVE, "after a name"  # "Speicherbedarf: 24,0 GB" under the working
     if _IS_BEFORE.search(before) and _SENTENCE_CLOSES.match(after) and not operand:
         return TIER_CONCLUSIVE, "ends a sentence"  # "... by LoRA are 9,437,184."
     return TIER_NUMBER, "number"
+
+
+def _named_result(before: str) -> bool:
+    """Whether a value opens a line after a short name and a colon only ("Memory: 24 GB",
+    "Verhältnis: 0,0651 %"): a result named, as a key names its value, not working."""
+    head = before.strip(" \t*_>-")
+    name = head[:-1].strip(" *_")
+    return (head.endswith(":") and 0 < len(name) <= 40 and not has_digit(name)
+            and not any(ch in name for ch in "=≈:|"))
 
 
 def _number_candidates(row: _Row, matches: Sequence[re.Match[str]], sources: Sequence[Source],

@@ -73,3 +73,16 @@ def test_a_pasted_printed_line_naming_the_answer_gives_it():
             "same two numbers.\n# Question 4\n")
     got = extract_answers(text, LAB)
     assert (got["lm"].answer, got["cls"].answer) == ("21018401", "10968602")
+
+
+def test_a_result_named_on_its_own_line_beats_the_working_above_it():
+    text = ("# Frage 3 (c)\n48 Köpfe, 2 Byte pro Score: 48 · 16384^2 · 2 = 25.769.803.776 Byte. "
+            "Ergebnis siehe Fußnote.\nSpeicherbedarf: 24,0 GB\n# Frage 3 (d)\n")
+    got = extract_answers(text, [QuestionSpec("c", ("Q3 (c)",))])
+    assert got["c"].answer == "24,0 GB"
+
+
+def test_a_step_numbered_before_its_colon_is_no_named_result():
+    text = "## Q3 (c)\nresult = 25.77 GB\nStep 2: 48 heads\n## Q3 (d)\n"
+    got = extract_answers(text, [QuestionSpec("c", ("Q3 (c)",))])
+    assert got["c"].answer == "25.77 GB"
