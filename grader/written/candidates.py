@@ -330,8 +330,10 @@ def _tier(row: _Row, m: re.Match[str], before: str, after: str, written: str,
         return TIER_CONCLUSIVE, "after ≈"
     if keyword and settled:
         return TIER_CONCLUSIVE, f"after '{keyword.group(1).lower()}'"
-    if settled and _named_result(before):
-        return TIER_CONCLUSIVE, "after a name"  # "Speicherbedarf: 24,0 GB" under the working
+    datum = written.strip().isdigit() and len(written.strip()) <= 3
+    if settled and not datum and _named_result(before):
+        # "Speicherbedarf: 24,0 GB" under the working; "Heads: 48", a datum, stays a number
+        return TIER_CONCLUSIVE, "after a name"
     if _IS_BEFORE.search(before) and _SENTENCE_CLOSES.match(after) and not operand:
         return TIER_CONCLUSIVE, "ends a sentence"  # "... by LoRA are 9,437,184."
     return TIER_NUMBER, "number"

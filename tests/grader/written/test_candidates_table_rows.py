@@ -82,7 +82,7 @@ def test_a_result_named_on_its_own_line_beats_the_working_above_it():
     assert got["c"].answer == "24,0 GB"
 
 
-def test_a_step_numbered_before_its_colon_is_no_named_result():
-    text = "## Q3 (c)\nresult = 25.77 GB\nStep 2: 48 heads\n## Q3 (d)\n"
+def test_a_small_datum_after_a_name_is_no_named_result():
+    text = "## Q3 (c)\nmemory = 25.77 GB\nHeads: 48\n## Q3 (d)\n"
     got = extract_answers(text, [QuestionSpec("c", ("Q3 (c)",))])
     assert got["c"].answer == "25.77 GB"
