@@ -267,7 +267,7 @@ LABEL_WORD = (r"(?:question|problem|exercise|part|task|aufgabe|frage|teil|exerci
               r"|esercizio|domanda|вопрос|задание|задача|упражнение|часть|qns?|ques|q"
               r"|問題|設問|大問|問|问题|问|题目|題|题|문제|문항)")
 """A word that names a question before its number ("Question 3", "Q3", "Task 7")."""
-ARROW = r"(?:-+>|=+>|→|⇒|⟶|➔|➜|➡)"
+ARROW = r"(?:-+>|=+>|→|⇒|⟶|⟹|➔|➜|➡)"
 """An arrow a note typed fast marks its answer with, as a colon: "q3a ii -> softmax ...",
 "3c → 25.77 GB"."""
 COUNTER_WORD = r"(?:問|问|題|题)"

@@ -30,6 +30,7 @@ def test_a_numeral_before_an_arrow_is_the_parts_numeral():
     assert _path("q3a ii -> softmax of the logits") == ("q", "3", "a", "ii")
     assert _path("q3e iii → lora vs ffn") == ("q", "3", "e", "iii")
     assert _path("Q3 e ii => 37.7 MB") == ("q", "3", "e", "ii")
+    assert _path("q3e ii ⟹ 37.7 MB") == ("q", "3", "e", "ii")
 
 
 def test_a_bare_number_and_letter_before_an_arrow_is_a_label():
