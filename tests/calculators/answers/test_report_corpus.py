@@ -129,18 +129,9 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # Word outline numbering, pasted notebook lines, a phone note, a LaTeX source as text,
     # Japanese Markdown, HTML <details>, a README's pipe table), added and measured once at
     # ca586f2: 31/33 PDF, 5/19 DOCX, 11/26 text (docs/benchmarks.md). Misses as measured:
+    # (fixed by family since: see docs/reading-reports.md, "Held-out 9"); left:
     ('h9-p3-latex-poster', 'q3e1', 'pdf'):
         "reads '98,304': wrong 0; should read '9,437,184': correct 1",
-    ('h9-p3-docx-footnotes', 'q3a2.p', 'docx'):
-        "reads '26,7791': unreadable 0; should read '0,7500': correct 1",
-    ('h9-p3-docx-footnotes', 'q3a2.loss', 'docx'):
-        "reads nothing: no notebook was handed in; h9-p3-docx-footnotes.docx: no number in the section; should read '0,1249': convention log10 0.5",
-    ('h9-p3-docx-footnotes', 'q3c', 'docx'):
-        "reads '25,769,803,776': close 0.75; should read '24,0 GB': convention gib_vs_gb 0.5",
-    ('h9-p3-docx-footnotes', 'q3e1', 'docx'):
-        "reads '48': wrong 0; should read '9.437.184': correct 1",
-    ('h9-p3-docx-footnotes', 'q3e2', 'docx'):
-        "reads '75,497,472': close 0.75; should read '75,50 MB': correct 1",
     ('h9-p3-docx-outline', 'q3a2.p', 'docx'):
         "reads nothing: no notebook was handed in; h9-p3-docx-outline.docx: no heading matching ['Q3 (a)']; should read '0.750': correct 1",
     ('h9-p3-docx-outline', 'q3a2.loss', 'docx'):
@@ -155,42 +146,8 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "reads nothing: no notebook was handed in; h9-p3-docx-outline.docx: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
     ('h9-p3-docx-outline', 'q3e3', 'docx'):
         "reads nothing: no notebook was handed in; h9-p3-docx-outline.docx: no heading matching ['Q3 (e)']; should read '0.065 %': correct 1",
-    ('h9-p3-txt-phone', 'q3a2.p', 'text'):
-        "reads nothing: no notebook was handed in; h9-p3-txt-phone.txt: no part '(II)' in the section; should read '0.75': correct 1",
-    ('h9-p3-txt-phone', 'q3a2.loss', 'text'):
-        "reads nothing: no notebook was handed in; h9-p3-txt-phone.txt: no part '(II)' in the section; should read '0.415': wrong 0",
-    ('h9-p3-txt-phone', 'q3d', 'text'):
-        "reads '302,020,608': convention one_layer 0.25; should read '14.5 bil': correct 1",
-    ('h9-p3-txt-phone', 'q3e1', 'text'):
-        "reads nothing: no notebook was handed in; h9-p3-txt-phone.txt: no part '(I)' in the section; should read '9437184': correct 1",
-    ('h9-p3-txt-phone', 'q3e2', 'text'):
-        "reads nothing: no notebook was handed in; h9-p3-txt-phone.txt: no part '(II)' in the section; should read '37.7mb': convention one_state 0.5",
-    ('h9-p3-txt-phone', 'q3e3', 'text'):
-        "reads nothing: no notebook was handed in; h9-p3-txt-phone.txt: no part '(III)' in the section; should read '1536x': convention factor 1",
-    ('h9-p3-md-japanese', 'q3a2.p', 'text'):
-        "reads nothing: no notebook was handed in; h9-p3-md-japanese.md: no heading matching ['Q3 (a)']; should read '0.0616': wrong 0",
-    ('h9-p3-md-japanese', 'q3a2.loss', 'text'):
-        "reads nothing: no notebook was handed in; h9-p3-md-japanese.md: no heading matching ['Q3 (a)']; should read '2.7876': wrong 0",
-    ('h9-p3-md-japanese', 'q3c', 'text'):
-        "reads nothing: no notebook was handed in; h9-p3-md-japanese.md: no heading matching ['Q3 (c)']; should read '25.77 GB': correct 1",
-    ('h9-p3-md-japanese', 'q3d', 'text'):
-        "reads nothing: no notebook was handed in; h9-p3-md-japanese.md: no heading matching ['Q3 (d)']; should read '14,496,989,184': correct 1",
-    ('h9-p3-md-japanese', 'q3e1', 'text'):
-        "reads nothing: no notebook was handed in; h9-p3-md-japanese.md: no heading matching ['Q3 (e)']; should read '9,437,184': correct 1",
-    ('h9-p3-md-japanese', 'q3e2', 'text'):
-        "reads nothing: no notebook was handed in; h9-p3-md-japanese.md: no heading matching ['Q3 (e)']; should read '37.75 MB': convention one_state 0.5",
-    ('h9-p3-md-japanese', 'q3e3', 'text'):
-        "reads nothing: no notebook was handed in; h9-p3-md-japanese.md: no heading matching ['Q3 (e)']; should read '0.0651 %': correct 1",
     ('h9-labA-word-caption', 'q3.lm', 'pdf'):
         "reads '10,968,600': wrong 0; should read '20,968,400': convention head_without_bias 0.75",
-    ('h9-labA-docx-pasted', 'q3.lm', 'docx'):
-        "reads '242,000': wrong 0; should read '21018401': correct 1",
-    ('h9-labA-docx-pasted', 'q3.cls', 'docx'):
-        "reads '242,000': wrong 0; should read '10968602': correct 1",
-    ('h9-labB-txt-readme', 'q1', 'text'):
-        "reads nothing: no notebook was handed in; h9-labB-txt-readme.txt: no heading matching ['Question 1']; should read '22696960': convention no_position_embeddings 0.75",
-    ('h9-labB-txt-readme', 'seeds', 'text'):
-        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 17/18 confirmed",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.
