@@ -45,10 +45,12 @@ NUMS = ("num", "num2", "num3", "bare")
 """The groups a label's word and number may be in (``first_of(m, *NUMS)``)."""
 _BARE = (rf"(?P<bare>\d+)(?=\s*\(\s*[a-hA-H]\s*\)|\s?(?-i:[a-h])(?:[-–.]{ROMAN})?\)"
          rf"|(?-i:[a-h])[.:](?:\s|$)|\.\d{{1,2}}(?![\d.,])"
-         rf"|\s?(?-i:[a-h])(?:\s*{ROMAN}|10|[1-9])?\s*{ARROW}|(?-i:[a-h])\s+{ROMAN}:\s)")
+         rf"|\s?(?-i:[a-h])(?:\s*{ROMAN}|10|[1-9])?\s*{ARROW}|(?-i:[a-h])\s+{ROMAN}:\s"
+         rf"|\.(?-i:[a-h])\.(?=\s|$|\*|(?-i:{ROMAN})\.))")
 """A question number with no word before its letter: "3(c)", "3c)", "3e-ii)" (a phone's
 shorthand), "3c.", "3.3", and as a note typed fast has it, an arrow marking the answer:
-"3e ii ->", "3e2 ->", "3 c ->", or a colon after the numeral: "3e ii: ..."."""
+"3e ii ->", "3e2 ->", "3 c ->", or a colon after the numeral: "3e ii: ...". "3.a." and
+"3.a.ii." are Word's multilevel outline numbers ("%1.%2.%3.")."""
 _PART_WORD = r"(?:(?:sub[\s-]?)?(?:part|question|item|teil)|小問)"
 """A part spelled out: "Part (c)", "part c", "Sub-part (c)", "Subquestion c", "item e" (of
 "Problem 3, item e (ii)"), German "Teil c", Japanese "小問(a)"."""

@@ -35,6 +35,7 @@ from grader.written.phrases import (
     loose_part_range,
     named_span,
     norm,
+    part_column,
     part_range,
     phrase_section,
     plain_lines,
@@ -183,6 +184,10 @@ class _Reader:
         stated_first = self._answer_line_part(spec, head, end, siblings)
         if stated_first is not None:
             return stated_first
+        column = part_column(self.plain, head + 1, end, spec.names(spec.part), siblings)
+        if column is not None:  # a table whose columns a caption's key names
+            row, span = column
+            return _Range(row, row + 1, True, self.lines[head].raw.strip(), (head, row), span)
         part = next((found for name in spec.names(spec.part)
                      if (found := part_range(self.plain, head + 1, end, name, siblings))), None)
         if part is None and (summed := self._summing_sentence(spec, head, end, siblings)):

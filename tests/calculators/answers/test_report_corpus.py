@@ -132,22 +132,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # (fixed by family since: see docs/reading-reports.md, "Held-out 9"); left:
     ('h9-p3-latex-poster', 'q3e1', 'pdf'):
         "reads '98,304': wrong 0; should read '9,437,184': correct 1",
-    ('h9-p3-docx-outline', 'q3a2.p', 'docx'):
-        "reads nothing: no notebook was handed in; h9-p3-docx-outline.docx: no heading matching ['Q3 (a)']; should read '0.750': correct 1",
-    ('h9-p3-docx-outline', 'q3a2.loss', 'docx'):
-        "reads nothing: no notebook was handed in; h9-p3-docx-outline.docx: no heading matching ['Q3 (a)']; should read '0.288': correct 1",
-    ('h9-p3-docx-outline', 'q3c', 'docx'):
-        "reads nothing: no notebook was handed in; h9-p3-docx-outline.docx: no heading matching ['Q3 (c)']; should read '0.537 GB': convention per_head 0.25",
-    ('h9-p3-docx-outline', 'q3d', 'docx'):
-        "reads nothing: no notebook was handed in; h9-p3-docx-outline.docx: no heading matching ['Q3 (d)']; should read '14,495,514,624': convention no_biases 0.75",
-    ('h9-p3-docx-outline', 'q3e1', 'docx'):
-        "reads nothing: no notebook was handed in; h9-p3-docx-outline.docx: no heading matching ['Q3 (e)']; should read '9,437,184': correct 1",
-    ('h9-p3-docx-outline', 'q3e2', 'docx'):
-        "reads nothing: no notebook was handed in; h9-p3-docx-outline.docx: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
-    ('h9-p3-docx-outline', 'q3e3', 'docx'):
-        "reads nothing: no notebook was handed in; h9-p3-docx-outline.docx: no heading matching ['Q3 (e)']; should read '0.065 %': correct 1",
-    ('h9-labA-word-caption', 'q3.lm', 'pdf'):
-        "reads '10,968,600': wrong 0; should read '20,968,400': convention head_without_bias 0.75",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.

@@ -1,0 +1,42 @@
+"""Held-out-9's families as the whole reader meets them (extract_answers): a table whose
+columns a caption's key names, Word's multilevel outline numbers, a report in which no
+label of the pack is found going to a TA."""
+
+from __future__ import annotations
+
+from grader.written import QuestionSpec, extract_answers
+from grader.written.labels import read_mark
+
+LAB = [QuestionSpec("lm", ("Question 3",), part="Language modeling task"),
+       QuestionSpec("cls", ("Question 3",), part="Classification task")]
+
+
+def test_a_table_keyed_by_its_caption_answers_each_part_from_its_column():
+    text = ("## Question 3\n"
+            "**Figure 1.** (a) Language modelling task: embedding, 4 encoder layers, LM head. "
+            "(b) Classification task: the same body, a 2-way head.\n"
+            "| **Component** | **(a)** | **(b)** |\n|---|---|---|\n"
+            "| Embedding | 10,000,200 | 10,000,200 |\n"
+            "| Head (no bias) | 10,000,200 | 400 |\n"
+            "| **Trainable total** | **20,968,400** | **10,968,600** |\n## Question 4\n")
+    got = extract_answers(text, LAB)
+    assert (got["lm"].answer, got["cls"].answer) == ("20,968,400", "10,968,600")
+
+
+def test_words_outline_numbers_are_labels():
+    for text, path in (("3.a.ii. **Probability**", ("3", "a", "ii")),
+                       ("3.c. Memory of the scores", ("3", "c", None)),
+                       ("3.e.iii. Ratio", ("3", "e", "iii"))):
+        mark = read_mark(text, True)
+        assert mark is not None and mark.paths[0][1:] == path, text
+
+
+def test_an_outline_numbered_report_opens_each_part():
+    text = ("3. Question 3\n3.a. Pre-training\n3.a.i. Objective: next token.\n"
+            "3.a.ii. Probability: p(mat) = 0.750\n3.b. Decoder-only\n"
+            "3.c. Memory: 48 × 16384² × 2 B = **25.77 GB**\n3.d. FFN: **14.50 billion**\n")
+    specs = [QuestionSpec("c", ("Q3 (c)",)), QuestionSpec("d", ("Q3 (d)",)),
+             QuestionSpec("a2", ("Q3 (a)",), part="(II)")]
+    got = extract_answers(text, specs)
+    assert (got["a2"].answer, got["c"].answer, got["d"].answer) == (
+        "0.750", "25.77 GB", "14.50 billion")
