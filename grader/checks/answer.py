@@ -286,7 +286,10 @@ def check_written(check: Check, qid: str, ctx: Context, siblings: Sequence[str] 
     found = find(check, qid, ctx, siblings, spec_id)
     scans = ctx.reports.needs_ta() if found.text is None and ctx.reports is not None \
         and s.report else []
-    if scans:  # a report the grader cannot read (a scan, a photo): a TA reads it, never 0
+    if not scans and found.text is None and s.report and ctx.reports is not None and ctx.specs:
+        scans = ctx.reports.unlabelled(list(ctx.specs.values()))  # labels the reader lacks
+    if scans:  # a report the grader cannot read (a scan, a photo, labels it cannot find):
+        # a TA reads it, never 0
         message = f"No answer could be read: {found.reason}. A TA will read your report."
         return CheckResult("answer", 0.0, "manual" if ctx.mode != "check" else "not_graded",
                            message, {"answer": None, "verdict": "needs_ta", "convention": None,

@@ -135,6 +135,20 @@ class Reports:
             {"error": e, **({"needs_ta": e} if e in self.too_complex else {})}
             for e in self.errors]
 
+    def unlabelled(self, questions: Sequence[QuestionSpec]) -> list[str]:
+        """Why a person must read the reports where none of ``questions`` has a section
+        (every report with text, none of the pack's labels found in any): their labels
+        are written in a way the reader does not know, and a whole report read as empty
+        would score 0 for what a TA sees at once. Empty where any report has a section."""
+        texts = [d for d in self.docs if d.text.strip()]
+        if not texts or not questions:
+            return []
+        for doc in texts:
+            if any(e.section is not None for e in self.answers(doc, questions).values()):
+                return []
+        return [f"{Path(d.path).name}: none of the questions' headings was found in it"
+                for d in texts]
+
     def needs_ta(self) -> list[str]:
         """Why a person must read some report (no text layer, pages that are images, a file
         too complex to read within the bounded reader's limits)."""
