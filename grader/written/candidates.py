@@ -31,12 +31,15 @@ from grader.written.spelled import spelled_out
 from grader.written.vocabulary import (
     ANSWER_HEADINGS,
     ANSWER_LINE,
+    ARROW,
     CJK_CHARS,
     LIST_COMMAS,
     NUMBER,
     UNIT_WORDS,
     has_digit,
+    heading_text,
     magnitude_after,
+    value_alone,
 )
 
 _CANDIDATE = re.compile(
@@ -66,7 +69,7 @@ _OPERATOR_AFTER = re.compile(
 _PAREN_AFTER = re.compile(r"^\s*[*}]*\s*\((?!\s*(?:[A-Za-z]{2,}|[A-Za-z]\.))")
 # "=" or an arrow a student types for "gives" ("9,437,184 * 8B -> 75.49MB", "⇒ 24 GB")
 _EQ_BEFORE = re.compile(
-    r"(?:(?<![=<>!])=|-+>|→|=>|⇒|⟹)\s*(?:\*|\\textbf\{|\\mathbf\{|\\boxed\{|\{|\s)*$")
+    rf"(?:(?<![=<>!])=|{ARROW})\s*(?:\*|\\textbf\{{|\\mathbf\{{|\\boxed\{{|\{{|\s)*$")
 _APPROX_BEFORE = re.compile(
     r"(?:≈|\\approx|~|\\sim|\b(?:about|approximately|approx\.?|roughly|around|nearly))"
     r"\s*(?:\*|\\textbf\{|\\mathbf\{|\\boxed\{|\{|\s)*$",
@@ -177,7 +180,11 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
                     else [])
         matches = list(_CANDIDATE.finditer(text))[-MAX_CANDIDATES:]
         spelled = spelled_out(text)
-        row = _Row(src, text, [m.span() for m in _BOLD_SPANS.finditer(text)],
+        # a heading that is a value alone ("## 9,437,184 params", a poster's result set
+        # large) marks it as bold does; one stating values ("#### Key numbers: h = 48")
+        # keeps its relations' tiers
+        large = [(0, len(text))] if value_alone(heading_text(text) or "") else []
+        row = _Row(src, text, [m.span() for m in _BOLD_SPANS.finditer(text)] + large,
                    [m.span() for m in _BOXED_SPANS.finditer(text)],
                    src.answer or bool(ANSWER_LINE.match(text)) or _answer_row(text),
                    _answer_cell(text, src.answer_cell) if src.table else None,

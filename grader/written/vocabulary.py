@@ -52,10 +52,25 @@ RELATIONS = "=≈~≃≅"
 def states_value(raw: str) -> bool:
     """Whether a heading states a value ("### ≈ 14.5 B parameters", "### p(mat) = 0.75"):
     then it is a result set large (a slide's answer line, a callout), no heading, and its
-    value is an answer. A value stated is a number after a relation sign."""
+    value is an answer. A value stated is a number after a relation sign, or a value
+    alone ("## 9,437,184 params")."""
     text = (heading_text(raw) or raw).strip(" *_#")
     cut = max(text.rfind(r) for r in RELATIONS)
-    return cut >= 0 and has_digit(text[cut:])
+    return cut >= 0 and has_digit(text[cut:]) or value_alone(text)
+
+
+def value_alone(text: str) -> bool:
+    """Whether a heading is a value and nothing else ("## 9,437,184 params", "## 25.77 GB",
+    a poster's result printed large): it opens with a digit, reads whole as an answer and
+    has a unit, a scale or four digits or more, where "3 Results", "1 Introduction" and a
+    section number "3.2 Memory" do not."""
+    from calculators.answers.parse import parse_answer  # the parser reads the value
+
+    if not text[:1].isdigit() or len(text) > 40:
+        return False
+    parsed = parse_answer(text)
+    return parsed.value is not None and (
+        parsed.unit is not None or parsed.scale != 1 or sum(ch.isdigit() for ch in text) >= 4)
 
 
 def is_table_row(raw: str) -> bool:

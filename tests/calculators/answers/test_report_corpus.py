@@ -129,9 +129,7 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # Word outline numbering, pasted notebook lines, a phone note, a LaTeX source as text,
     # Japanese Markdown, HTML <details>, a README's pipe table), added and measured once at
     # ca586f2: 31/33 PDF, 5/19 DOCX, 11/26 text (docs/benchmarks.md). Misses as measured:
-    # (fixed by family since: see docs/reading-reports.md, "Held-out 9"); left:
-    ('h9-p3-latex-poster', 'q3e1', 'pdf'):
-        "reads '98,304': wrong 0; should read '9,437,184': correct 1",
+    # (fixed by family since: see docs/reading-reports.md, "Held-out 9"; none left)
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.

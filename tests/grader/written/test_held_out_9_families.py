@@ -40,3 +40,24 @@ def test_an_outline_numbered_report_opens_each_part():
     got = extract_answers(text, specs)
     assert (got["a2"].answer, got["c"].answer, got["d"].answer) == (
         "0.750", "25.77 GB", "14.50 billion")
+
+
+def test_a_result_printed_large_is_no_heading_and_beats_the_working():
+    # a poster's PDF gives its results in a large font: the reader makes them headings
+    text = ("### Q3 (e)\n##### · (I)\nA: 8 × 6144, B: 6144 × 8 = 98,304 per matrix; 48 layers.\n"
+            "## 9,437,184 params\n##### · (II)\nAdam: 9,437,184 × 8 = 75,497,472 B.\n"
+            "## = 75.5 MB\n##### · (III)\n9,437,184 / 14,496,989,184 **= 0.065 %**\n"
+            "#### Key numbers: S_max = 16384 · h = 48 · fp16 = 2 bytes\n")
+    specs = [QuestionSpec(f"e{i}", ("Q3 (e)",), part=p) for i, p in
+             ((1, "(I)"), (2, "(II)"), (3, "(III)"))]
+    got = extract_answers(text, specs)
+    assert (got["e1"].answer, got["e2"].answer, got["e3"].answer) == (
+        "9,437,184", "75.5 MB", "0.065 %")
+
+
+def test_a_numbered_section_heading_is_no_value():
+    from grader.written.vocabulary import states_value
+    for heading in ("## 1 Introduction", "## 3.2 Memory", "## 2026 Assignment 3", "## 3 Results"):
+        assert not states_value(heading), heading
+    for heading in ("## 9,437,184 params", "## 25.77 GB", "## 14.5 billion parameters"):
+        assert states_value(heading), heading
