@@ -38,6 +38,7 @@ from typing import Any
 
 from grader.checks.patterns import MAX_LINE
 from grader.checks.seedpairing import pair
+from grader.checks.seedprints import legend, printed_lines, read_printed
 from grader.checks.seedrecords import Claim, Claims
 from grader.checks.seedsentences import Figure, name_runs, read_sentence, records, respectively
 from grader.checks.seedtables import (
@@ -254,6 +255,9 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
     unit_lines: list[tuple[int, str]] = []
     parents = _Parents(fams)
     unit_context: tuple[str | None, int | None] = (None, None)
+    printed = printed_lines(raw)  # a pasted dict's entries: read apart, by their keys
+    if printed:
+        read_printed(reader, raw, first_line, legend(text))
 
     def flush() -> None:
         nonlocal unit_lines, unit_context
@@ -318,7 +322,7 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
                 i += 1
             continue
         i += 1
-        if not line.strip():
+        if not line.strip() or i - 1 in printed:
             flush()
             continue
         if _bare(line) and ((i < len(raw) and _bare(raw[i])) or (i >= 2 and _bare(raw[i - 2]))):

@@ -125,10 +125,22 @@ def _name_unnamed(figures: list[tuple[int, str | None, float | int]]
 
 
 _SEP = r"\s*(?:,\s*(?:and\s+)?|and\s+|&\s*|/\s*)"
+_RANGE = r"\d+\s*(?:[-–—]|to)\s*\d+"  # "seeds 1–3": the seeds between, in order
+MAX_RANGE = 10
 _ITEM = r"(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?|\.\d+)(?:\s*k\b)?(?:\s*%)?"
-SEED_LIST = re.compile(rf"(?<![a-z])seeds[\s#:=]*(?P<list>\d+(?:{_SEP}\d+)+)(?![\d.,]*\d)",
-                       re.IGNORECASE)
-FIGURE_LIST = re.compile(rf"(?<![\w.,]){_ITEM}(?:{_SEP}{_ITEM})+(?![\w.])(?!,\d)", re.IGNORECASE)
+SEED_LIST = re.compile(rf"(?<![a-z])seeds[\s#:=]*(?P<list>\d+(?:{_SEP}\d+)+|{_RANGE})"
+                       r"(?![\d.,]*\d)", re.IGNORECASE)
+FIGURE_LIST = re.compile(rf"(?<![\w.,]){_ITEM}(?:{_SEP}{_ITEM})+(?!\w|\.\d)(?!,\d)", re.IGNORECASE)
+
+
+def _listed_seeds(text: str) -> list[int]:
+    """The seeds of a list ("1, 2 and 3") or a range ("1–3", "1 to 3"); a range runs up
+    and is short, or it is no list of seeds ("seeds 3–1", "seeds 0-1000" are not)."""
+    numbers = [int(n) for n in re.findall(r"\d+", text)]
+    if re.fullmatch(_RANGE, text, re.IGNORECASE):
+        low, high = numbers
+        return list(range(low, high + 1)) if low < high <= low + MAX_RANGE else []
+    return numbers
 
 
 def respectively(text: str) -> list[tuple[int, str, int, float | int]] | None:
@@ -141,7 +153,9 @@ def respectively(text: str) -> list[tuple[int, str, int, float | int]] | None:
     seeds_at = SEED_LIST.search(text)
     if seeds_at is None:
         return None
-    seeds = [int(n) for n in re.findall(r"\d+", seeds_at.group("list"))]
+    seeds = _listed_seeds(seeds_at.group("list"))
+    if not seeds:
+        return None
     out: list[tuple[int, str, int, float | int]] = []
     mark = 0
     for m in FIGURE_LIST.finditer(text):

@@ -41,14 +41,14 @@ def read_table(book: Claims, rows: list[tuple[int, list[str]]]) -> None:
         # cell is a seed, so it heads the first column of figures, not the labels
         header = ["", *header]
     seeds = [_seed_cell(c) for c in header[1:]]
-    if _column_role(header[0]) == "seed" and len(header) > 2 and all(
+    if column_role(header[0]) == "seed" and len(header) > 2 and all(
             c.isdigit() for c in header[1:]):
         seeds = [int(c) for c in header[1:]]  # "| Seed | 1 | 2 | 3 |"
     if sum(s is not None for s in seeds) >= 2:  # one column per seed
         named = tuple(s for s in seeds if s is not None)
         for number, cells in body:
             label = cells[0] if cells else ""
-            key = _column_role(label)
+            key = column_role(label)
             fam = book.families.first(label) or book.family
             for seed, cell in zip(seeds, cells[1:], strict=False):
                 if seed is None:
@@ -64,7 +64,7 @@ def read_table(book: Claims, rows: list[tuple[int, list[str]]]) -> None:
                                      "figure is in is not certain")
         _merge_columns(book.claims, first)
         return
-    roles = [_column_role(h) for h in header]
+    roles = [column_role(h) for h in header]
     column_family = [book.families.first(h) for h in header]
     for number, cells in body:
         text = " ".join(c for c, r in zip(cells, roles, strict=False) if r in (None, "model"))
@@ -88,15 +88,40 @@ def _figures(cell: str, heading: str, role: str | None) -> list[tuple[str, float
     value = cell_value(cell, role) if role in FIELDS else None
     if value is not None:
         return [(str(role), value)]
+    labelled = _labelled(cell)
+    if labelled:
+        return labelled
     parts, names = cell.split("/"), heading.split("/")
     if len(parts) < 2 or len(parts) != len(names):
         return []
-    roles = [_column_role(name) for name in names]
+    roles = [column_role(name) for name in names]
     values = [cell_value(part, str(r)) if r in FIELDS else None
               for part, r in zip(parts, roles, strict=True)]
     if len(set(roles)) != len(roles) or any(v is None for v in values):
         return []
     return [(str(r), v) for r, v in zip(roles, values, strict=True) if v is not None]
+
+
+LABELLED = re.compile(r"(?P<name>[a-z][a-z/_.]*(?:\s+acc\w*\.?)?)\s*[:=]?\s*"
+                      r"(?P<value>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?%?|\.\d+%?)(?![\w.]*\d)",
+                      re.IGNORECASE)
+
+
+def _labelled(cell: str) -> list[tuple[str, float | int]]:
+    """The figures of a cell that names each one ("val 0.853 step 1200 test 0.841", as a
+    table with a column per seed and a row per model holds them): every number of the
+    cell after a word naming its field, each field once; else nothing."""
+    pairs = list(LABELLED.finditer(cell))
+    if len(pairs) < 2 or len(pairs) != len(CELL.findall(cell)):
+        return []
+    out: list[tuple[str, float | int]] = []
+    for m in pairs:
+        role = column_role(m.group("name"))
+        value = cell_value(m.group("value"), str(role)) if role in FIELDS else None
+        if value is None or any(r == role for r, _ in out):
+            return []
+        out.append((str(role), value))
+    return out
 
 
 def read_plain_row(book: Claims, number: int, line: str, fields: list[str]) -> bool:
@@ -146,7 +171,7 @@ def plain_header(line: str) -> list[str] | None:
     return fields if "seed" in fields and len(fields) >= 3 else None
 
 
-def _column_role(header: str) -> str | None:
+def column_role(header: str) -> str | None:
     """What a table column holds, by the first word of its header that names a field
     ("Test acc at best val step" holds test accuracies)."""
     low = header.lower()

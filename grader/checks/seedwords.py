@@ -17,7 +17,8 @@ TEST = r"test(?:ing)?"
 KEYWORD = re.compile(rf"(?<![a-z])(?:(?P<val>{VAL})|(?P<test>{TEST})|"
                      r"(?P<train>train(?:ing)?(?=[\s_-]*(?:acc|set|split|loss))))(?![a-z])",
                      re.IGNORECASE)
-WEAK_VAL = re.compile(r"\b(?:best|peaks?|peaked|highest|max(?:imum)?)\b", re.IGNORECASE)
+WEAK_VAL = re.compile(r"\b(?:best|peaks?|peaked|highest|max(?:imum)?|reach(?:es|ed)?)\b",
+                      re.IGNORECASE)
 TRAIL = re.compile(rf"\s*\)?\s*(?:\(\s*)?(?:(?:on|in|for|at|of)\s+(?:the\s+)?)?"
                    rf"(?:held[- ]out\s+)?(?:(?P<val>{VAL})|(?P<test>{TEST}))(?![a-z])",
                    re.IGNORECASE)
