@@ -5,7 +5,7 @@ Why: most of Europe and Latin America write ``25,77 GB`` for 25.77 GB and
 billion. Read the English way, these are 25 and 77, an unreadable 21.018.401 and
 14,497 thousand million. Some forms say which convention they follow whatever the
 locale (dots between groups of three digits twice over, ``1.234,5``, a comma before one
-or two digits, ``9,437,184``, ``0.7500``); ``14,497`` and ``1.500`` do not, and are read
+or two digits or four and more, ``9,437,184``, ``0.7500``); ``14,497`` and ``1.500`` do not, and are read
 as the rest of the answer (or the caller, who knows the report's other numbers) says:
 by the English convention unless something shows a decimal comma. A lone
 ``9,437,184`` stays nine million.
@@ -90,9 +90,9 @@ def _reading(chunk: _Chunk) -> tuple[str | None, str | None]:
         return None, None
     sep, after = s[0], g[1]
     if sep == ",":
-        if g[0] == "0" or len(after) <= 2:  # 0,7500 or 25,77: no thousands group
+        if g[0] == "0" or len(after) != 3:  # 0,7500, 25,77, 2,7876: no thousands group
             return "comma", f"{g[0]}.{after}"
-        return None, f"{g[0]}.{after}"  # 14,497: either; 1,2345: a decimal comma or nothing
+        return None, f"{g[0]}.{after}"  # 14,497: either
     if g[0] == "0" or len(after) != 3:  # 0.288, 25.77
         return "point", None
     return None, "".join(g)  # 1.500: 1.5, or 1500 with a decimal comma

@@ -210,9 +210,6 @@ CHECKER_MISSES: dict[tuple[str, str], str] = {
     "(off by 0.073 %)",
     ("h4-labB-md-rmarkdown", "q1"): "no biases and no LayerNorm combined, unstated: close "
     "(off by 0.094 %)",
-    # held out 10, measured once when added: a French decimal comma before four digits
-    ("h10-p3-docx-french", "q3a2.loss"): "'2,7876': a comma before four digits is read "
-    "as neither convention (unreadable)",
 }
 
 
