@@ -18,15 +18,18 @@ from grader.written.vocabulary import (
     ANSWER_WORDS,
     ARROW,
     CJK_NUMERALS,
+    COUNTED_WORD,
     COUNTER_WORD,
     END_WORDS,
     KANA_LETTERS,
     KINDS,
     LABEL_WORD,
     MD_HEADING,
+    ORDINAL_MARK,
     QUOTE_AND_BULLET,
     ROMAN,
     ROMAN_VALUES,
+    WORD_AFTER_ORDINAL,
     undecorated,
 )
 
@@ -36,12 +39,14 @@ END = ("end", "", None, None)
 _KANJI = "[" + "".join(CJK_NUMERALS) + "]"
 _WORD = (rf"(?:(?P<word>{LABEL_WORD[3:-1]}|(?-i:T)(?=\d+\s*(?:[./:)\-–—]|$)))\s*\.?\s*"
          rf"(?P<num>\d+(?!\d|,\d)|{_KANJI}(?!{_KANJI}))"
-         rf"|第\s*(?P<num3>\d+|{_KANJI})\s*(?P<word3>{COUNTER_WORD}))")
+         rf"|{ORDINAL_MARK}\s*(?P<num3>\d+|{_KANJI})\s*(?P<word3>{COUNTER_WORD})"
+         rf"|(?P<num4>\d+)\s*(?P<word4>{COUNTED_WORD})"
+         rf"|(?P<num5>\d+)\.\s*(?P<word5>{WORD_AFTER_ORDINAL}))")
 """A question named by word and number: "Question 3", "Q3", "Task 3", "T3 /" ("T" only
 upper-case, its number followed by a stop: "T5 model" is none), "問3", "問三", or by its
-number and a counter: "第3問", "第三题"."""
-WORDS = ("word", "word2", "word3")
-NUMS = ("num", "num2", "num3", "bare")
+number and a counter: "第3問", "第三题", "제3문", Korean "3번", Turkish "3. Soru"."""
+WORDS = ("word", "word2", "word3", "word4", "word5")
+NUMS = ("num", "num2", "num3", "num4", "num5", "bare")
 """The groups a label's word and number may be in (``first_of(m, *NUMS)``)."""
 _BARE = (rf"(?P<bare>\d+)(?=\s*\(\s*[a-hA-H]\s*\)|\s?(?-i:[a-h])(?:[-–.]{ROMAN})?\)"
          rf"|(?-i:[a-h])[.:](?:\s|$)|\.\d{{1,2}}(?![\d.,])"

@@ -268,26 +268,45 @@ KINDS = {"question": "q", "q": "q", "qn": "q", "qns": "q", "ques": "q", "part": 
          "aufgabe": "q", "frage": "q", "teil": "q", "exercice": "q", "ejercicio": "q",
          "pregunta": "q", "esercizio": "q", "domanda": "q",
          "вопрос": "q", "задание": "q", "задача": "q", "упражнение": "q", "часть": "q",
+         **dict.fromkeys(("questão", "questao", "exercício", "exercicio", "problema", "parte",
+                          "soru", "alıştırma", "aliştirma", "alistirma", "bölüm", "bolum",
+                          "kısım", "kisim"), "q"),
+         **dict.fromkeys(("tarefa", "görev", "gorev", "과제"), "task"),
          **dict.fromkeys(("問", "問題", "設問", "大問", "问", "问题", "題", "题", "题目", "문제",
-                          "문항"), "q")}
+                          "문항", "질문", "연습문제", "문", "번"), "q")}
 """The words that name a question, and the kind each is (Question, Q, Part are one kind;
 so are the words of other languages a student writes them in: German "Aufgabe 3 a)",
 "Frage", "Teil", French "Exercice", Spanish "Ejercicio", "Pregunta", Italian "Esercizio",
 Russian "Вопрос 3", "Задание", "Задача", "Упражнение", "Часть"; Japanese "問3",
 "問題 3", "設問3", "大問3" and "第3問", Chinese "问题3", "题3" and "第3题", Korean "문제 3",
-"문항 3"; the counter form "第3問", "第3题" is ``COUNTER_WORD`` after its number).
+"문항 3", "질문 3" (a question asked), "연습문제 3" (an exercise), "과제 3" (a task) and
+"3번", "제3문"; Portuguese "Questão 3 (a)", "Exercício", "Problema", "Parte", "Tarefa" (a
+task); Turkish "Soru 3", "Alıştırma", "Bölüm", "Kısım", "Görev" (a task), and as Turkish
+orders them, "3. Soru"; the counter form "第3問", "第3题", "제3문", "3번" is
+``COUNTER_WORD`` after its number, "3. Soru" ``WORD_AFTER_NUMBER``).
 "T" ("T3 / T4.") is a kind of its own: Task where the pack asks tasks, else no label at
 all ("T5 is an encoder-decoder", "T4 GPU": a model, a card)."""
 LABEL_WORD = (r"(?:question|problem|exercise|part|task|aufgabe|frage|teil|exercice|ejercicio|pregunta"
-              r"|esercizio|domanda|вопрос|задание|задача|упражнение|часть|qns?|ques|q"
-              r"|問題|設問|大問|問|问题|问|题目|題|题|문제|문항)")
+              r"|esercizio|domanda|вопрос|задание|задача|упражнение|часть"
+              r"|quest[ãa]o|exerc[íi]cio|problema|parte|tarefa"
+              r"|soru|al[ıi][şs]t[ıi]rma|g[öo]rev|b[öo]l[üu]m|k[ıi]s[ıi]m|qns?|ques|q"
+              r"|問題|設問|大問|問|问题|问|题目|題|题|연습문제|문제|문항|질문|과제)")
 """A word that names a question before its number ("Question 3", "Q3", "Task 7")."""
 ARROW = r"(?:-+>|=+>|→|⇒|⟶|⟹|➔|➜|➡)"
 """An arrow a note typed fast marks its answer with, as a colon: "q3a ii -> softmax ...",
 "3c → 25.77 GB"."""
-COUNTER_WORD = r"(?:問|问|題|题)"
-"""The counter after a number that names a question in Japanese and Chinese: "第3問",
-"第3题" (第 before the number makes it an ordinal: "the third question")."""
+COUNTER_WORD = r"(?:問|问|題|题|문제|문|번)"
+"""The counter after a number that names a question in Japanese, Chinese and Korean:
+"第3問", "第3题", "제3문" (第, 제 before the number make it an ordinal: "the third
+question")."""
+ORDINAL_MARK = r"(?:第|제)"
+"""What makes the number after it an ordinal: "第3問", "제3문" ("the third question")."""
+COUNTED_WORD = r"(?:번(?=\s*(?:문제|문항)|\s*[.:)]|\s*$))"
+"""Korean's counter after a bare number: "3번", "3번 문제" (number 3), only before 문제, a
+stop or the line's end ("3번 실행했다" is "ran it three times")."""
+WORD_AFTER_ORDINAL = r"(?:soru|al[ıi][şs]t[ıi]rma|g[öo]rev)(?![^\W\d_])"
+"""A question word after an ordinal number and its dot, as Turkish orders them: "3. Soru",
+"2. Alıştırma", "1. Görev"."""
 CJK_NUMERALS = {"一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7",
                 "八": "8", "九": "9", "十": "10"}
 """The numerals a Japanese or Chinese question may be numbered with ("問三", "第三题"):
@@ -350,15 +369,20 @@ _EMOJI = (r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D\u20E3"
 SECTION_NUMERAL = r"(?-i:[A-Z]|(?=[IVX])X{0,2}(?:IX|IV|V?I{0,3}))"
 """A section letter or Roman numeral (I to XX) a document class or a Typst template puts
 before a heading ("A.", "V.", "XIV.")."""
+PANEL_CAPTION = r"(?-i:(?:[A-Z]{2,}\s+){0,2}(?:PANEL|BLOCK|CELL|WIDGET))"
+"""The caption a dashboard prints over each of its panels, in small capitals, which a PDF
+reader puts on the panel heading's line: W&B's "MARKDOWN PANEL **Question 1**", "TEXT
+BLOCK", a notebook's "MARKDOWN CELL". Only before a label: "LINE PLOT · …" stays text."""
 DECORATION = re.compile(
-    rf"^(?:\s+|{_EMOJI}+|{SECTION_NUMERAL}\.?\s+(?={LABEL_WORD}\s*\.?\s*\d)"
+    rf"^(?:\s+|{_EMOJI}+|{PANEL_CAPTION}\s+(?={LABEL_WORD}\s*\.?\s*\d)|{SECTION_NUMERAL}\.?\s+(?={LABEL_WORD}\s*\.?\s*\d)"
     rf"|{SECTION_NUMERAL}\.\s+(?=(?:sub[\s-]?)?part\s*\(\s*(?:[a-h]|{ROMAN})\s*\))"
     rf"|\d{{1,2}}(?:\.\d{{1,2}}){{0,3}}\.?\s+(?={LABEL_WORD}s?\s*\.?\s*\d)"
     rf"|(?:(?-i:[A-Z])|\d{{1,2}})(?:\.\d{{1,2}}){{1,3}}\.?\s+(?=\(\s*(?:[a-h]|{ROMAN})\s*\)))+",
     re.I)
 """What may stand before a label and is no part of it: an emoji ("🧠 Q3 (c)"), a section
 letter, Roman numeral or number the document class put there ("A  Q3(a)", "V. Q3 (e)",
-"3.2 Q3(b)", "2 Task 3", "2. Tasks 3 and 4"), a sub-section's letter before a spelled-out part ("A. Part (I)")."""
+"3.2 Q3(b)", "2 Task 3", "2. Tasks 3 and 4"), a sub-section's letter before a spelled-out part ("A. Part (I)"),
+a dashboard panel's caption ("MARKDOWN PANEL Question 1", ``PANEL_CAPTION``)."""
 
 
 def undecorated(text: str) -> int:
