@@ -70,6 +70,9 @@ class Words:
     negation: tuple[str, ...] = ()
     negation_after: tuple[str, ...] = ()
     but: tuple[str, ...] = ()
+    but_after: tuple[str, ...] = ()
+    """A "but" that ends the clause before it as a verb ending (Korean "앞서지만"): the
+    clause after it makes the sentence's point, as one after "but" does."""
     so: tuple[str, ...] = ()
     although: tuple[str, ...] = ()
     equal: tuple[str, ...] = ()
@@ -250,7 +253,7 @@ LANGUAGES: dict[str, Words] = {
         higher=(r"더\s*높",), lower=(r"더\s*낮",),
         than_after=("보다",),
         negation_after=(r"지\s*않", r"지\s*못"),
-        but=("하지만", "그러나", "그런데"),
+        but=("하지만", "그러나", "그런데"), but_after=(r"(?<=[가-힣])지만\s+",),
         so=("따라서", "그래서", "결국", "결론적으로"),
         equal=(r"차이가\s*없", r"차이\s*없", "동등"),
         similar=("비슷", "같은", "동일"),
@@ -319,6 +322,7 @@ _OTHER_SIMILAR = re.compile(_alternatives("similar"))
 _OTHER_BOTH = re.compile(_alternatives("both"))
 _OTHER_BUT = _alternatives("but")
 _OTHER_SO = _alternatives("so")
+_BUT_AFTER = re.compile(_alternatives("but_after", False) or r"(?!)")
 _OTHER_ALTHOUGH = _alternatives("although")
 _OTHER_MAIN = re.compile(rf"\W*(?:{_OTHER_BUT}|{_OTHER_SO})")
 _OTHER_SUBORDINATE = re.compile(rf"\W*(?:{_OTHER_ALTHOUGH})")
@@ -464,11 +468,12 @@ def _clauses(low: str) -> list[tuple[int, str, int]]:
             cuts.append(comma + (1 if low[comma] == "，" else 2))
     cuts += [m.end() for m in _CLAUSE.finditer(low)]
     cuts += [m.end() for m in _CONNECTIVE.finditer(low)]
-    cuts = sorted(set(cuts))
+    main = {m.end() for m in _BUT_AFTER.finditer(low)}  # "…앞서지만 | 마지막에는 …"
+    cuts = sorted(set(cuts) | main)
     out = []
     for k, at in enumerate(cuts):
         piece = low[at:cuts[k + 1] if k + 1 < len(cuts) else len(low)]
-        weight = 2 if (_MAIN.match(piece) or _CONCLUSION.match(piece)
+        weight = 2 if (at in main or _MAIN.match(piece) or _CONCLUSION.match(piece)
                        or _OTHER_MAIN.match(piece)) else 0 if (
             _SUBORDINATE.match(piece) or _OTHER_SUBORDINATE.match(piece)
             or (opening and k == 0 and len(cuts) > 1)) else 1
