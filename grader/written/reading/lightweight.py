@@ -13,6 +13,7 @@ still the file's own. String operations only (no pattern per dialect).
 from __future__ import annotations
 
 from calculators.answers.units import memory_unit, scale_word
+from grader.written.reading.threads import student_thread, without_task_boxes
 from grader.written.vocabulary import KINDS, QUESTION_LABEL, ROMAN_VALUES, is_answer_heading
 
 _UNDERLINES = "=-~^\"'`#*+"
@@ -29,6 +30,8 @@ def as_markdown(text: str) -> str:
         and next((ln for ln in lines if ln.strip()), "").startswith("= "))
     org = any(ln[:2] == "#+" and ln[2:3].isalpha() for ln in lines)
     lines = _transcript(lines)
+    lines = without_task_boxes(student_thread(lines))
+    lines = _tab_tables(lines)
     if _is_key_value_file(lines):
         lines = _key_values(lines)
     if asciidoc:
@@ -201,6 +204,47 @@ def _transcript(lines: list[str]) -> list[str]:
         if labels:
             out[i] = "## " + labels[-1]
     return out
+
+
+def _tab_cells(line: str) -> list[str] | None:
+    """The cells of a tab-separated row (``Q3 (c)<TAB>0.54<TAB>GB<TAB>one head``), empty
+    ones kept; None for a line with no tab between its words (a tab that indents code)."""
+    body = line.strip(" \r")
+    if "\t" not in body.strip("\t") or body.startswith("|"):
+        return None
+    return [c.strip() for c in body.split("\t")]
+
+
+def _tab_tables(lines: list[str]) -> list[str]:
+    """A table pasted from a spreadsheet or a ``.tsv`` file (its cells split by tabs) as
+    the Markdown pipe table it is: two rows or more in a run, each with as many cells as
+    the first (two or more). No ``|---|`` line is added, so the line count is kept: a
+    first row of names over rows of figures is a header as Word's tables' is, and its
+    "answer" column is then the answer, not the working beside it ("softmax, index 2").
+    A "unit" column is joined to the figure before it ("0.54", "GB" -> "0.54 GB")."""
+    out = list(lines)
+    i = 0
+    while i < len(lines):
+        first = _tab_cells(lines[i])
+        j = i + 1
+        while first is not None and j < len(lines) and (
+                (row := _tab_cells(lines[j])) is not None and len(row) == len(first)):
+            j += 1
+        if first is not None and len(first) >= 2 and j - i >= 2:
+            unit = next((k for k, name in enumerate(first)
+                         if k > 0 and name.lower().rstrip("s") in _UNIT_COLUMNS), None)
+            for k in range(i, j):
+                row = _tab_cells(lines[k]) or []
+                if unit is not None:  # "0.54", "GB" -> "0.54 GB", as the student means it
+                    value = f"{row[unit - 1]} {row[unit]}".strip() if k > i else row[unit - 1]
+                    row = row[:unit - 1] + [value] + row[unit + 1:]
+                out[k] = "| " + " | ".join(row) + " |"
+        i = max(j, i + 1)
+    return out
+
+
+_UNIT_COLUMNS = ("unit", "einheit", "unité", "unidad", "unidade", "unità")
+"""A column header naming the units of the column before it (singular, lower case)."""
 
 
 def _bold(line: str) -> str:
