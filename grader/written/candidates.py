@@ -375,6 +375,8 @@ def _number_candidates(row: _Row, matches: Sequence[re.Match[str]], sources: Seq
         tier, why = _tier(row, m, before, after, written,
                           _sentence(row, before, sources, index), names)
         ns, ne = m.span(1)
+        if tier > TIER_NUMBER and _datum(written, after, symbols):
+            tier, why = TIER_NUMBER, "the question's datum"  # "all 48 layers have ..."
         in_parens = before.count("(") - before.count("^(") > before.count(")")
         if tier == TIER_NUMBER and in_parens:
             tier, why = TIER_ASIDE, "in parentheses"  # "(75.5 MB against 115.98 GB)"
@@ -401,6 +403,17 @@ def _number_candidates(row: _Row, matches: Sequence[re.Match[str]], sources: Seq
             out[k] = Candidate(c.text, c.line, "in parentheses", False, c.parsed, TIER_ASIDE,
                                c.column, c.end, c.line_text)
     return out
+
+
+def _datum(written: str, after: str, symbols: Mapping[str, Any] | None) -> bool:
+    """Whether a bare integer is one of the question's givens, counting the thing the word
+    after it names ("the FFN sub-layers of all 48 layers have 14.4955 billion", "48
+    heads"): context in the answer's sentence, not a second answer."""
+    if not symbols or not written.strip().isdigit():
+        return False
+    word = after.lstrip(" *_").split(" ", 1)[0].strip(".,;:)")
+    given = {str(v) for v in symbols.values() if isinstance(v, int)}
+    return written.strip() in given and word.isalpha() and word.islower() and len(word) > 2
 
 
 def _unit_last(written: str) -> bool:

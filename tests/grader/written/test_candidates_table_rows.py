@@ -86,3 +86,17 @@ def test_a_small_datum_after_a_name_is_no_named_result():
     text = "## Q3 (c)\nmemory = 25.77 GB\nHeads: 48\n## Q3 (d)\n"
     got = extract_answers(text, [QuestionSpec("c", ("Q3 (c)",))])
     assert got["c"].answer == "25.77 GB"
+
+
+def test_a_given_counting_its_things_in_the_answer_sentence_is_no_second_answer():
+    text = ("## Q3 (d)\nOut[8]= 14.4955\n**Answer:** the FFN sub-layers of all 48 layers have "
+            "14.4955 billion parameters.\n## Q3 (e)\n")
+    spec = QuestionSpec("d", ("Q3 (d)",), symbols={"H": 6144, "L": 48})
+    got = extract_answers(text, [spec])["d"]
+    assert (got.answer, got.shotgun) == ("14.4955 billion", ())
+
+
+def test_a_number_that_is_no_given_stays_an_answer():
+    text = "## Q3 (d)\n**Answer:** 14.5 billion, or 302 million per layer.\n## Q3 (e)\n"
+    spec = QuestionSpec("d", ("Q3 (d)",), symbols={"H": 6144, "L": 48})
+    assert extract_answers(text, [spec])["d"].shotgun != ()
