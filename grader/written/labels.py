@@ -21,7 +21,6 @@ from grader.written.vocabulary import (
     COUNTED_WORD,
     COUNTER_WORD,
     END_WORDS,
-    KANA_LETTERS,
     KINDS,
     LABEL_WORD,
     MD_HEADING,
@@ -29,6 +28,7 @@ from grader.written.vocabulary import (
     QUOTE_AND_BULLET,
     ROMAN,
     ROMAN_VALUES,
+    SYLLABLE_LETTERS,
     WORD_AFTER_ORDINAL,
     undecorated,
 )
@@ -56,11 +56,13 @@ _BARE = (rf"(?P<bare>\d+)(?=\s*\(\s*[a-hA-H]\s*\)|\s?(?-i:[a-h])(?:[-–.]{ROMAN
 shorthand), "3c.", "3.3", and as a note typed fast has it, an arrow marking the answer:
 "3e ii ->", "3e2 ->", "3 c ->", or a colon after the numeral: "3e ii: ...". "3.a." and
 "3.a.ii." are Word's multilevel outline numbers ("%1.%2.%3.")."""
-_PART_WORD = r"(?:(?:sub[\s-]?)?(?:part|question|item|teil)|小問)"
+_PART_WORD = r"(?:(?:sub[\s-]?)?(?:part|question|item|teil)|parte|al[íi]nea|letra|小問|소문항)"
 """A part spelled out: "Part (c)", "part c", "Sub-part (c)", "Subquestion c", "item e" (of
-"Problem 3, item e (ii)"), German "Teil c", Japanese "小問(a)"."""
-_PAREN_LETTER = "[a-h" + "".join(KANA_LETTERS) + "]"
-"""A part's letter in brackets: "(c)", or a Japanese question's katakana "(ウ)"."""
+"Problem 3, item e (ii)"), German "Teil c", Portuguese "Parte (c)", "alínea c)", "letra
+c", Japanese "小問(a)", Korean "소문항 (a)"."""
+_PAREN_LETTER = "[a-h" + "".join(SYLLABLE_LETTERS) + "]"
+"""A part's letter in brackets: "(c)", or a Japanese question's katakana "(ウ)", a Korean
+question's syllable "(다)"."""
 _LETTER = (
     rf"(?:\s*\(\s*(?P<l10>[a-h])\s*[.\-–,]\s*(?:(?P<r8>{ROMAN})|(?P<n5>10|[1-9]))\s*\)"
     rf"|\s*:?\s*\(\s*(?P<l1>{_PAREN_LETTER})\s*\)"
@@ -185,7 +187,7 @@ def first_of(m: re.Match[str], *names: str) -> str | None:
     for name in names:
         value = groups.get(name)
         if value:
-            return KANA_LETTERS.get(value) or CJK_NUMERALS.get(value) or value.lower()
+            return SYLLABLE_LETTERS.get(value) or CJK_NUMERALS.get(value) or value.lower()
     return None
 
 

@@ -315,6 +315,12 @@ KANA_LETTERS = {"ア": "a", "イ": "b", "ウ": "c", "エ": "d", "オ": "e", "カ
                 "ク": "h"}
 """The katakana a Japanese question letters its parts with, in order ("(ア)", "(イ)"), and
 the letter each is: "問3 (ウ)" is Q3 (c). Full-width "（ａ）" is "(a)" already (NFKC)."""
+HANGUL_LETTERS = {"가": "a", "나": "b", "다": "c", "라": "d", "마": "e", "바": "f", "사": "g",
+                  "아": "h"}
+"""The syllables a Korean question letters its parts with, in the order of the alphabet
+("(가)", "(나)", "(다)"): "문제 3 (다)" is Q3 (c)."""
+SYLLABLE_LETTERS = {**KANA_LETTERS, **HANGUL_LETTERS}
+"""A part's letter in a script with no Latin letters, and the letter it stands for."""
 QUESTION_LABEL = re.compile(rf"\b({LABEL_WORD})\s*\.?\s*(\d+)(?!\d|,\d)", re.I)
 """A question named by word and number anywhere in a text: ("q", "3") of "see Q3 (c)"."""
 STEMS_OF_OTHER_LANGUAGES = {"языко": "langu", "моделир": "model", "класс": "class",
@@ -332,9 +338,11 @@ def stem(word: str) -> str:
     return STEMS_OF_OTHER_LANGUAGES.get(word[:7]) or STEMS_OF_OTHER_LANGUAGES.get(word[:5], word[:5])
 
 
-ANSWER_WORD = r"(?:(?:final\s+)?answers?|答え|答案|解答|回答|答|정답|답)"
+ANSWER_WORD = (r"(?:(?:final\s+)?answers?|答え|答案|解答|回答|答|정답|답변|답"
+               r"|respostas?(?:\s+final)?|cevap|yan[ıi]t)")
 """The word that announces an answer, in English or as a Japanese IME, a Chinese or a
-Korean student types it ("答え:25.77GB", "答案：…", "答：…", "답: 25.77 GB")."""
+Korean student types it ("答え:25.77GB", "答案：…", "答：…", "답: 25.77 GB", "답변: …"),
+in Portuguese ("Resposta: 25,77 GB", "Resposta final") and Turkish ("Cevap: …", "Yanıt")."""
 ANSWER_WORDS = re.compile(
     rf"(?:{ANSWER_WORD}|ans\.?|solutions?|sol\.)\s*(?:(?:to|for|of)\s+)?[:.\-–]?\s*",
     re.I)
@@ -347,7 +355,8 @@ ANSWER_LINE = re.compile(
 (d): 14.50 billion parameters", "Answer (e)(II): 75.5 MB" (the part it answers named
 after the word, as a margin note has it)."""
 ANSWER_HEADINGS = frozenset({"answer", "answers", "final answer", "final answers", "ans", "答え", "答案", "解答", "回答", "答",
-                             "정답", "답"})
+                             "정답", "답", "답변", "resposta", "respostas", "resposta final",
+                             "cevap", "yanıt", "yanit"})
 """A heading that is only the answer word ("### Answer" under each question, as a notebook
 exported to Markdown has it): what stands under it, to the next heading, is the answer."""
 

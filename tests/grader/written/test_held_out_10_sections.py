@@ -151,3 +151,30 @@ def test_a_dashboards_markdown_panels_open_their_questions():
     got = extract_answers(WANDB, LAB[:2])
     assert got["q1"].answer == "22,829,056"
     assert got["q1"].heading == "MARKDOWN PANEL **Question 1**"
+
+
+# -- the part and answer words of those languages ---------------------------------------------
+
+
+def test_portuguese_and_korean_part_words_and_letters_are_parts():
+    assert _path("Questão 3, alínea c)") == ("q", "3", "c", None)
+    assert _path("Questão 3 – letra d") == ("q", "3", "d", None)
+    assert _path("문제 3 (다)") == ("q", "3", "c", None)
+    assert _path("(나) 소프트맥스") == ("?", "", "b", None)
+
+
+def test_an_answer_word_of_each_language_marks_the_answer_line():
+    from grader.written.vocabulary import ANSWER_LINE, is_answer_heading
+
+    for line in ("Resposta: **25,77 GB**", "Resposta final: 25,77 GB", "Cevap: 20.857.601",
+                 "Yanıt: 0,84", "답변: 20,963,600"):
+        assert ANSWER_LINE.match(line), line
+    assert is_answer_heading("### Resposta") and is_answer_heading("**Cevap**")
+    assert not ANSWER_LINE.match("Respostas curtas seguem abaixo")
+
+
+def test_the_answer_line_is_taken_over_a_later_working_number():
+    text = ("## Questão 3 (c)\nResposta: 25,77 GB\n"
+            "Por cabeça: 16.384^2 = 268.435.456 pontuações.\n## Questão 3 (d)\n")
+    got = extract_answers(text, [QuestionSpec("q3c", ("Q3 (c)",)), QuestionSpec("q3d", ("Q3 (d)",))])
+    assert got["q3c"].answer == "25,77 GB"
