@@ -365,6 +365,8 @@ def _number_candidates(row: _Row, matches: Sequence[re.Match[str]], sources: Seq
     line_answers = 0  # and outside
     keyword_asides: list[int] = []  # values after a keyword ("Result:") inside "( ... )"
     keyword_values: list[int] = []  # and outside
+    restated: list[int] = []  # conclusive values inside "( ... )"
+    settled_outside: list[int] = []  # and conclusive ones outside
     text = row.text
     for m in matches:
         s, e = m.span()
@@ -393,6 +395,17 @@ def _number_candidates(row: _Row, matches: Sequence[re.Match[str]], sources: Seq
             (keyword_asides if in_parens else keyword_values).append(len(out))
         out.append(Candidate(written, row.src.number, why, tier > TIER_NUMBER,
                              parse_answer(written, symbols), tier, s, e, text))
+        if in_parens and tier == TIER_CONCLUSIVE:
+            restated.append(len(out) - 1)
+        elif tier >= TIER_CONCLUSIVE:
+            settled_outside.append(len(out) - 1)
+    for k in restated:
+        # "= 14,495,514,624 (about 14.5 billion)": the rounding in parentheses restates the
+        # value before it, which is the answer as written
+        if any(j < k and _same(out[j], out[k]) for j in settled_outside):
+            c = out[k]
+            out[k] = Candidate(c.text, c.line, "in parentheses", False, c.parsed, TIER_ASIDE,
+                               c.column, c.end, c.line_text)
     if not keyword_values:
         keyword_asides = []
     if line_answers or keyword_asides:

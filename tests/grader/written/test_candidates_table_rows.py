@@ -100,3 +100,16 @@ def test_a_number_that_is_no_given_stays_an_answer():
     text = "## Q3 (d)\n**Answer:** 14.5 billion, or 302 million per layer.\n## Q3 (e)\n"
     spec = QuestionSpec("d", ("Q3 (d)",), symbols={"H": 6144, "L": 48})
     assert extract_answers(text, [spec])["d"].shotgun != ()
+
+
+def test_a_rounding_in_parentheses_restates_the_value_before_it():
+    text = ("3(d)\nI ignored the bias terms.\nFFN parameters = 14,495,514,624 "
+            "(about 14.5 billion)\n\n3(e)(i)\nx\n")
+    got = extract_answers(text, [QuestionSpec("d", ("Q3 (d)",))])["d"]
+    assert got.answer == "14,495,514,624"
+
+
+def test_a_value_in_parentheses_that_is_no_rounding_of_it_stays_a_candidate():
+    text = "3(d)\nFFN parameters = 14,495,514,624 (about 15 billion)\n\n3(e)(i)\nx\n"
+    got = extract_answers(text, [QuestionSpec("d", ("Q3 (d)",))])["d"]
+    assert got.answer == "15 billion"
