@@ -9,7 +9,8 @@ that takes the first number after "validation" takes the seed index for the accu
 and one that looks for a number after "test" misses a figure written before it. So each
 number of a sentence gets a role first (`seedwords`), the figures of a sentence get their
 field and are cut into runs (`seedsentences`), and the runs are paired with seeds, saying
-when that is not certain (`seedpairing`); tables are read by their headers (`seedtables`).
+when that is not certain (`seedpairing`); tables are read by their headers (`seedtables`),
+and a dict printed by Python by its keys (`seedprints`).
 A number with no role is not read: a wrong reading would tell an honest student that
 their figures disagree with their logs.
 

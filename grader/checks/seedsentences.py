@@ -146,8 +146,8 @@ def _listed_seeds(text: str) -> list[int]:
 def respectively(text: str) -> list[tuple[int, str, int, float | int]] | None:
     """Figures listed in the order of a list of seeds ("best validation accuracies of
     0.853, 0.851 and 0.861 for seeds 1, 2 and 3, reached at steps 1200, 1400 and 1600,
-    with test accuracies 0.841, 0.840 and 0.850"), as (offset, field, seed, value); None
-    when the text names no list of seeds. A list is read only when it has one figure per
+    with test accuracies 0.841, 0.840 and 0.850"; "seeds 1–3 reach …"), as (offset,
+    field, seed, value); None when the text names no list or range of seeds. A list is read only when it has one figure per
     seed and its field is named (the step by "step(s)", an accuracy by its split, as in a
     sentence); others are left out."""
     seeds_at = SEED_LIST.search(text)
