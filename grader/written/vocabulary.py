@@ -339,10 +339,13 @@ def stem(word: str) -> str:
 
 
 ANSWER_WORD = (r"(?:(?:final\s+)?answers?|答え|答案|解答|回答|答|정답|답변|답"
-               r"|respostas?(?:\s+final)?|cevap|yan[ıi]t)")
+               r"|respostas?(?:\s+final)?|cevap|yan[ıi]t|antwort|r[ée]ponses?(?:\s+finale)?"
+               r"|respuestas?(?:\s+final)?|rispost[ae](?:\s+finale)?|ответ)")
 """The word that announces an answer, in English or as a Japanese IME, a Chinese or a
 Korean student types it ("答え:25.77GB", "答案：…", "答：…", "답: 25.77 GB", "답변: …"),
-in Portuguese ("Resposta: 25,77 GB", "Resposta final") and Turkish ("Cevap: …", "Yanıt")."""
+in Portuguese ("Resposta: 25,77 GB", "Resposta final"), Turkish ("Cevap: …", "Yanıt"),
+German ("Antwort:"), French ("Réponse :"), Spanish ("Respuesta:"), Italian ("Risposta:")
+and Russian ("Ответ:")."""
 ANSWER_WORDS = re.compile(
     rf"(?:{ANSWER_WORD}|ans\.?|solutions?|sol\.)\s*(?:(?:to|for|of)\s+)?[:.\-–]?\s*",
     re.I)
@@ -356,7 +359,9 @@ ANSWER_LINE = re.compile(
 after the word, as a margin note has it)."""
 ANSWER_HEADINGS = frozenset({"answer", "answers", "final answer", "final answers", "ans", "答え", "答案", "解答", "回答", "答",
                              "정답", "답", "답변", "resposta", "respostas", "resposta final",
-                             "cevap", "yanıt", "yanit"})
+                             "cevap", "yanıt", "yanit", "antwort", "réponse", "reponse",
+                             "réponse finale", "respuesta", "respuesta final", "risposta",
+                             "risposta finale", "ответ"})
 """A heading that is only the answer word ("### Answer" under each question, as a notebook
 exported to Markdown has it): what stands under it, to the next heading, is the answer."""
 

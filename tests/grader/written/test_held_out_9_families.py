@@ -61,3 +61,10 @@ def test_a_numbered_section_heading_is_no_value():
         assert not states_value(heading), heading
     for heading in ("## 9,437,184 params", "## 25.77 GB", "## 14.5 billion parameters"):
         assert states_value(heading), heading
+
+
+def test_the_answer_word_of_the_corpus_languages_marks_an_answer_line():
+    for word in ("Antwort:", "Réponse :", "Respuesta:", "Risposta finale:", "Ответ:"):
+        text = f"## Q3 (c)\n48 · 16384² · 2 B = 25 769 803 776 B\n{word} 24 GB, see above.\n"
+        got = extract_answers(text, [QuestionSpec("c", ("Q3 (c)",))])["c"]
+        assert (got.answer, got.why) == ("24 GB", "answer line"), word
