@@ -13,6 +13,8 @@ still the file's own. String operations only (no pattern per dialect).
 from __future__ import annotations
 
 from calculators.answers.units import memory_unit, scale_word
+from grader.written.reading.journal import journal_headings
+from grader.written.reading.repl import fenced_sessions
 from grader.written.reading.threads import student_thread, without_task_boxes
 from grader.written.vocabulary import KINDS, QUESTION_LABEL, ROMAN_VALUES, is_answer_heading
 
@@ -29,6 +31,7 @@ def as_markdown(text: str) -> str:
         any(ln.startswith("== ") for ln in lines)
         and next((ln for ln in lines if ln.strip()), "").startswith("= "))
     org = any(ln[:2] == "#+" and ln[2:3].isalpha() for ln in lines)
+    lines = journal_headings(fenced_sessions(lines))
     lines = _transcript(lines)
     lines = without_task_boxes(student_thread(lines))
     lines = _tab_tables(lines)

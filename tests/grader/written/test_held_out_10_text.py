@@ -84,3 +84,75 @@ def test_a_threads_quotes_teammates_and_timeline_are_not_the_students_words():
     text = ("## Q3 (c)\n> Note: the scores are fp16.\nAlice commented on the draft.\n"
             "**25.77 GB**\n")
     assert as_markdown(text) == text
+
+
+LAB = [QuestionSpec("lm", ("Question 3",), part="Language modeling task"),
+       QuestionSpec("cls", ("Question 3",), part="Classification task"),
+       QuestionSpec("q4", ("Question 4",))]
+
+JOURNAL = """Lab A journal
+
+2026-11-16 Sun 15:10 —
+Read the handout; 4 layers, nhid = 200.
+
+2026-11-18 Tue 21:40 — Question 3, language modeling task
+  per encoder layer   = 242,000   x 4 = 968,000
+Question 3, language modeling task: 20,968,400 trainable parameters.
+
+2026-11-19 Wed 09:15 — correction
+My first sum was 10,968,200; the total above stands. Check: 120,600 + 121,400 = 242,000.
+
+2026-11-20 Thu 23:50 — Question 3, classification task
+Same body (10,000,200 + 968,000 = 10,968,200) and a head of 400.
+Question 3, classification task: 10,968,600 trainable parameters.
+
+2026-11-21 Fri 17:20 — Question 4
+Both end at 0.81.
+"""
+
+
+def test_a_journals_dated_entries_are_headings_and_an_entrys_result_is_its_answer():
+    got = extract_answers(as_markdown(JOURNAL), LAB)
+    assert got["lm"].answer == "20,968,400"  # not the correction entry's 242,000
+    assert got["cls"].answer == "10,968,600"
+
+
+def test_a_journal_entry_line_is_a_heading_and_one_dated_line_is_no_journal():
+    lines = as_markdown(JOURNAL).split("\n")
+    assert len(lines) == JOURNAL.count("\n") + 1
+    assert lines[2] == "## 2026-11-16 Sun 15:10"
+    assert lines[5] == "## Question 3, language modeling task"
+    assert lines[7].startswith("Answer: **Question 3, language modeling task**: 20,968,400")
+    assert lines[9] == "## correction"
+    text = "Report, 2026-11-16\n2026-11-16 — submitted late\nQuestion 3: 20,968,400\n"
+    assert as_markdown(text) == text
+
+
+REPL = """Question 1
+
+Python 3.11.6 (main, Oct  3 2026, 10:21:03) [GCC 12.2.0] on linux
+>>> d, N = 512, 4
+>>> for k in range(N):
+...     pass
+...
+>>> 32000*d + N*(5*d*d)
+21626880
+>>> 21626880 / 1e6   # in millions
+21.62688
+
+Question 2
+"""
+
+
+def test_a_python_shell_session_is_a_code_block_its_line_count_kept():
+    lines = as_markdown(REPL).split("\n")
+    assert len(lines) == REPL.count("\n") + 1
+    assert lines[1] == "```" and lines[11] == "```"  # the blank lines around it
+    assert lines[2].startswith("Python 3.11.6")
+    # the typed division is the program's, not a formula the student answers with
+    got = extract_answers(as_markdown(REPL), [QuestionSpec("q1", ("Question 1",)),
+                                              QuestionSpec("q2", ("Question 2",))])
+    assert got["q1"].answer != "21626880 / 1e6"
+    # an e-mail's nested quote (">>> ") with no typed code around it is no session
+    mail = "On Monday you wrote:\n>>> the answer is 25.77 GB\n\nThanks.\n"
+    assert as_markdown(mail) == mail
