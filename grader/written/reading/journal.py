@@ -54,12 +54,15 @@ def _entry_title(line: str) -> str | None:
 
 def journal_headings(lines: list[str]) -> list[str]:
     """``lines`` with each dated entry's line written as a heading, where two entries or
-    more open their lines with a date; else unchanged. In an entry titled by a question,
+    more open their lines with a date, each over a body of its own (consecutive dated
+    lines are a pasted log's); else unchanged. In an entry titled by a question,
     a line that says the title again with a value (``Question 3, language modeling task:
     20,968,400 trainable parameters.``) is the entry's result, as an INI file's key line
     is: it is written as an answer line (``Answer: **Question 3, …**: 20,968,400 …``), so a
     later entry's working ("… = 242,000, fine.") does not outrank it."""
-    titles = {i: t for i, line in enumerate(lines) if (t := _entry_title(line)) is not None}
+    dated = {i: t for i, line in enumerate(lines) if (t := _entry_title(line)) is not None}
+    # an entry has a body; dated lines in a run are a log's ("2026-11-16 12:00:01 - INFO")
+    titles = {i: t for i, t in dated.items() if i - 1 not in dated and i + 1 not in dated}
     if len(titles) < 2:
         return lines
     out = list(lines)

@@ -156,3 +156,11 @@ def test_a_python_shell_session_is_a_code_block_its_line_count_kept():
     # an e-mail's nested quote (">>> ") with no typed code around it is no session
     mail = "On Monday you wrote:\n>>> the answer is 25.77 GB\n\nThanks.\n"
     assert as_markdown(mail) == mail
+
+
+def test_a_pasted_logs_dated_lines_are_no_journal_entries():
+    log = ("Question 4\n\n2026-11-16 12:00:01 - INFO - epoch 1 val_acc 0.71\n"
+           "2026-11-16 12:05:01 - INFO - epoch 2 val_acc 0.77\n\n"
+           "2026-11-17 09:00:00 - INFO - epoch 1 val_acc 0.62\n"
+           "2026-11-17 09:05:00 - INFO - epoch 2 val_acc 0.72\n")
+    assert as_markdown(log) == log
