@@ -31,6 +31,7 @@ from grader.written.vocabulary import (
     SYLLABLE_LETTERS,
     WORD_AFTER_ORDINAL,
     undecorated,
+    value_alone,
 )
 
 END = ("end", "", None, None)
@@ -134,7 +135,7 @@ _BARE_HEADING = re.compile(r"^(?P<n>\d{1,2})(?P<dots>(?:\.\d+)*)\.?(?:\s+(?![\d.
 """"3 Memory", "3.": a heading numbered by hand; not "# 25769803776 25.77" (a code comment)."""
 CLOSING = re.compile(
     r"(?:\d{1,2}\.?\s+)?(?:summary(?:\s+(?:of|for)\s+(?:the\s+|my\s+|all\s+)?"
-    r"(?:answers?|results?|solutions?|questions?))?|(?:final|all|my)\s+(?:answers?|results?)"
+    r"(?:answers?|results?|solutions?|questions?))?|(?:final|all|my)\s+(?:answers|results)"
     r"|answers?\s+summary|summary\s+table|results?\s+summary|overview\s+of\s+(?:the\s+|my\s+)?"
     r"answers?|answers?\s+at\s+a\s+glance|tl;?dr)\s*[:.]?", re.I)
 """A closing section that restates the answers ("Summary", "Summary of answers", "Final
@@ -361,6 +362,8 @@ def read_mark(raw: str, heading: bool) -> Mark | None:
     low = plain.lower()
     if heading and (low.startswith(END_WORDS) or CLOSING.fullmatch(plain)):
         return Mark((END,), len(raw))
+    if heading and value_alone(plain.strip(" *_")):
+        return None  # "## 24 GB", "## 14.49 billion": a result printed large, no question
     if (skip := undecorated(plain)) and skip < len(plain):
         plain, where = plain[skip:], where[skip:]  # "🧠 Q3 (c)", "A  Q3(a)", "3.2 Q3(b)"
     found = _label_at(plain, where, len(raw))

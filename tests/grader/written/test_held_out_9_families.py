@@ -68,3 +68,13 @@ def test_the_answer_word_of_the_corpus_languages_marks_an_answer_line():
         text = f"## Q3 (c)\n48 · 16384² · 2 B = 25 769 803 776 B\n{word} 24 GB, see above.\n"
         got = extract_answers(text, [QuestionSpec("c", ("Q3 (c)",))])["c"]
         assert (got.answer, got.why) == ("24 GB", "answer line"), word
+
+
+def test_a_boxed_final_answer_printed_large_answers_its_part():
+    # an exam booklet's box: "Final answer" over the value set large; not a closing
+    # "Final answers" summary, and "## 24 GB" is no question 24
+    text = ("# Q3 (c)\nbytes = 12,884,901,888 x 2 = 25,769,803,776 B\n"
+            "in GB: 25,769,803,776 ÷ 1024^3 = 24.0\nFinal answer\n## 24 GB\n"
+            "# Q3 (d)\nper layer 302,020,608\nFinal answer\n## 14.49 billion\n")
+    got = extract_answers(text, [QuestionSpec("c", ("Q3 (c)",)), QuestionSpec("d", ("Q3 (d)",))])
+    assert (got["c"].answer, got["d"].answer) == ("24 GB", "14.49 billion")
