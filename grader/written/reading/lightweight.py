@@ -12,11 +12,19 @@ still the file's own. String operations only (no pattern per dialect).
 
 from __future__ import annotations
 
+import csv
+
 from calculators.answers.units import memory_unit, scale_word
 from grader.written.reading.journal import journal_headings
 from grader.written.reading.repl import fenced_sessions
 from grader.written.reading.threads import student_thread, without_task_boxes
-from grader.written.vocabulary import KINDS, QUESTION_LABEL, ROMAN_VALUES, is_answer_heading
+from grader.written.vocabulary import (
+    KINDS,
+    QUESTION_LABEL,
+    ROMAN_VALUES,
+    has_digit,
+    is_answer_heading,
+)
 
 _UNDERLINES = "=-~^\"'`#*+"
 """The characters reStructuredText (and Markdown's setext) underline a title with."""
@@ -218,26 +226,51 @@ def _tab_cells(line: str) -> list[str] | None:
     return [c.strip() for c in body.split("\t")]
 
 
+def _csv_cells(line: str) -> list[str] | None:
+    """The cells of a comma-separated row as a ``.csv`` file writes it (``"Q3 (e) (I)",
+    "9,437,184",parameters``: a cell holding a comma quoted), or None for a line with no
+    comma or one a CSV reader cannot split."""
+    if "," not in line or line.lstrip().startswith("|"):
+        return None
+    try:
+        rows = list(csv.reader([line.strip()], strict=True))
+    except csv.Error:
+        return None
+    return [c.strip() for c in rows[0]] if len(rows) == 1 else None
+
+
+def _csv_header(line: str) -> bool:
+    """A CSV header: short names (three words at most each), no figure among them, and
+    no space after its commas, as a program writes ``question,answer,unit,note``; a
+    sentence's commas ("First, the mask, then") have their space."""
+    cells = _csv_cells(line)
+    return cells is not None and len(cells) >= 2 and ", " not in line and all(
+        c and len(c.split()) <= 3 and not has_digit(c) for c in cells)
+
+
 def _tab_tables(lines: list[str]) -> list[str]:
-    """A table pasted from a spreadsheet or a ``.tsv`` file (its cells split by tabs) as
-    the Markdown pipe table it is: two rows or more in a run, each with as many cells as
-    the first (two or more). No ``|---|`` line is added, so the line count is kept: a
+    """A table pasted from a spreadsheet or a ``.tsv`` file (its cells split by tabs), or
+    from a ``.csv`` file under a header of names, as the Markdown pipe table it is: two
+    rows or more in a run, each with as many cells as the first (two or more). No ``|---|`` line is added, so the line count is kept: a
     first row of names over rows of figures is a header as Word's tables' is, and its
     "answer" column is then the answer, not the working beside it ("softmax, index 2").
     A "unit" column is joined to the figure before it ("0.54", "GB" -> "0.54 GB")."""
     out = list(lines)
     i = 0
     while i < len(lines):
-        first = _tab_cells(lines[i])
+        split = _tab_cells if _tab_cells(lines[i]) is not None else _csv_cells
+        first = split(lines[i])
+        if split is _csv_cells and not _csv_header(lines[i]):
+            first = None  # a CSV table is known by its header, prose has commas too
         j = i + 1
         while first is not None and j < len(lines) and (
-                (row := _tab_cells(lines[j])) is not None and len(row) == len(first)):
+                (row := split(lines[j])) is not None and len(row) == len(first)):
             j += 1
         if first is not None and len(first) >= 2 and j - i >= 2:
             unit = next((k for k, name in enumerate(first)
                          if k > 0 and name.lower().rstrip("s") in _UNIT_COLUMNS), None)
             for k in range(i, j):
-                row = _tab_cells(lines[k]) or []
+                row = split(lines[k]) or []
                 if unit is not None:  # "0.54", "GB" -> "0.54 GB", as the student means it
                     value = f"{row[unit - 1]} {row[unit]}".strip() if k > i else row[unit - 1]
                     row = row[:unit - 1] + [value] + row[unit + 1:]

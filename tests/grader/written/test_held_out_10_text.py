@@ -164,3 +164,20 @@ def test_a_pasted_logs_dated_lines_are_no_journal_entries():
            "2026-11-17 09:00:00 - INFO - epoch 1 val_acc 0.62\n"
            "2026-11-17 09:05:00 - INFO - epoch 2 val_acc 0.72\n")
     assert as_markdown(log) == log
+
+
+CSV = ('A3, part 3\n\nquestion,answer,unit,note\n'
+       '"Q3 (a) (II)",0.7500,,"softmax, index 2"\n'
+       'Q3 (d),14.50,billion,"weights + biases, 48 layers"\n'
+       'Q3 (e) (I),"9,437,184",parameters,"W_Q and W_V, r = 8"\n\n'
+       'Explanation\n\nQ3 (d). One FFN, 48 layers, 3 terms, 2 matrices: 14.50 billion.\n')
+
+
+def test_a_csv_table_under_a_header_of_names_is_a_table_and_prose_with_commas_is_none():
+    text = as_markdown(CSV)
+    assert text.split("\n")[4] == "| Q3 (d) | 14.50 billion | weights + biases, 48 layers |"
+    got = extract_answers(text, Q3)
+    assert got["q3a2.p"].answer == "0.7500"
+    assert got["q3e1"].answer == "9,437,184"
+    prose = "First, the mask, then\nthe heads, in turn, then\nthe output, as usual, then\n"
+    assert as_markdown(prose) == prose
