@@ -32,8 +32,11 @@ _ORG_KEYWORDS = ("TODO ", "DONE ", "NEXT ", "WAIT ", "CANCELLED ")
 
 
 def as_markdown(text: str) -> str:
-    """``text`` with AsciiDoc, reStructuredText and org-mode structure written as Markdown;
-    a text with none of them is returned unchanged."""
+    """``text`` with AsciiDoc, reStructuredText and org-mode structure written as Markdown,
+    and the kinds of text file students hand in read as what they are: a chat transcript,
+    an issue thread (``threads``), a lab journal (``journal``), a Python shell session
+    (``repl``), a tab- or comma-separated table, an INI file; a text with none of them is
+    returned unchanged."""
     lines = _without_line_numbers(text.split("\n"))
     asciidoc = any(ln.rstrip() == "|===" for ln in lines) or (
         any(ln.startswith("== ") for ln in lines)
