@@ -194,7 +194,7 @@ def answer_key(check: Check, qid: str, reference: Callable[[], Any] | None) -> K
 
 
 def spec_of(check: Check, spec_id: str,
-            synonyms: Mapping[str, Sequence[str]] | None = None) -> QuestionSpec:
+            synonyms: Mapping[str, Sequence[str]] | None = None, title: str = "") -> QuestionSpec:
     """The report section a check names: `report` (label or phrases), `report_part`, labels,
     and the other names the pack's `[synonyms]` give its phrases."""
     s = check.settings  # an answer's, or another kind's that quotes a section (manual)
@@ -203,7 +203,7 @@ def spec_of(check: Check, spec_id: str,
                                                         else []))
     return QuestionSpec(spec_id, tuple(s.report), part=s.report_part,
                         symbols=getattr(s, "symbols", None), labels=labels,
-                        synonyms=synonyms or {})
+                        synonyms=synonyms or {}, title=title)
 
 
 def report_specs(pack: Pack) -> dict[str, QuestionSpec]:
@@ -213,7 +213,7 @@ def report_specs(pack: Pack) -> dict[str, QuestionSpec]:
         for index, check in enumerate(question.checks):
             if getattr(check.settings, "report", None):
                 out[f"{question.id}#{index}"] = spec_of(check, f"{question.id}#{index}",
-                                                         pack.synonyms)
+                                                         pack.synonyms, question.title)
     return out
 
 

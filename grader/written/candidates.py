@@ -35,6 +35,7 @@ from grader.written.vocabulary import (
     CJK_CHARS,
     LIST_COMMAS,
     NUMBER,
+    QUESTION_LABEL,
     UNIT_WORDS,
     has_digit,
     heading_text,
@@ -179,6 +180,8 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
                     if len(text) <= _FORMULA_LINE and index >= formula_from and not src.code
                     else [])
         matches = list(_CANDIDATE.finditer(text))[-MAX_CANDIDATES:]
+        named = [m.span(2) for m in QUESTION_LABEL.finditer(text)]  # "So Question 1: …"
+        matches = [m for m in matches if not any(s <= m.start() < e for s, e in named)]
         spelled = spelled_out(text)
         # a heading that is a value alone ("## 9,437,184 params", a poster's result set
         # large) marks it as bold does; one stating values ("#### Key numbers: h = 48")

@@ -29,7 +29,7 @@ class QuestionSpec:
     a number belongs to the nearest label before it. ``synonyms``: other names a student
     may give a phrase heading or part, by the pack's name (the pack's ``[synonyms]``:
     "Language modeling task" = ["Pre-training (LM) model"]); a label needs none, its
-    forms are read by the label grammar.
+    forms are read by the label grammar. ``title``: the question's title.
     """
 
     id: str
@@ -38,6 +38,9 @@ class QuestionSpec:
     symbols: Mapping[str, Any] | None = None
     labels: tuple[str, ...] = ()
     synonyms: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    title: str = ""
+    """The question's title in the pack ("Trainable parameters of the encoder"): which of
+    a table row's marked values it names, where several are marked alike."""
 
     def names(self, phrase: str) -> list[str]:
         """``phrase`` and the other names the pack gives it."""

@@ -319,6 +319,30 @@ def _row_beats(row: Candidate, body: Candidate, reader: _Reader, later: _Range) 
     return body.tier < TIER_BOLD and row.tier == TIER_FINAL and reader.lines[later.start].table
 
 
+def _stems(text: str) -> set[str]:
+    words = "".join(ch.lower() if ch.isalpha() else " " for ch in text).split()
+    return {w[:5] for w in words if len(w) > 2 and w not in ("the", "and", "for", "with")}
+
+
+def _named_by_title(found: Sequence[Candidate], chosen: Candidate | None,
+                    title: str) -> Candidate | None:
+    """Among a table row's values marked alike (a dashboard's tiles: "| Trainable params
+    (encoder) **22,829,056** | LoRA trainable (r=8) **65,536** |"), the one whose cell the
+    question's title names most ("Trainable parameters of the encoder"); else ``chosen``."""
+    if chosen is None or not title or not chosen.line_text.lstrip().startswith("|"):
+        return chosen
+    peers = [c for c in found if c.line == chosen.line and c.tier == chosen.tier]
+    if len(peers) < 2:
+        return chosen
+    words = _stems(title)
+
+    def named(c: Candidate) -> int:
+        return len(_stems(c.line_text[c.line_text.rfind("|", 0, c.column) + 1:c.column]) & words)
+
+    best = max(peers, key=named)
+    return best if named(best) > named(chosen) else chosen
+
+
 def extract_answers(report_text: str, questions: Sequence[QuestionSpec]) -> dict[str, Extracted]:
     """The final answer of each question's section, keyed by ``QuestionSpec.id``.
 
@@ -336,7 +360,7 @@ def extract_answers(report_text: str, questions: Sequence[QuestionSpec]) -> dict
             rng = rows[0]
         body = rng
         found = reader.found(rng, spec)
-        chosen = pick(found)
+        chosen = _named_by_title(found, pick(found), spec.title)
         for later in reader.later_ranges(spec, body):
             row_found = reader.found(later, spec)
             row = pick(row_found)

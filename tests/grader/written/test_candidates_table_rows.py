@@ -113,3 +113,20 @@ def test_a_value_in_parentheses_that_is_no_rounding_of_it_stays_a_candidate():
     text = "3(d)\nFFN parameters = 14,495,514,624 (about 15 billion)\n\n3(e)(i)\nx\n"
     got = extract_answers(text, [QuestionSpec("d", ("Q3 (d)",))])["d"]
     assert got.answer == "15 billion"
+
+
+def test_a_dashboards_tiles_answer_by_the_tile_the_questions_title_names():
+    text = ("MARKDOWN PANEL **Question 1**\nPer layer 1,577,984; four layers 6,311,936\n"
+            "| Trainable params (encoder) **22,829,056** | LoRA trainable (r=8) **65,536** |\n")
+    titled = QuestionSpec("q1", ("Question 1",),
+                          title="Q1 Trainable parameters of the encoder (formula and number)")
+    assert extract_answers(text, [titled])["q1"].answer == "22,829,056"
+    untitled = QuestionSpec("q1", ("Question 1",))  # no title: the last marked value, as before
+    assert extract_answers(text, [untitled])["q1"].answer == "65,536"
+
+
+def test_a_questions_number_named_in_the_answer_line_is_no_value():
+    text = ("## Question 1\nembeddings 16,517,120 plus four layers 5,261,312.\n"
+            "So Question 1: 21,778,432\n## Question 2\n")
+    got = extract_answers(text, [QuestionSpec("q1", ("Question 1",))])["q1"]
+    assert got.answer == "21,778,432"
