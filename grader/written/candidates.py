@@ -334,7 +334,7 @@ def _tier(row: _Row, m: re.Match[str], before: str, after: str, written: str,
         return TIER_BOLD, "bold"
     if row.values is not None and row.values[0] <= s < row.values[1]:
         return TIER_CONCLUSIVE, "value cell"  # "| Probability | e^3 / 26.779 | 0.750 |"
-    if _EQ_BEFORE.search(before) and settled:
+    if _EQ_BEFORE.search(before) and settled and not row.src.code:  # code assigns data
         return TIER_CONCLUSIVE, "after ="
     if _APPROX_BEFORE.search(before) and settled:
         return TIER_CONCLUSIVE, "after ≈"

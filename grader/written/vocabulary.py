@@ -198,9 +198,9 @@ LIST_MARKER = re.compile(rf"^(?:[{BULLETS}]|\(?(?:\d{{1,2}}|[a-z]|[ivxlIVXL]{{1,
 LEADING_MARKERS = re.compile(rf"^(?:[{BULLETS}]\s+|(?:\d+|[A-Za-z](?=\.\d))(?:\.\d+)*[.)]?\s+)+")
 """Bullets, list and section numbers at a line's start ("3.1", "C.1" of a document class
 that letters its sections); never ``(I)``, which may be a part's label."""
-QUOTE_AND_BULLET = re.compile(rf"^(?:\s|>|[{BULLETS}]\s+|\[![a-z]+\][-+]?\s*)*")
+QUOTE_AND_BULLET = re.compile(rf"^(?:\s|>|[{BULLETS}]\s+|\[![a-z]+\][-+]?\s*|\[[ xX]\]\s+)*")
 """What may stand before a label on its line: indentation, ``>`` quote marks (Obsidian
-call-outs ``> [!note]`` too), bullets."""
+call-outs ``> [!note]`` too), bullets, a task list's box (``- [x] Q3 (d) …``)."""
 
 # -- sentence ends ------------------------------------------------------------------------------
 

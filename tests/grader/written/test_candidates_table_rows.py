@@ -130,3 +130,16 @@ def test_a_questions_number_named_in_the_answer_line_is_no_value():
             "So Question 1: 21,778,432\n## Question 2\n")
     got = extract_answers(text, [QuestionSpec("q1", ("Question 1",))])["q1"]
     assert got.answer == "21,778,432"
+
+
+def test_an_assignment_in_a_code_block_is_data_not_a_conclusion():
+    text = ("## Question 1\nThe count:\n```\n>>> d, N = 512, 4\n>>> count(d, N)\n22829056\n```\n"
+            "which is the encoder's.\n## Question 2\n")
+    got = extract_answers(text, [QuestionSpec("q1", ("Question 1",))])["q1"]
+    assert got.answer == "22829056"
+
+
+def test_a_task_lists_box_before_a_label_opens_its_section():
+    text = "- [x] Q3 (c) memory: 25.77 GB\n- [ ] Q3 (d) FFN: 14.5 billion\n"
+    got = extract_answers(text, [QuestionSpec("c", ("Q3 (c)",)), QuestionSpec("d", ("Q3 (d)",))])
+    assert (got["c"].answer, got["d"].answer) == ("25.77 GB", "14.5 billion")
