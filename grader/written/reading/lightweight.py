@@ -16,12 +16,11 @@ import csv
 
 from calculators.answers.units import memory_unit, scale_word
 from grader.written.reading.journal import journal_headings
+from grader.written.reading.keyed import is_nested_file, key_label, nested_answers
 from grader.written.reading.repl import fenced_sessions
 from grader.written.reading.threads import student_thread, without_task_boxes
 from grader.written.vocabulary import (
-    KINDS,
     QUESTION_LABEL,
-    ROMAN_VALUES,
     has_digit,
     is_answer_heading,
 )
@@ -48,6 +47,8 @@ def as_markdown(text: str) -> str:
     lines = _tab_tables(lines)
     if _is_key_value_file(lines):
         lines = _key_values(lines)
+    elif is_nested_file(lines):
+        lines = nested_answers(lines)
     if asciidoc:
         lines = _asciidoc(lines)
     if org:
@@ -104,44 +105,11 @@ def _key_and_value(line: str) -> tuple[str, str, str] | None:
 
 def _is_key_value_file(lines: list[str]) -> bool:
     """Whether a text is kept as an INI or config file: two section headers or more and
-    three ``key = value`` lines or more whose key names a question (``_key_label``)."""
+    three ``key = value`` lines or more whose key names a question (``keyed.key_label``)."""
     sections = sum(_ini_section(ln) for ln in lines)
-    keyed = sum((kv := _key_and_value(ln)) is not None and _key_label(kv[0]) is not None
+    keyed = sum((kv := _key_and_value(ln)) is not None and key_label(kv[0]) is not None
                 for ln in lines)
     return sections >= 2 and keyed >= 3
-
-
-def _key_pieces(key: str) -> list[str]:
-    """A key's pieces, runs of letters and of digits: ``q3a2.p`` -> q, 3, a, 2, p;
-    ``Q3(e)(II)`` -> q, 3, e, ii; ``q3_e_ii`` -> q, 3, e, ii."""
-    pieces: list[str] = []
-    for ch in key.lower():
-        if not ch.isalnum():
-            pieces.append("")
-        elif pieces and pieces[-1] and pieces[-1][-1].isdigit() == ch.isdigit():
-            pieces[-1] += ch
-        else:
-            pieces.append(ch)
-    return [p for p in pieces if p]
-
-
-def _key_label(key: str) -> str | None:
-    """A key naming a question's label written as the label grammar reads it, what else
-    the key says after it kept: ``q3a2.p`` -> "Q3 (a) (ii) p", ``q3_e_ii`` -> "Q3 (e)
-    (ii)", ``q3c`` -> "Q3 (c)"; None for a key naming no question (``student``)."""
-    pieces = _key_pieces(key)
-    if len(pieces) < 2 or KINDS.get(pieces[0]) is None or not pieces[1].isdecimal():
-        return None
-    label, rest = [f"Q{pieces[1]}" if KINDS[pieces[0]] == "q" else f"Task {pieces[1]}"], pieces[2:]
-    if rest and len(rest[0]) == 1 and "a" <= rest[0] <= "h":
-        label.append(f"({rest.pop(0)})")
-        if rest and (rest[0] in ROMAN_VALUES or rest[0] in _NUMERAL_OF):
-            numeral = rest.pop(0)
-            label.append(f"({_NUMERAL_OF.get(numeral, numeral)})")
-    return " ".join(label + rest)
-
-
-_NUMERAL_OF = {str(v): k for k, v in ROMAN_VALUES.items()}
 
 
 def _key_values(lines: list[str]) -> list[str]:
@@ -160,7 +128,7 @@ def _key_values(lines: list[str]) -> list[str]:
             out.append(text.lstrip("#; "))
             continue
         kv = _key_and_value(raw)
-        label = _key_label(kv[0]) if kv is not None else None
+        label = key_label(kv[0]) if kv is not None else None
         if kv is None or label is None:
             out.append(raw)
             continue

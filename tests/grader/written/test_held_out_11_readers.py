@@ -1,0 +1,57 @@
+"""Held-out-11's reader families: a YAML answers file, a Python script handed in as the
+report, a PDF whose answers are its annotations, a LaTeX exam-class answer sheet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from grader.written import Reports
+
+
+def _text(path: Path) -> str:
+    return Reports.read([path]).docs[0].text
+
+
+def test_a_yaml_answers_file_reads_its_key_paths_as_labels(tmp_path: Path) -> None:
+    """Nested keys give the path (``q3:`` / ``a:`` / ``II:``): a key path naming a
+    question is its heading and a leaf under it its answer line; working and comments
+    stay text, the line count is kept."""
+    source = (
+        "# my answers\n"
+        "student:\n"
+        "  name: A. Student\n"
+        "q3:\n"
+        "  a:\n"
+        "    II:\n"
+        "      working: |\n"
+        "        p = 20.09 / 26.78\n"
+        "      p_mat: 0.7500\n"
+        "      loss: 0.2876   # natural log\n"
+        "  c:\n"
+        "    answer: \"0.537 GB\"\n"
+        "  e:\n"
+        "    III:\n"
+        "      answer: >\n"
+        "        1536x\n"
+        "        less\n"
+    )
+    path = tmp_path / "answers.txt"
+    path.write_text(source, encoding="utf-8")
+    lines = _text(path).split("\n")
+    assert len(lines) == len(source.split("\n"))
+    assert lines[3] == "## Q3"
+    assert lines[5] == "#### Q3 (a) (ii)"
+    assert lines[7] == "p = 20.09 / 26.78"
+    assert lines[8] == "Answer: **Q3 (a) (ii) p_mat** = 0.7500"
+    assert lines[9] == "Answer: **Q3 (a) (ii) loss** = 0.2876 (natural log)"
+    assert lines[11] == "Answer: **Q3 (c)** = 0.537 GB"
+    assert lines[14] == "Answer: **Q3 (e) (iii)** = 1536x less"
+    assert lines[1:3] == ["student:", "  name: A. Student"]
+
+
+def test_prose_with_colons_is_no_yaml_file(tmp_path: Path) -> None:
+    """A report whose lines say ``Note: …`` is kept as written."""
+    source = "Q3:\n  Note: the answer is below.\n(c) 0.54 GB\nWorking: 2 bytes\n"
+    path = tmp_path / "report.txt"
+    path.write_text(source, encoding="utf-8")
+    assert _text(path).split("\n")[:4] == source.split("\n")[:4]
