@@ -17,6 +17,7 @@ import csv
 from calculators.answers.units import memory_unit, scale_word
 from grader.written.reading.journal import journal_headings
 from grader.written.reading.keyed import is_nested_file, key_label, nested_answers
+from grader.written.reading.pysource import script_report
 from grader.written.reading.repl import fenced_sessions
 from grader.written.reading.threads import student_thread, without_task_boxes
 from grader.written.vocabulary import (
@@ -34,9 +35,10 @@ def as_markdown(text: str) -> str:
     """``text`` with AsciiDoc, reStructuredText and org-mode structure written as Markdown,
     and the kinds of text file students hand in read as what they are: a chat transcript,
     an issue thread (``threads``), a lab journal (``journal``), a Python shell session
-    (``repl``), a tab- or comma-separated table, an INI file; a text with none of them is
+    (``repl``), a tab- or comma-separated table, an INI file, a YAML answers file
+    (``keyed``), a Python script (``pysource``); a text with none of them is
     returned unchanged."""
-    lines = _without_line_numbers(text.split("\n"))
+    lines = script_report(_without_line_numbers(text.split("\n")))
     asciidoc = any(ln.rstrip() == "|===" for ln in lines) or (
         any(ln.startswith("== ") for ln in lines)
         and next((ln for ln in lines if ln.strip()), "").startswith("= "))

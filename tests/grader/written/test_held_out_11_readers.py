@@ -55,3 +55,45 @@ def test_prose_with_colons_is_no_yaml_file(tmp_path: Path) -> None:
     path = tmp_path / "report.txt"
     path.write_text(source, encoding="utf-8")
     assert _text(path).split("\n")[:4] == source.split("\n")[:4]
+
+
+def test_a_python_script_reads_its_comments_and_docstrings_as_the_report(tmp_path: Path) -> None:
+    """A banner comment naming a question is its heading, comments and docstrings are
+    text, and code is fenced, so the program's constants are no answer."""
+    source = (
+        '"""My report as a script."""\n'
+        "import math\n"
+        "\n"
+        "NTOKEN, NHID = 50001, 200\n"
+        "\n"
+        "# ------------------------------ Question 3 ----\n"
+        "def count_lm():\n"
+        '    """Question 3, language modeling task.\n'
+        "\n"
+        "    # embedding   50001 * 200 = 10,000,200\n"
+        "    ANSWER (language modeling task): 20,857,601\n"
+        '    """\n'
+        "    return NTOKEN * NHID\n"
+        "\n"
+        "\n"
+        "# Interpretation: scratch ends higher.\n"
+    )
+    path = tmp_path / "report.txt"
+    path.write_text(source, encoding="utf-8")
+    lines = _text(path).split("\n")
+    assert lines[0] == "My report as a script."
+    assert lines[1:5] == ["`import math`", "```", "NTOKEN, NHID = 50001, 200", "```"]
+    assert lines[5] == "## Question 3"
+    assert lines[6] == "`def count_lm():`"
+    assert lines[9] == "embedding   50001 * 200 = 10,000,200"
+    assert lines[10] == "ANSWER (language modeling task): 20,857,601"
+    assert lines[11:14] == ["```", "    return NTOKEN * NHID", "```"]
+    assert lines[15] == "Interpretation: scratch ends higher."
+
+
+def test_a_text_that_is_no_script_is_kept(tmp_path: Path) -> None:
+    """Prose with a ``#`` line is no Python script: Python cannot parse it."""
+    source = "# Question 3\nThe count is 20,857,601 parameters.\n"
+    path = tmp_path / "report.txt"
+    path.write_text(source, encoding="utf-8")
+    assert _text(path).split("\n")[:2] == source.split("\n")[:2]
