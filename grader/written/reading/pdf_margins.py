@@ -125,3 +125,43 @@ def _drop_line_numbers(blocks: list[_Block]) -> list[_Block]:
         if kept:
             out.append(_Block(kept, block.page, block.rules))
     return out
+
+
+_TALLY_WORDS = ("point", "points", "pt", "pts", "mark", "marks", "p")
+"""What a question's points are counted in: "(4 points)", "[6 marks]", "(2 pts)"."""
+
+
+def _tally(text: str) -> bool:
+    """A question's points as an exam sheet prints them: "(4 points)", "[6 marks]",
+    "(2 pts)", "4 points"; a number with any other word is not one."""
+    body = text.strip()
+    if body[:1] in "([" and body[-1:] in ")]":
+        body = body[1:-1].strip()
+    words = body.split()
+    return (len(words) == 2 and words[0].replace(".", "", 1).isdecimal()
+            and words[1].lower().rstrip(".") in _TALLY_WORDS)
+
+
+def _drop_point_tallies(blocks: list[_Block]) -> list[_Block]:
+    """Blocks without an exam sheet's point tallies: "(4 points)" flush right on the line
+    of its question's label ("(c) Memory of the attention scores …").
+
+    Why: LaTeX's ``exam`` class (and most course templates) print each question's points
+    at the right margin, on its label's baseline; read with the label, the row is a table
+    whose only number is the 4, and the grader read every answer as "4". A tally is the
+    teacher's, not the student's: a line that is only a tally, with other text left of
+    it on its baseline, is dropped."""
+    pages: dict[int, list[_Line]] = {}
+    for block in blocks:
+        pages.setdefault(block.page, []).extend(block.lines)
+    drop = {id(ln) for page in pages.values() for ln in page if _tally(ln.text) and any(
+        other is not ln and other.x1 <= ln.x0 and abs(other.baseline - ln.baseline) < 0.35 * ln.size
+        and other.text.strip() for other in page)}
+    if not drop:
+        return blocks
+    out = []
+    for block in blocks:
+        kept = [ln for ln in block.lines if id(ln) not in drop]
+        if kept:
+            out.append(_Block(kept, block.page, block.rules))
+    return out

@@ -10,7 +10,11 @@ import re
 from collections import Counter
 
 from grader.written.reading.markup import Run, render
-from grader.written.reading.pdf_margins import _drop_line_numbers, _drop_margins
+from grader.written.reading.pdf_margins import (
+    _drop_line_numbers,
+    _drop_margins,
+    _drop_point_tallies,
+)
 from grader.written.reading.pdf_page import _Block, _Line, _Para
 from grader.written.reading.pdf_rows import _limits_of, _over_bar, _Row, _rows, _spaced
 from grader.written.reading.pdf_tables import (
@@ -257,7 +261,7 @@ def _same_line(lines: list[_Line], tail: list[_Line]) -> bool:
 
 
 def _layout(blocks: list[_Block], heights: dict[int, float]) -> tuple[list[str], list[int]]:
-    blocks = _rejoin(_drop_margins(_drop_line_numbers(blocks), heights))
+    blocks = _rejoin(_drop_point_tallies(_drop_margins(_drop_line_numbers(blocks), heights)))
     paras = _join_broken([p for b in blocks for p in _paragraphs(b)])
     weights: Counter[float] = Counter()
     for block in blocks:

@@ -97,3 +97,31 @@ def test_a_text_that_is_no_script_is_kept(tmp_path: Path) -> None:
     path = tmp_path / "report.txt"
     path.write_text(source, encoding="utf-8")
     assert _text(path).split("\n")[:2] == source.split("\n")[:2]
+
+
+def test_an_exam_sheets_point_tallies_are_no_answers(tmp_path: Path) -> None:
+    """``exam``-class points flush right on a part's label line ("(4 points)") are the
+    teacher's: dropped, so the label line is no table row whose only number is the 4.
+    A student's sentence naming points is kept."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    bold, roman = pymupdf.Font("tibo"), pymupdf.Font("tiro")
+
+    def line(x: float, y: float, text: str, font: pymupdf.Font) -> None:
+        writer = pymupdf.TextWriter(page.rect)
+        writer.append((x, y), text, font=font, fontsize=11)
+        writer.write_text(page)
+
+    line(72, 146, "(c)", bold)
+    line(96, 146, "Memory of the attention scores, in GB.", roman)
+    line(523 - roman.text_length("(4 points)", fontsize=11), 146, "(4 points)", roman)
+    line(104, 180, "Solution: Memory = 25.77 GB", roman)
+    line(104, 210, "I lost (2 points) here last time.", roman)
+    path = tmp_path / "sheet.pdf"
+    doc.save(path)
+    lines = _text(path).split("\n")
+    assert lines[0].startswith("**(c)**") and "|" not in lines[0]
+    assert "4 points" not in lines[0]
+    assert "I lost (2 points) here last time." in lines
