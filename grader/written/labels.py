@@ -57,10 +57,13 @@ _BARE = (rf"(?P<bare>\d+)(?=\s*\(\s*[a-hA-H]\s*\)|\s?(?-i:[a-h])(?:[-–.]{ROMAN
 shorthand), "3c.", "3.3", and as a note typed fast has it, an arrow marking the answer:
 "3e ii ->", "3e2 ->", "3 c ->", or a colon after the numeral: "3e ii: ...". "3.a." and
 "3.a.ii." are Word's multilevel outline numbers ("%1.%2.%3.")."""
-_PART_WORD = r"(?:(?:sub[\s-]?)?(?:part|question|item|teil)|parte|al[íi]nea|letra|小問|소문항)"
+_PART_WORD = (r"(?:(?:sub[\s-]?)?(?:part|question|item|teil)|parte|al[íi]nea|letra|小問|소문항"
+              r"|onderdeel|deelvraag|podpunkt|punkt|(?<![^\W\d_])ý|bagian|butir)")
 """A part spelled out: "Part (c)", "part c", "Sub-part (c)", "Subquestion c", "item e" (of
 "Problem 3, item e (ii)"), German "Teil c", Portuguese "Parte (c)", "alínea c)", "letra
-c", Japanese "小問(a)", Korean "소문항 (a)"."""
+c", Japanese "小問(a)", Korean "소문항 (a)", Dutch "onderdeel c", "deelvraag c", Polish
+"podpunkt c", "punkt c)", Vietnamese "ý c" (a word of its own: "Quý" is none), Indonesian
+"bagian c", "butir c"."""
 _PAREN_LETTER = "[a-h" + "".join(SYLLABLE_LETTERS) + "]"
 """A part's letter in brackets: "(c)", or a Japanese question's katakana "(ウ)", a Korean
 question's syllable "(다)"."""

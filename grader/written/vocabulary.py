@@ -83,12 +83,15 @@ _LEADERS = ".…·_ \t\u2002\u2003\u00a0"
 """What fills the gap between a contents entry's title and its page number."""
 
 
-def _contents_entry(raw: str) -> tuple[int, bool] | None:
+def _contents_entry(raw: str, titled: bool = False) -> tuple[int, bool] | None:
     """The page number a table-of-contents entry ends with, and whether dots lead to it.
 
     An entry is a title with letters, then dot leaders or a gap, then a page number: a
     table row ``| Q3 (a) Objective | 3 |`` (a Word contents printed to PDF comes out as
-    a two-column table) or a line ``Q3 (a) Objective ........ 3``."""
+    a two-column table) or a line ``Q3 (a) Objective ........ 3``. Under a "Contents"
+    heading (``titled``) one space is gap enough: a Word contents field read from the
+    DOCX gives its cached entries as "3(c) Memory of the attention scores 2", the tab
+    and its leader dots gone; the heading after them ("# Question 3") is none."""
     text = raw.strip().strip("*_")
     if text.startswith("|"):
         cells = [c.strip() for c in text.strip("|").split("|")]
@@ -101,7 +104,8 @@ def _contents_entry(raw: str) -> tuple[int, bool] | None:
         page = text[len(text.rstrip("0123456789")):]
         title = text[:len(text) - len(page)]
         gap = title[len(title.rstrip(_LEADERS)):]
-        if not page or not (gap.count(" ") >= 3 or "\t" in gap or _dots(gap) >= 3):
+        if not page or not (gap.count(" ") >= 3 or "\t" in gap or _dots(gap) >= 3
+                            or titled and gap and not MD_HEADING.match(raw)):
             return None
     title, dotted = title[:len(title) - len(gap)], _dots(gap) >= 3
     if len(page) > 3 or not any(c.isalpha() for c in title):
@@ -125,18 +129,19 @@ def contents_lines(lines: Sequence[str]) -> set[int]:
     i = 0
     while i < len(lines):
         entries: list[tuple[int, int, bool]] = []
+        titled = _titled(lines, i)
         j = i
         while j < len(lines):
             raw = lines[j]
             if not raw.strip() or TABLE_SEPARATOR.match(raw):
                 j += 1
                 continue
-            entry = _contents_entry(raw)
+            entry = _contents_entry(raw, titled)
             if entry is None or (entries and entry[0] < entries[-1][1]):
                 break
             entries.append((j, *entry))
             j += 1
-        if len(entries) >= 3 and (all(e[2] for e in entries) or _titled(lines, i)):
+        if len(entries) >= 3 and (all(e[2] for e in entries) or titled):
             found.update(e[0] for e in entries)
         i = max(j, i + 1)
     return found | _navigation_lines(lines)
@@ -231,9 +236,11 @@ UNIT_WORDS = (
     r"|(?:kilo|mega|giga|tera|kibi|mebi|gibi|tebi)(?:bytes?|bits?)|percent|per\s?cent|times"
     r"|mil\s+millones|millones|milliards?|milliarden|Mrd|Mio|Mds?"
     r"|Go|Mo|Ko|(?:kilo|m[eé]ga|giga|t[eé]ra)?octets?"
+    r"|miljard|miljoen|mld|miliard(?:y|ów)?|milion(?:y|ów)?|miliar|juta|tỷ|tỉ|triệu"
 )
 """Units and scale words a written value may carry, the abbreviations and units of other
 languages too: German "Mio."/"Mrd.", French "Md"/"Mds", "Go"/"Mo"/"Ko" (octets, bytes),
+Dutch "miljard", Polish "mld", Indonesian "miliar"/"juta", Vietnamese "tỷ"/"triệu",
 and as a note typed on a phone has them, lower case: "37.7mb", "25.77gb" (bytes meant)."""
 NUMBER = (
     r"(?:\d{1,3}(?:\.\d{3}){2,}(?![\d.])|\d+,(?!\d{3}(?!\d))\d+(?![\d,])"
@@ -271,7 +278,12 @@ KINDS = {"question": "q", "q": "q", "qn": "q", "qns": "q", "ques": "q", "part": 
          **dict.fromkeys(("questão", "questao", "exercício", "exercicio", "problema", "parte",
                           "soru", "alıştırma", "aliştirma", "alistirma", "bölüm", "bolum",
                           "kısım", "kisim"), "q"),
-         **dict.fromkeys(("tarefa", "görev", "gorev", "과제"), "task"),
+         **dict.fromkeys(("vraag", "opgave", "oefening", "opdracht", "deel",
+                          "zadanie", "zad", "pytanie", "ćwiczenie", "cwiczenie", "ćw", "część",
+                          "czesc", "câu", "câu hỏi", "bài", "bài tập", "phần",
+                          "pertanyaan", "soal", "latihan", "bagian"), "q"),
+         **dict.fromkeys(("tarefa", "görev", "gorev", "과제", "taak", "polecenie", "nhiệm vụ",
+                          "tugas"), "task"),
          **dict.fromkeys(("問", "問題", "設問", "大問", "问", "问题", "題", "题", "题目", "문제",
                           "문항", "질문", "연습문제", "문", "번"), "q")}
 """The words that name a question, and the kind each is (Question, Q, Part are one kind;
@@ -282,14 +294,21 @@ Russian "Вопрос 3", "Задание", "Задача", "Упражнени�
 "문항 3", "질문 3" (a question asked), "연습문제 3" (an exercise), "과제 3" (a task) and
 "3번", "제3문"; Portuguese "Questão 3 (a)", "Exercício", "Problema", "Parte", "Tarefa" (a
 task); Turkish "Soru 3", "Alıştırma", "Bölüm", "Kısım", "Görev" (a task), and as Turkish
-orders them, "3. Soru"; the counter form "第3問", "第3题", "제3문", "3번" is
+orders them, "3. Soru"; Dutch "Vraag 3", "Opgave", "Oefening", "Opdracht", "Deel",
+"Taak" (a task); Polish "Zadanie 3", "Zad. 3", "Pytanie", "Ćwiczenie", "Część", "Polecenie"
+(a task); Vietnamese "Câu 3", "Câu hỏi 3", "Bài", "Bài tập", "Phần", "Nhiệm vụ" (a task);
+Indonesian "Pertanyaan 3", "Soal", "Latihan", "Bagian", "Tugas" (a task); the counter form "第3問", "第3题", "제3문", "3번" is
 ``COUNTER_WORD`` after its number, "3. Soru" ``WORD_AFTER_NUMBER``).
 "T" ("T3 / T4.") is a kind of its own: Task where the pack asks tasks, else no label at
 all ("T5 is an encoder-decoder", "T4 GPU": a model, a card)."""
 LABEL_WORD = (r"(?:question|problem|exercise|part|task|aufgabe|frage|teil|exercice|ejercicio|pregunta"
               r"|esercizio|domanda|вопрос|задание|задача|упражнение|часть"
               r"|quest[ãa]o|exerc[íi]cio|problema|parte|tarefa"
-              r"|soru|al[ıi][şs]t[ıi]rma|g[öo]rev|b[öo]l[üu]m|k[ıi]s[ıi]m|qns?|ques|q"
+              r"|soru|al[ıi][şs]t[ıi]rma|g[öo]rev|b[öo]l[üu]m|k[ıi]s[ıi]m"
+              r"|vraag|opgave|oefening|opdracht|deel|taak"
+              r"|zadanie|zad|pytanie|[ćc]wiczenie|ćw|cz[ęe][śs][ćc]|polecenie"
+              r"|câu\s+hỏi|câu|bài\s+tập|bài|phần|nhiệm\s+vụ"
+              r"|pertanyaan|soal|latihan|bagian|tugas|qns?|ques|q"
               r"|問題|設問|大問|問|问题|问|题目|題|题|연습문제|문제|문항|질문|과제)")
 """A word that names a question before its number ("Question 3", "Q3", "Task 7")."""
 ARROW = r"(?:-+>|=+>|→|⇒|⟶|⟹|➔|➜|➡)"
@@ -324,13 +343,16 @@ SYLLABLE_LETTERS = {**KANA_LETTERS, **HANGUL_LETTERS}
 QUESTION_LABEL = re.compile(rf"\b({LABEL_WORD})\s*\.?\s*(\d+)(?!\d|,\d)", re.I)
 """A question named by word and number anywhere in a text: ("q", "3") of "see Q3 (c)"."""
 STEMS_OF_OTHER_LANGUAGES = {"языко": "langu", "моделир": "model", "класс": "class",
-                            "предо": "pretr", "дообу": "finet"}
+                            "предо": "pretr", "дообу": "finet",
+                            "pemod": "model", "bahas": "langu", "klasi": "class"}
 """The stems (first five letters) of a lab's part words as a student writing in another
 script names them, and the English stem each stands for: "Модель для языкового
 моделирования" is named like "Language modeling task", "Модель для классификации" like
 "Classification task" (``phrases._named_like``); "модель" (a model) is no "моделирование"
 (modeling), so that key is seven letters. Latin-script languages share the stems
-already ("classificazione", "Klassifikation" -> "class"/"klass")."""
+already ("classificazione", "Klassifikation" -> "class"/"klass"), but for Indonesian,
+whose words differ: "Tugas pemodelan bahasa" is the language modeling task, "Tugas
+klasifikasi" the classification task."""
 
 
 def stem(word: str) -> str:
@@ -340,12 +362,14 @@ def stem(word: str) -> str:
 
 ANSWER_WORD = (r"(?:(?:final\s+)?answers?|答え|答案|解答|回答|答|정답|답변|답"
                r"|respostas?(?:\s+final)?|cevap|yan[ıi]t|antwort|r[ée]ponses?(?:\s+finale)?"
-               r"|respuestas?(?:\s+final)?|rispost[ae](?:\s+finale)?|ответ)")
+               r"|respuestas?(?:\s+final)?|rispost[ae](?:\s+finale)?|ответ"
+               r"|antwoord|odpowied[źz]|odp|đáp\s+án|đáp\s+số|trả\s+lời|jawaban|jawab)")
 """The word that announces an answer, in English or as a Japanese IME, a Chinese or a
 Korean student types it ("答え:25.77GB", "答案：…", "答：…", "답: 25.77 GB", "답변: …"),
 in Portuguese ("Resposta: 25,77 GB", "Resposta final"), Turkish ("Cevap: …", "Yanıt"),
-German ("Antwort:"), French ("Réponse :"), Spanish ("Respuesta:"), Italian ("Risposta:")
-and Russian ("Ответ:")."""
+German ("Antwort:"), French ("Réponse :"), Spanish ("Respuesta:"), Italian ("Risposta:"),
+Russian ("Ответ:"), Dutch ("Antwoord:"), Polish ("Odpowiedź:", "Odp."), Vietnamese ("Đáp
+án:", "Đáp số:" for a value, "Trả lời:") and Indonesian ("Jawaban:", "Jawab:")."""
 ANSWER_WORDS = re.compile(
     rf"(?:{ANSWER_WORD}|ans\.?|solutions?|sol\.)\s*(?:(?:to|for|of)\s+)?[:.\-–]?\s*",
     re.I)
@@ -361,7 +385,8 @@ ANSWER_HEADINGS = frozenset({"answer", "answers", "final answer", "final answers
                              "정답", "답", "답변", "resposta", "respostas", "resposta final",
                              "cevap", "yanıt", "yanit", "antwort", "réponse", "reponse",
                              "réponse finale", "respuesta", "respuesta final", "risposta",
-                             "risposta finale", "ответ"})
+                             "risposta finale", "ответ", "antwoord", "odpowiedź", "odpowiedz",
+                             "odp", "đáp án", "đáp số", "trả lời", "jawaban", "jawab"})
 """A heading that is only the answer word ("### Answer" under each question, as a notebook
 exported to Markdown has it): what stands under it, to the next heading, is the answer."""
 
@@ -407,4 +432,4 @@ def undecorated(text: str) -> int:
 
 def kind_of(word: str | None) -> str:
     """The kind of a label word ("Question" -> "q", "Task" -> "task"); "q" when None."""
-    return KINDS[word.lower()] if word else "q"
+    return KINDS[" ".join(word.lower().split())] if word else "q"
