@@ -70,6 +70,33 @@ def parse_named_series(text: str, aliases: dict[str, list[str]], metric: str = "
     return out
 
 
+COMMENT = re.compile(r"^[ \t]*(?:#+|//)(?:[ \t]|$)")
+
+
+def uncomment(text: str) -> str:
+    """A block of code comments read as the prose it is: the answer written in a script's
+    comments ("# Interpretation: the pre-trained model starts ahead, but the model trained
+    from scratch" / "# ends slightly higher …") wraps its sentences over lines, and a line
+    break is a clause's end to ``compare``, so the "but" clause lost its model. Runs of
+    two or more comment lines are joined into one paragraph, their markers dropped; a
+    blank comment line ends a paragraph. A lone "# Heading" line is left as it is."""
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        j = i
+        while j < len(lines) and COMMENT.match(lines[j]):
+            j += 1
+        if j - i < 2:
+            out.append(lines[i])
+            i += 1
+            continue
+        words = [COMMENT.sub("", line).strip() for line in lines[i:j]]
+        out.append("\n\n".join(" ".join(p.split()) for p in "\n".join(words).split("\n\n")))
+        i = j
+    return "\n".join(out)
+
+
 def find_claim(text: str, aliases: dict[str, list[str]],
                fallback: dict[str, list[str]] | None = None) -> tuple[str, str, str] | None:
     """(better, worse, sentence) for the first sentence that ranks one series above the
@@ -81,7 +108,7 @@ def find_claim(text: str, aliases: dict[str, list[str]],
     if len(names) != 2:
         return None
     families = Families(aliases, fallback or {})
-    for sentence in SENTENCE.split(text):
+    for sentence in SENTENCE.split(uncomment(text)):
         found = compare(sentence, names, families.mentions)
         if found is not None:
             return found[0], found[1], " ".join(sentence.split())[:300]

@@ -30,8 +30,9 @@ same" alone say neither does ("A starts higher but the gap closes, so they end u
 comparable").
 
 Students write the claim in their report's language, so each of these word classes is a
-vocabulary per language (``LANGUAGES``: Arabic, Chinese, French, German, Italian, Japanese,
-Korean, Portuguese, Russian, Spanish, Turkish), joined into the same patterns as the
+vocabulary per language (``LANGUAGES``: Arabic, Chinese, Dutch, French, German, Hindi,
+Indonesian, Italian, Japanese, Korean, Polish, Portuguese, Russian, Spanish, Turkish,
+Vietnamese), joined into the same patterns as the
 English words: "лучше"/"хуже", "أفضل"/"أسوأ", "besser als", "meilleur que", "更好"/"不如",
 "より高い", "보다 더 좋다", "daha iyi". Where a language marks the model compared with
 after its name (Japanese "より", Korean "보다", Turkish "-den daha"), that model is the
@@ -259,12 +260,94 @@ LANGUAGES: dict[str, Words] = {
         similar=("비슷", "같은", "동일"),
         both=(r"두\s*모델", r"둘\s*다"),
         metric=("손실", "오차", "에러")),
+    "id": Words(
+        better=(r"lebih\s+baik", r"lebih\s+unggul", r"unggul", r"mengungguli", r"lebih\s+cepat",
+                r"lebih\s+bagus"),
+        worse=(r"lebih\s+buruk", r"lebih\s+jelek", r"kalah", r"tertinggal", r"lebih\s+lambat",
+               r"lebih\s+lemah"),
+        higher=(r"lebih\s+tinggi",), lower=(r"lebih\s+rendah",),
+        passive=(r"(?:dikalahkan|diungguli|dilampaui)\s+oleh",),
+        than=(r"daripada", r"dari\s+pada", r"dibandingkan(?:\s+dengan)?", r"dibanding"),
+        negation=(r"tidak", r"bukan"),
+        but=(r"tetapi", r"tapi", r"namun"),
+        so=(r"jadi", r"oleh\s+karena\s+itu", r"dengan\s+demikian", r"secara\s+keseluruhan"),
+        although=(r"meskipun", r"walaupun", r"sedangkan", r"sementara"),
+        equal=(r"tidak\s+ada\s+(?:\w+\s+)?perbedaan", r"sama\s+baik\w*", r"setara"),
+        similar=(r"mirip", r"serupa", r"sebanding", r"hampir\s+sama", r"sama\s+saja"),
+        both=(r"keduanya", r"kedua\s+model"),
+        metric=(r"kerugian", r"galat", r"kesalahan")),
+    "nl": Words(
+        better=(r"beter\w*", r"overtreft", r"overtroffen", r"sneller\w*",
+                r"(?:ligt|liggen|blijft|blijven)\s+voor\w*"),
+        worse=(r"slechter\w*", r"(?:blijft|blijven|loopt|lopen|ligt|liggen)\s+achter\w*",
+               r"trager\w*", r"zwakker\w*"),
+        higher=(r"hoger\w*",), lower=(r"lager\w*",),
+        passive=(r"(?:overtroffen|verslagen|ingehaald)\s+door",),
+        than=(r"dan", r"vergeleken\s+met", r"ten\s+opzichte\s+van", r"tegenover"),
+        negation=(r"niet", r"geen"),
+        but=(r"maar", r"echter", r"toch"),
+        so=(r"dus", r"daarom", r"kortom", r"al\s+met\s+al", r"concluderend"),
+        although=(r"hoewel", r"terwijl", r"ofschoon", r"ondanks\s+dat"),
+        equal=(r"geen\s+(?:\w+\s+)?verschil\w*", r"gelijkwaardig\w*", r"even\s+goed",
+               r"gelijkspel"),
+        similar=(r"vergelijkbaar\w*", r"gelijk\w*", r"dezelfde", r"hetzelfde"),
+        both=(r"beide\w*", r"allebei"),
+        metric=(r"verlies\w*", r"fout\w*", r"perplexiteit")),
+    "pl": Words(
+        better=(r"lepsz\w*", r"lepiej", r"przewyższa\w*", r"wyprzedza\w*", r"szybsz\w*",
+                r"szybciej"),
+        worse=(r"gorsz\w*", r"gorzej", r"ustępuje", r"słabsz\w*", r"słabiej", r"wolniejsz\w*",
+               r"(?:zostaje|pozostaje)\s+w\s+tyle"),
+        higher=(r"wyższ\w*", r"wyżej"), lower=(r"niższ\w*", r"niżej"),
+        passive=(r"(?:pokonan|wyprzedzon|przewyższon)\w*\s+przez",),
+        than=(r"niż", r"w\s+porównaniu\s+z\w*", r"względem"),
+        negation=(r"nie",),
+        but=(r"ale", r"jednak", r"lecz", r"natomiast"),
+        so=(r"więc", r"dlatego", r"zatem", r"podsumowując", r"ostatecznie"),
+        although=(r"chociaż", r"choć", r"podczas\s+gdy", r"mimo\s+że"),
+        equal=(r"brak\s+(?:\w+\s+)?różnic\w*", r"nie\s+ma\s+(?:\w+\s+)?różnic\w*", r"remis"),
+        similar=(r"podobn\w*", r"porównywaln\w*", r"tak\w*\s+sam\w*"),
+        both=(r"oba", r"obie", r"obydwa", r"obydwie"),
+        metric=(r"strat\w*", r"błąd\w*", r"błęd\w*")),
+    "vi": Words(
+        better=(r"tốt\s+hơn", r"vượt\s+trội", r"vượt\s+qua", r"nhanh\s+hơn", r"dẫn\s+đầu",
+                r"hơn\s+hẳn"),
+        worse=(r"kém\s+hơn", r"tệ\s+hơn", r"thua", r"chậm\s+hơn", r"yếu\s+hơn",
+               r"tụt\s+lại"),
+        higher=(r"cao\s+hơn",), lower=(r"thấp\s+hơn",),
+        passive=(r"bị\s+vượt\s+qua\s+bởi",),
+        than=(r"so\s+với",),
+        negation=(r"không", r"chẳng", r"chưa"),
+        but=(r"nhưng", r"tuy\s+nhiên"),
+        so=(r"vì\s+vậy", r"do\s+đó", r"tóm\s+lại", r"nhìn\s+chung"),
+        although=(r"mặc\s+dù", r"trong\s+khi"),
+        equal=(r"không\s+có\s+(?:\w+\s+)?khác\s+biệt", r"ngang\s+nhau", r"tương\s+đương"),
+        similar=(r"giống\s+nhau", r"tương\s+tự", r"như\s+nhau"),
+        both=(r"cả\s+hai",),
+        metric=(r"mất\s+mát", r"lỗi")),
+    # Hindi is written as fold() leaves it (NFKC: a nukta letter such as "ख़" decomposed),
+    # and a Devanagari word ends where no Devanagari follows (its vowel signs are no \w)
+    "hi": Words(
+        better=("बेहतर", "आगे"),
+        worse=("ख़राब", "खराब", "पीछे", "कमज़ोर", "कमजोर"),
+        higher=("अधिक", "ज़्यादा", "ज्यादा", "ऊँचा", "ऊँची", "ऊँचे", "ऊंचा", "ऊंची", "ऊंचे"),
+        lower=("कम",),
+        than=(r"की\s+तुलना\s+में",),
+        than_after=(r"से\s+(?:\S+\s+)?$", r"की\s+तुलना\s+में\s+(?:\S+\s+)?$"),
+        negation=("नहीं",),
+        but=("लेकिन", "परंतु", "परन्तु", "किंतु", "किन्तु"),
+        so=("इसलिए", "अतः", r"कुल\s+मिलाकर"),
+        although=("हालांकि", "हालाँकि", "जबकि"),
+        equal=(r"कोई\s+(?:\S+\s+)?अंतर\s+नहीं", r"कोई\s+(?:\S+\s+)?फ़र्क\s+नहीं", "बराबर"),
+        similar=("समान", r"एक\s+जैसे", r"एक\s+जैसा"),
+        both=("दोनों",),
+        metric=("लॉस", "हानि", "त्रुटि")),
 }
 """The comparison words of the languages students write their reports in, per language
 (ISO 639-1). Written folded (see ``fold``): lower case, Arabic without vowel marks and with
 a bare alef."""
 
-_SPACED = re.compile(r"[a-zà-ɏͰ-ӿ]")
+_SPACED = re.compile(r"[a-zà-ɏͰ-ӿḀ-ỿ]")
 """A letter of a script that spaces its words (Latin, Greek, Cyrillic): there a word of
 the vocabulary must stand alone; Arabic takes its prefixes (و, ال) on the word, and
 Chinese and Japanese put no space between words."""
@@ -276,6 +359,8 @@ def _bounded(word: str) -> str:
         return rf"(?<![^\W\d_]){word}(?![^\W\d_])"
     if "\u0600" <= word[0] <= "\u06ff":
         return _ARABIC_PREFIX + word
+    if "\u0900" <= word[0] <= "\u097f":  # Devanagari: its vowel signs are no \w
+        return rf"(?<![\u0900-\u097f]){word}(?![\u0900-\u097f])"
     return word
 
 

@@ -306,8 +306,10 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
             above = reader.family
             title = caption(raw, start, -1) or caption(raw, i - 1, 1)
             reader.family = (fams.first(title) if title else None) or above
-            read_table(reader, block)
+            read_table(reader, block, reader.label_seed)
             reader.family = above
+            # a label's body is the table: prose after it is no longer about its seed
+            reader.label_body = reader.label_body or "table"
             continue
         fields = plain_header(line)
         row = i + 1  # the first row, under the header or under its rule of dashes

@@ -23,13 +23,21 @@ from grader.checks.seedwords import FIELDS, KEYWORD, SEED, TEST, VAL, cell_value
 TABLE_RULE = re.compile(r":?-{2,}:?")
 FIELD_WORDS = re.compile(rf"(?<![a-z])(?:(?P<seed>seed)|(?P<step>step|iter\w*)|"
                          rf"(?P<best_validation>{VAL})|(?P<test>{TEST}))(?![a-z])", re.IGNORECASE)
+STEP_WORDS = ("bước", "schritt", "étape", "paso", "passo", "adım", "krok", "stap",
+              "langkah", "шаг", "步", "ステップ", "스텝", "चरण")
+""""Step" as a column header says it in the languages students write in (Vietnamese
+"Bước", Polish "Krok", Dutch "Stap", Indonesian "Langkah", Hindi "चरण", …): a column
+whose header is read as no field loses every step of the table."""
 CELL = re.compile(r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?%?|\.\d+%?")
 
 
-def read_table(book: Claims, rows: list[tuple[int, list[str]]]) -> None:
-    """The claims of a table of `|` rows, each row as (line number, cells)."""
+def read_table(book: Claims, rows: list[tuple[int, list[str]]], seed: int | None = None) -> None:
+    """The claims of a table of `|` rows, each row as (line number, cells); `seed` is the
+    one the heading or label above names (a key/value table's run)."""
     rows = [(n, cells) for n, cells in rows
             if not all(TABLE_RULE.fullmatch(c) for c in cells if c)]
+    if _read_pairs(book, rows, seed):
+        return
     if len(rows) < 2:
         return
     (_, header), body = rows[0], rows[1:]
@@ -78,6 +86,33 @@ def read_table(book: Claims, rows: list[tuple[int, list[str]]]) -> None:
             for field, value in _figures(cell, head, role):
                 book.add(seed, fam or row_family, number, "| " + " | ".join(cells) + " |",
                          field, value, open_claims)
+
+
+def _read_pairs(book: Claims, rows: list[tuple[int, list[str]]], seed: int | None) -> bool:
+    """A key/value table of one run: two cells a row, each key naming one field ("| Best
+    validation accuracy | 0.853 |", "| Reached at step | 1200 |") and no header row, as a
+    Word table under a heading "Pre-trained – seed 1" is read. Its seed is a "Seed" row's
+    or the heading's. False (nothing read) when any row is not such a pair: a table with
+    a header is read by its columns."""
+    if not rows or any(len(cells) != 2 for _, cells in rows):
+        return False
+    pairs: list[tuple[int, str, str, float | int]] = []
+    for number, (key, cell) in rows:
+        role = column_role(key)
+        named = _seed_cell(cell, bare=True) if role == "seed" else None
+        if named is not None:
+            seed = named
+            continue
+        value = cell_value(cell, str(role)) if role in FIELDS else None
+        if value is None:
+            return False
+        pairs.append((number, str(role), f"| {key} | {cell} |", value))
+    if len({role for _, role, _, _ in pairs}) != len(pairs) or len(pairs) < 2:
+        return False
+    open_claims: dict[Any, Claim] = {}
+    for number, role, quote, value in pairs:
+        book.add(seed, book.family, number, quote, role, value, open_claims)
+    return True
 
 
 def _figures(cell: str, heading: str, role: str | None) -> list[tuple[str, float | int]]:
@@ -178,6 +213,7 @@ def column_role(header: str) -> str | None:
     words = [(m.start(), {"val": "best_validation", "test": "test"}.get(str(m.lastgroup)))
              for m in KEYWORD.finditer(low) if m.lastgroup != "train"]
     for word, role in (("seed", "seed"), ("step", "step"), ("iter", "step"),
+                       *((w, "step") for w in STEP_WORDS),
                        ("model", "model"), ("init", "model"), ("run", "model")):
         pos = low.find(word)
         if pos >= 0:

@@ -45,6 +45,11 @@ DURATION = re.compile(r"(?<![a-z])(?:every|for|with|of|over)\s+(?:(?:a\s+)?total
 """Words before "N steps" that make it a length of training or an interval ("trained for
 2k steps", "with 2k steps", "evaluated every 200 steps"), not the step of the best
 validation figure: read as a step, it is a claim the logs contradict."""
+PER_RUN = re.compile(r"^\s*(?:training\s+)?(?:steps|iterations|iters|updates)\s+(?:per|each|a|in\s+"
+                     r"total|of\s+training|total)\b", re.IGNORECASE)
+"""Words after "N steps" that make it the length of every run ("2000 steps per run", "2k
+steps in total"), as a slide's notes line glued to the last seed's line says it: no
+step of a best validation figure."""
 AT_STEP = re.compile(r"@\s*$")
 """A whole number after "@" is a step ("val 0.851 @ 1400"), unless epochs follow."""
 SPACED_STEP = re.compile(r"(?<![\w.,])\d{1,2}(?: \d{3})+(?!\w|[.,]\d|\s*%)")
@@ -78,27 +83,46 @@ MODEL_WORDS: dict[str, tuple[str, ...]] = {
                     "sin preentrenamiento", "non pre-addestrat", "senza pre-addestramento",
                     "não pré-treinado", "sem pré-treino", "ön eğitimsiz",
                     "بدون تدريب مسبق", "未预训练", "无预训练", "未經預訓練",
-                    "事前学習なし", "사전 학습 없이"),
+                    "事前学習なし", "사전 학습 없이", "tanpa pra-pelatihan", "tanpa prapelatihan",
+                    "tanpa pra-latih", "tidak dilatih sebelumnya", "niet voorgetraind",
+                    "zonder voortraining", "zonder pre-training", "bez wstępnego trenowania",
+                    "bez pretrenowania", "nie wstępnie wytrenowan", "niepretrenowan", "không huấn luyện trước",
+                    "không tiền huấn luyện", "chưa huấn luyện trước",
+                    "बिना पूर्व-प्रशिक्षण", "बिना पूर्व प्रशिक्षण", "बिना प्री-ट्रेनिंग"),
     "withoutpretrain": ("без предобучения", "без предварительного обучения", "ohne vortraining",
                         "sans pré-entraînement", "sin preentrenamiento",
                         "senza pre-addestramento", "sem pré-treino", "ön eğitimsiz",
-                        "بدون تدريب مسبق", "无预训练", "事前学習なし", "사전 학습 없이"),
+                        "بدون تدريب مسبق", "无预训练", "事前学習なし", "사전 학습 없이",
+                        "tanpa pra-pelatihan", "tanpa prapelatihan", "zonder voortraining",
+                        "zonder pre-training", "bez wstępnego trenowania", "bez pretrenowania",
+                        "không tiền huấn luyện", "बिना पूर्व-प्रशिक्षण", "बिना प्री-ट्रेनिंग"),
     "pretrain": ("предобучен", "предварительно обучен", "vortrainiert", "pré-entraîné",
                  "préentraîné", "pré-entrainé", "préentrainé", "preentrenad", "pre-entrenad",
                  "pre-addestrat", "preaddestrat", "pré-treinad", "pre-treinad",
                  "önceden eğitilmiş", "ön eğitimli", "مسبق", "预训练", "預訓練",
-                 "事前学習", "事前訓練", "学習済み", "사전 학습", "사전학습", "사전 훈련"),
+                 "事前学習", "事前訓練", "学習済み", "사전 학습", "사전학습", "사전 훈련",
+                 "pra-latih", "pralatih", "dilatih sebelumnya", "hasil pra-pelatihan",
+                 "hasil prapelatihan", "voorgetraind", "wstępnie wytrenowan",
+                 "wstępnie trenowan", "pretrenowan", "tiền huấn luyện", "huấn luyện trước",
+                 "पूर्व-प्रशिक्षित", "पूर्व प्रशिक्षित", "प्री-ट्रेन्ड"),
     "scratch": ("с нуля", "von grund auf", "von null auf", "de zéro", "à partir de zéro",
                 "desde cero", "da zero", "do zero", "sıfırdan", "من الصفر", "从头", "從頭",
-                "从零", "スクラッチ", "ゼロから", "처음부터", "스크래치"),
+                "从零", "スクラッチ", "ゼロから", "처음부터", "스크래치", "dilatih dari awal",
+                "dari nol", "vanaf nul", "vanaf het begin getraind", "od zera",
+                "huấn luyện từ đầu", "từ con số 0", "शुरू से", "स्क्रैच"),
     "random": ("случайно инициализирован", "случайной инициализаци", "zufällig initialisiert",
                "initialisé aléatoirement", "initialisation aléatoire",
                "inicializado aleatoriamente", "inicialización aleatoria",
                "inizializzato casualmente", "inizializzazione casuale",
                "inicializado aleatoriamente", "rastgele başlatılmış", "تهيئة عشوائية",
-               "随机初始化", "隨機初始化", "ランダム初期化", "무작위 초기화", "랜덤 초기화"),
+               "随机初始化", "隨機初始化", "ランダム初期化", "무작위 초기화", "랜덤 초기화",
+               "inisialisasi acak", "diinisialisasi acak", "diinisialisasi secara acak",
+               "willekeurig geïnitialiseerd", "willekeurige initialisatie",
+               "losowo zainicjalizowan", "losowej inicjalizacji", "losowa inicjalizacja",
+               "khởi tạo ngẫu nhiên", "यादृच्छिक रूप से आरंभ", "रैंडम इनिशियलाइज"),
     "finetun": ("дообучен", "feinabgestimmt", "feingetunt", "affiné", "微调", "微調",
-                "ファインチューニング", "미세 조정"),
+                "ファインチューニング", "미세 조정", "disetel halus", "fijnafgestemd",
+                "dostrojon", "tinh chỉnh", "फाइन-ट्यून"),
 }
 """The models' names in the languages students write in, under the English stem they
 translate (letters only, lower case: "pre-trained" -> "pretrain"). A pack names its
@@ -205,7 +229,8 @@ def read_numbers(text: str) -> list[Number]:
         after = text[m.end():m.end() + 30]
         if m.start() in seeds:
             role = "seeds" if seeds[m.start()].group("many") else "seed"
-        elif STEP_AFTER.match(after) and DURATION.search(before) and not pct:
+        elif (STEP_AFTER.match(after) and DURATION.search(before) or PER_RUN.match(after)
+              ) and not pct:
             role = "other"
         elif (STEP_BEFORE.search(before) or STEP_AFTER.match(after)
               or (m.group(5) and ORDINAL_STEP.match(after))
@@ -230,19 +255,23 @@ def read_numbers(text: str) -> list[Number]:
 
 def cell_value(cell: str, role: str) -> float | int | None:
     """A figure written alone (a table cell, an item of a list): a step as a whole number
-    ("1,200", "1.2k"), an accuracy as a fraction ("85.3%" and "85.3" are 0.853); None when
-    the cell is not one."""
+    ("1,200", "1.2k", and "1.200" as languages with a decimal comma group it), an accuracy
+    as a fraction ("85.3%", "85.3" and "0,853" are 0.853); None when the cell is not one."""
     cell = cell.strip("*_ ")
     if role == "step":
+        grouped = re.fullmatch(r"\d{1,3}(?:([.\u00a0\u2009\u202f ])\d{3})+", cell)
+        if grouped:  # "1.200", "1 200": a step is whole, so a dot or space groups digits
+            return int(re.sub(r"\D", "", cell))
         m = re.fullmatch(r"(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s*(k)?", cell, re.IGNORECASE)
         if not m:
             return None
         return int(float(m.group(1).replace(",", "") + (m.group(2) or ""))
                    * (1000 if m.group(3) else 1))
-    m = re.fullmatch(r"(\d+(?:\.\d+)?|\.\d+)\s*(%)?", cell)
+    # a decimal comma ("0,853", "85,3 %"): an accuracy has no thousands to group
+    m = re.fullmatch(r"(\d+(?:[.,]\d+)?|[.,]\d+)\s*(%)?", cell)
     if not m:
         return None
-    value = float(m.group(1))
+    value = float(m.group(1).replace(",", "."))
     if m.group(2) or value > 1:
         value /= 100
     return round(value, 6) if 0 <= value <= 1 else None
