@@ -30,7 +30,8 @@ What the layout pass does, page by page:
 - flags pages that are only images (a scan or photo) for a TA.
 
 The passes live beside this module, one concern each: ``pdf_page`` (spans, lines,
-blocks, reading order, drawn rules), ``pdf_margins`` (running headers and footers),
+blocks, reading order, drawn rules), ``pdf_annotations`` (FreeText boxes read beside
+the text they stand by), ``pdf_margins`` (running headers and footers, point tallies),
 ``pdf_math`` (scripts and stacked fractions), ``pdf_rows`` (a block's lines as visual
 rows of cells), ``pdf_tables`` (table rows and their columns, empty cells kept) and
 ``pdf_paragraphs`` (paragraphs, headings and the text's lines).
@@ -49,6 +50,7 @@ from grader.written.reading.document import (
     ReportTooComplex,
 )
 from grader.written.reading.normalise import LOST_GLYPHS, LOST_NOTE, normalise
+from grader.written.reading.pdf_annotations import annotations_in_place, page_annotations
 from grader.written.reading.pdf_page import (  # noqa: F401  (tests read the page's records)
     MAX_BLOCKS,
     MAX_ORDER_STEPS,
@@ -100,6 +102,7 @@ def read_pdf(p: Path) -> Document:
             for number, page in enumerate(doc, start=1):
                 heights[number] = page.rect.height
                 page_blocks, sideways = _page_blocks(page, number)
+                page_blocks = annotations_in_place(page_blocks, page_annotations(page), number)
                 spans += sum(len(ln.spans) for b in page_blocks for ln in b.lines)
                 if spans > MAX_SPANS or len(blocks) + len(page_blocks) > MAX_BLOCKS:
                     raise ReportTooComplex(

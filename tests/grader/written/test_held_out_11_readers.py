@@ -125,3 +125,28 @@ def test_an_exam_sheets_point_tallies_are_no_answers(tmp_path: Path) -> None:
     assert lines[0].startswith("**(c)**") and "|" not in lines[0]
     assert "4 points" not in lines[0]
     assert "I lost (2 points) here last time." in lines
+
+
+def test_a_pdfs_freetext_annotations_are_read_beside_their_questions(tmp_path: Path) -> None:
+    """Answers typed in FreeText boxes in the margin of the handout are read after the
+    question they stand beside, not all at the page's end; a sticky note and a
+    highlight add no text."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 150), "(c) Memory of the scores of all h = 48 heads, in GB.", fontsize=11)
+    page.insert_text((72, 300), "(d) Parameters of the FFN sub-layers, in billions.", fontsize=11)
+    page.add_freetext_annot(pymupdf.Rect(412, 138, 586, 170), "(c) 25.77 GB", fontsize=10)
+    page.add_freetext_annot(pymupdf.Rect(412, 288, 586, 320), "(d) 14.50 billion", fontsize=10)
+    page.add_text_annot((392, 290), "ask the TA about rounding")
+    page.add_highlight_annot(pymupdf.Rect(72, 290, 200, 302))
+    path = tmp_path / "annotated.pdf"
+    doc.save(path)
+    lines = [ln for ln in _text(path).split("\n") if ln.strip()]
+    assert lines == [
+        "(c) Memory of the scores of all h = 48 heads, in GB.",
+        "(c) 25.77 GB",
+        "(d) Parameters of the FFN sub-layers, in billions.",
+        "(d) 14.50 billion",
+    ]
