@@ -150,3 +150,23 @@ def test_a_pdfs_freetext_annotations_are_read_beside_their_questions(tmp_path: P
         "(d) Parameters of the FFN sub-layers, in billions.",
         "(d) 14.50 billion",
     ]
+
+
+def test_a_freetext_box_with_no_drawn_text_is_read_from_its_contents(tmp_path: Path) -> None:
+    """A box whose appearance MuPDF draws no text for (a reader that wrote none) is read
+    from its /Contents, beside the question it stands by."""
+    import pymupdf
+
+    from grader.written.reading.pdf_annotations import annotations_in_place
+    from grader.written.reading.pdf_page import _page_blocks
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 150), "(c) Memory of the scores, in GB.", fontsize=11)
+    page.insert_text((72, 300), "(d) Parameters of the FFN, in billions.", fontsize=11)
+    blocks, _ = _page_blocks(page, 1)
+    placed = annotations_in_place(blocks, [((412.0, 138.0, 586.0, 170.0), "FreeText",
+                                             "(c) 25.77 GB")], 1)
+    assert [ln.text for b in placed for ln in b.lines] == [
+        "(c) Memory of the scores, in GB.", "(c) 25.77 GB",
+        "(d) Parameters of the FFN, in billions."]
