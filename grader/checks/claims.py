@@ -97,6 +97,18 @@ def uncomment(text: str) -> str:
     return "\n".join(out)
 
 
+WRAPPED = re.compile(r"(?<=[^\W\d_,])[ \t]*\n[ \t]*(?=[^\W\d_A-Z])")
+
+
+def unwrap(text: str) -> str:
+    """Lines of a hard-wrapped paragraph (a plain-text report, a script's comments) joined
+    where the next line goes on in lower case ("… but the model trained from scratch" /
+    "ends slightly higher …"): a line break ends a clause for ``compare``, and a sentence
+    cut there loses the model of its last clause. A line that opens with a capital, a
+    digit or a list mark (a table's row, an item) still ends the one before."""
+    return WRAPPED.sub(" ", text)
+
+
 def find_claim(text: str, aliases: dict[str, list[str]],
                fallback: dict[str, list[str]] | None = None) -> tuple[str, str, str] | None:
     """(better, worse, sentence) for the first sentence that ranks one series above the
@@ -108,7 +120,7 @@ def find_claim(text: str, aliases: dict[str, list[str]],
     if len(names) != 2:
         return None
     families = Families(aliases, fallback or {})
-    for sentence in SENTENCE.split(uncomment(text)):
+    for sentence in SENTENCE.split(unwrap(uncomment(text))):
         found = compare(sentence, names, families.mentions)
         if found is not None:
             return found[0], found[1], " ".join(sentence.split())[:300]

@@ -9,7 +9,10 @@ with a row per field); a PDF may lose the empty top-left cell. Plain-text report
 the rows with rules ("+----+", or the box-drawing of `tabulate` and `rich`), Markdown may
 leave out the outer pipes, and a cell may hold several figures joined by "/" in the order
 its label names them. The model is the one the row, the column, the table's caption or
-the heading above names.
+the heading above names. A table of one run has a row per field and no header ("| Best
+validation accuracy | 0.853 |" / "| Reached at step | 1200 |", a Word table under the
+heading "Pre-trained – seed 1"): its seed is the heading's. A report in a language with a
+decimal comma writes "0,853" and "1.200" (`cell_value`) and its own word for "step".
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from grader.checks.claims import find_claim, uncomment
+from grader.checks.claims import find_claim, uncomment, unwrap
 
 LAB_A = {"pretrained": ["pretrained", "pre-trained"],
          "scratch": ["scratch", "randomly initiali", "random init", "not pre-trained",
@@ -71,6 +71,18 @@ COMMENTS = """# Validation accuracy per epoch (copied from my notebook's printou
 
 def test_a_claim_wrapped_over_comment_lines_is_read_whole():
     assert better(COMMENTS) == "scratch"
+
+
+def test_a_claim_hard_wrapped_over_plain_lines_is_read_whole():
+    # the comment block as the plain-text reader gives it, its "#" markers dropped
+    text = "\n".join(line.removeprefix("#").strip() for line in COMMENTS.splitlines())
+    assert better(text) == "scratch"
+
+
+def test_a_line_that_opens_a_row_or_item_still_ends_the_clause():
+    assert unwrap("scratch\nends higher") == "scratch ends higher"
+    assert unwrap("epoch 1\n0.742 0.701\n- the pre-trained model\nThe end") == (
+        "epoch 1\n0.742 0.701\n- the pre-trained model\nThe end")
 
 
 def test_comment_blocks_are_joined_and_a_lone_heading_is_kept():
