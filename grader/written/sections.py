@@ -55,6 +55,7 @@ from grader.written.vocabulary import (
     ROMAN_VALUES,
     TABLE_SEPARATOR,
     contents_lines,
+    is_caption,
     states_value,
 )
 
@@ -138,6 +139,8 @@ def read_lines(text: str, lettered: set[str] | None = None,
                 heading = True  # "**Question 3 (c)**": a bold label line is a heading
             if mark is not None and mark.paths == (END,) and _subsection(raw, level):
                 mark = None  # "### Summary" under "## Q3 (e)": that part's own summary
+            if mark is None and not heading and is_caption(raw):
+                heading = True  # "Table 2: Result for 3(c)": a caption, its numbers no answer
         if mark is not None and any(p[0] == "t" for p in mark.paths):
             mark = replace(mark, paths=tuple(("task", *p[1:]) if p[0] == "t" else p
                                              for p in mark.paths)) if tasks else None
@@ -162,6 +165,11 @@ def read_lines(text: str, lettered: set[str] | None = None,
                 and paths and paths[0] == END and closed is not None:
             # a summary's row or line "(c)" names the part of the question it closed
             mark = Mark(((closed[0], closed[1], *mark.paths[0][2:]),), mark.content)
+        elif mark is not None and mark.roman_only and closed is not None and closed[2] \
+                and paths and paths[0] == END:
+            # a result table under Q3 (e)'s last part, its rows "(I)", "(II)", "(III)":
+            # each names a sub-part of the lettered part it closed
+            mark = Mark(((*closed[:3], mark.paths[0][3]),), mark.content)
         opens = False
         if mark is not None:
             new = _apply(mark, paths, lettered)

@@ -73,6 +73,23 @@ def value_alone(text: str) -> bool:
         parsed.unit is not None or parsed.scale != 1 or sum(ch.isdigit() for ch in text) >= 4)
 
 
+CAPTION = re.compile(
+    r"^[\s*_>]*(?:table|figure|fig|tab|tabel|tabelle|tableau|tabla|tabella|tabela|abbildung|abb"
+    r"|rysunek|ryc|hình|bảng|gambar|表|图|圖|그림|표)\.?\s*\d{1,3}(?:[.\-]\d{1,2})?"
+    r"\s*(?:[:.–—|-]|(?=[\s*_]*$))", re.I)
+"""A numbered caption over a table or figure ("Table 2: Result for 3(c)", "Figure 1. Loss",
+Word's SEQ field; "Tabel", "Tabelle", "Rysunek", "Bảng", "Gambar" in other languages): its
+number is the caption's and any label it names ("3(c)") says what the table is about, so
+neither is an answer; the reading takes it as a heading that opens no section."""
+
+
+def is_caption(raw: str) -> bool:
+    """Whether a line is only a table's or figure's numbered caption (``CAPTION``), short and
+    with no value stated in it ("Figure 2: loss = 0.29" states one)."""
+    return len(raw.strip()) <= 120 and CAPTION.match(raw) is not None \
+        and not states_value(raw) and not any(r in raw for r in RELATIONS)
+
+
 def is_table_row(raw: str) -> bool:
     return raw.lstrip().startswith("|")
 

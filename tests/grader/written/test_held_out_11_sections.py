@@ -183,3 +183,37 @@ def test_a_contents_field_whose_entries_lost_their_tab_is_a_contents():
                           QuestionSpec("q3d", ("Q3 (d)",))])["q3c"] == "25.77 GB"
     # under no "Contents" heading, lines ending in a number stay text
     assert contents_lines(["## Results", "Layers 48", "Heads 48", "Hidden size 6144"]) == set()
+
+
+# -- a numbered caption over a small result table ------------------------------------------------
+
+
+CAPTIONED = """## 3(c) Memory of the attention scores
+h · S_max^2 scores of 2 bytes: 48 × 16,384^2 × 2 = 25,769,803,776 bytes; 1 GB = 10^9 bytes.
+**Table 2: Result for 3(c)**
+| Attention score memory (one layer, 48 heads) | 25.77 GB |
+## 3(e) LoRA
+(I) Each adapted matrix adds r·H + H·r = 98,304 parameters; W_Q and W_V in each of 48 layers.
+(II) Adam keeps two fp32 states per parameter: 9,437,184 × 8 = 75,497,472 bytes.
+**Table 4: Result for 3(e)**
+| (I) LoRA trainable parameters | 9,437,184 |
+| (II) Adam state memory | 75.50 MB |
+"""
+
+
+def test_a_captions_number_and_the_label_it_names_are_no_answer():
+    from grader.written.vocabulary import is_caption
+
+    assert is_caption("**Table 2: Result for 3(c)**") and is_caption("Figure 3. Loss curves")
+    assert is_caption("Tabel 2: Hasil") and is_caption("Bảng 1")
+    assert not is_caption("Table 2: p = 0.75") and not is_caption("Fig. 4 shows the loss")
+    got = _answers(CAPTIONED, [QuestionSpec("q3c", ("Q3 (c)",))])
+    assert got["q3c"] == "25.77 GB"
+
+
+def test_a_result_tables_numeral_rows_under_the_last_part_answer_each_part():
+    got = _answers(CAPTIONED, [QuestionSpec("q3c", ("Q3 (c)",)),
+                               QuestionSpec("q3e1", ("Q3 (e)",), part="(I)"),
+                               QuestionSpec("q3e2", ("Q3 (e)",), part="(II)")])
+    assert got["q3e1"] == "9,437,184"
+    assert got["q3e2"] == "75.50 MB"
