@@ -57,6 +57,7 @@ from grader.written.vocabulary import (
     contents_lines,
     is_caption,
     states_value,
+    value_at_end,
 )
 
 __all__ = [  # the label grammar's names are re-exported: callers read sections from here
@@ -148,6 +149,12 @@ def read_lines(text: str, lettered: set[str] | None = None,
             mark = _as_asked(mark, kind)
         if mark is None and heading and states_value(raw):
             heading = False  # "### ≈ 14.5 B parameters": a slide's answer set large
+        if mark is not None and heading and not table \
+                and (at := value_at_end(raw[mark.content:])) is not None:
+            # "## Q3 (C) · ATTENTION MEMORY 24.0 GB": a card's result set large on its
+            # heading's line is a line of its own, the section's answer stated first
+            pending.append((number, raw[mark.content + at:]))
+            raw = raw[:mark.content + at].rstrip()
         if mark is None and not table and not heading:
             mark = _outline_mark(raw, paths, lettered)
             if mark is None and len(raw) < 60 and CLOSING_HINT.search(raw) \

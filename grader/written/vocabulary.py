@@ -90,6 +90,26 @@ def is_caption(raw: str) -> bool:
         and not states_value(raw) and not any(r in raw for r in RELATIONS)
 
 
+def value_at_end(title: str) -> int | None:
+    """Where the result a heading's title ends in starts (words, then a value alone: "·
+    ATTENTION MEMORY 24.0 GB", "· P("MAT") 0.750", an infographic's card whose big number
+    the PDF reader puts on its heading's line), or None. The value has a unit, a scale,
+    four digits or a decimal part, and is no year: "FFN parameters for 48 layers" ends in a
+    datum, "Memory of GPT-3" and "GPT-3 175B" in a name, "Results 2024" in a year."""
+    from calculators.answers.parse import parse_answer  # the parser reads the value
+
+    words = list(re.finditer(r"\S+", title))
+    for k in range(1, len(words)):
+        tail = title[words[k].start():].rstrip(" *_#")
+        if not re.match(r"\d[\d.,]*(?:\s|$|[×%])", tail) or re.fullmatch(r"(?:19|20)\d\d", tail) \
+                or not any(c.isalpha() for c in title[:words[k].start()]):
+            continue
+        if value_alone(tail) or (parse_answer(tail).value is not None
+                                 and re.fullmatch(r"\d+[.,]\d+", tail) is not None):
+            return words[k].start()
+    return None
+
+
 def is_table_row(raw: str) -> bool:
     return raw.lstrip().startswith("|")
 

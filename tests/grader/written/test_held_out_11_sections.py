@@ -217,3 +217,30 @@ def test_a_result_tables_numeral_rows_under_the_last_part_answer_each_part():
                                QuestionSpec("q3e2", ("Q3 (e)",), part="(II)")])
     assert got["q3e1"] == "9,437,184"
     assert got["q3e2"] == "75.50 MB"
+
+
+# -- an infographic's cards: the result set large on the heading's line ------------------------
+
+
+CARDS = """# Project Aether · by the numbers
+## Q3 (C) · ATTENTION MEMORY 24.0 GB
+how: 48 heads × 16,384^2 scores × 2 bytes = 25,769,803,776 bytes ÷ 1024^3
+## Q3 (D) · FFN PARAMETERS 14.50 billion
+how: 48 × (6144·24576 + 24576 + 24576·6144 + 6144) = 14,496,989,184
+## Q3 (E) (I) · LORA PARAMETERS 9,437,184
+how: 48 layers × 2 matrices (W_Q, W_V) × (8·6144 + 6144·8)
+## Q3 (E) (II) · ADAM STATES 75.50 MB
+how: 9,437,184 × 8 bytes = 75,497,472 bytes
+"""
+
+
+def test_a_cards_result_on_its_headings_line_is_the_answer_stated_first():
+    from grader.written.vocabulary import value_at_end
+
+    assert _path("## Q3 (E) (II) · ADAM STATES", heading=True) == ("q", "3", "e", "ii")
+    assert _answers(CARDS, Q3[1:]) == {"q3c": "24.0 GB", "q3d": "14.50 billion",
+                                       "q3e1": "9,437,184", "q3e2": "75.50 MB"}
+    # a heading's title ending in a datum, a name or a year states no result
+    for title in ("FFN parameters for 48 layers", "Memory of GPT-3", "GPT-3 175B",
+                  "Results 2024"):
+        assert value_at_end(title) is None, title
