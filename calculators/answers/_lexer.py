@@ -127,7 +127,9 @@ _NUMBER = re.compile(
     """,
     re.VERBOSE,
 )
-_NAME = re.compile(r"[^\W\d_]+[0-9]*(?:(?:_|\\_)(?:\{[^{}]{0,60}\}|[^\W_]+))*")
+# a letter run, with the vowel signs of Devanagari ("करोड़") and Latin combining accents
+_NAME = re.compile(r"(?:[^\W\d_]|[\u0300-\u036f\u0900-\u0963])+[0-9]*"
+                   r"(?:(?:_|\\_)(?:\{[^{}]{0,60}\}|[^\W_]+))*")
 _COMMAND = re.compile(r"\\([A-Za-z]+)")
 _SUBSCRIPT = re.compile(r"_(?:\{([^{}]{1,20})\}|([0-9A-Za-z]))")
 _SUBSCRIPTS = re.compile(r"(?:(?:_|\\_)(?:\{[^{}]{0,60}\}|[^\W_]+))*")

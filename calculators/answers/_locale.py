@@ -31,6 +31,11 @@ COMMA_LOCALE_SCALES: dict[str, int] = {
     "bilhão": 10**9, "bilhões": 10**9,
     "billón": 10**12, "billones": 10**12,
     "mio": 10**6, "mrd": 10**9, "md": 10**9, "mds": 10**9,
+    "duizend": 10**3, "miljoen": 10**6, "miljard": 10**9,  # Dutch
+    "tys": 10**3, "tysięcy": 10**3, "milion": 10**6, "miliony": 10**6, "milionów": 10**6,
+    "mld": 10**9, "miliard": 10**9, "miliardy": 10**9, "miliardów": 10**9,  # Polish
+    "ribu": 10**3, "juta": 10**6, "miliar": 10**9,  # Indonesian
+    "nghìn": 10**3, "ngàn": 10**3, "triệu": 10**6, "tỷ": 10**9, "tỉ": 10**9,  # Vietnamese
 }  # fmt: skip
 """``million`` is also English: it names the scale but says nothing of the locale. The
 abbreviations are German ("9,44 Mio.", "14,497 Mrd.") and French ("14,5 Md", "Mds")."""
@@ -86,6 +91,9 @@ def _reading(chunk: _Chunk) -> tuple[str | None, str | None]:
     if (len(s) >= 2 and set(s[:-1]) == {","} and lead and all(len(x) == 3 for x in g[1:-1])
             and ((s[-1] == "," and threes) or s[-1] == ".")):  # 9,437,184 or 1,234.5
         return "point", None
+    if (len(s) >= 2 and set(s) == {","} and 1 <= len(g[0]) <= 2 and len(g[-1]) == 3
+            and all(len(x) == 2 for x in g[1:-1])):  # 94,37,184: Indian grouping (lakh)
+        return "point", "".join(g)
     if len(s) != 1:
         return None, None
     sep, after = s[0], g[1]

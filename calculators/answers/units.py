@@ -149,6 +149,9 @@ _SCALE_WORDS: dict[str, int] = {
     "bil": 10**9,
     "bln": 10**9,
     "mln": 10**6,
+    # South Asia writes a decimal point: lakh (10^5), crore (10^7), arab (10^9), in Hindi too
+    "lakh": 10**5, "lakhs": 10**5, "crore": 10**7, "crores": 10**7,
+    "हज़ार": 10**3, "हजार": 10**3, "लाख": 10**5, "करोड़": 10**7, "करोड": 10**7, "अरब": 10**9,
 }
 # One- or two-letter suffixes, case-sensitive: "14.5B", "9.4M", "300k".
 _SCALE_SUFFIXES: dict[str, int] = {

@@ -109,3 +109,18 @@ def test_a_comma_before_four_digits_or_more_is_a_decimal_comma(text, value):
     # no thousands group has four digits: a French or German student's decimal comma
     assert shows_decimal_comma(text) is True
     assert localise(text) == value
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("14,497 tỷ", 14_497_000_000), ("14.50 अरब", 14_500_000_000), ("1.45 करोड़", 14_500_000),
+    ("14,5 miliar", 14_500_000_000), ("14,5 miljard", 14_500_000_000),
+    ("14,5 mld", 14_500_000_000), ("2 lakh", 200_000), ("94,37,184", 9_437_184),
+    ("1,45,00,00,000", 1_450_000_000),
+])
+def test_scale_words_and_digit_groups_of_the_corpus_newer_languages(text, value):
+    # Vietnamese, Hindi, Indonesian, Dutch, Polish; Indian grouping (lakh: 94,37,184)
+    assert parse_answer(text).value == value
+
+
+def test_indian_grouping_shows_a_decimal_point():
+    assert shows_decimal_comma("94,37,184 parameters and 0.065 %") is False
