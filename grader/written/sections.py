@@ -124,6 +124,9 @@ def read_lines(text: str, lettered: set[str] | None = None,
         if table and TABLE_SEPARATOR.match(raw):
             out.append(Line(number, raw, False, True, None, paths))
             continue
+        if not table and (glued := _glued_label(raw)) is not None:
+            pending.append((number, raw[glued:]))  # "... next one**Q3 (a)**": a heading
+            raw = raw[:glued].rstrip()
         bold = bool(BOLD_LINE.match(raw))
         heading = heading_level(raw) is not None  # what the document model calls a heading
         if table:
@@ -261,6 +264,28 @@ def _outline_mark(raw: str, paths: tuple[Path, ...], lettered: set[str]) -> Mark
     if title.rstrip().endswith((".", ":", ";", ",", "?", "!")):
         return None
     return Mark((("?", m.group("n"), None, None),), len(raw))
+
+
+_GLUED = re.compile(r"(?<=[^\s*_|])(\*\*|__)(?=[^*_\n]{1,40}?\1)")
+"""Bold markup opening right after a word, with no space ("next one**Q3 (a)**")."""
+
+
+def _glued_label(raw: str) -> int | None:
+    """Where a bold label glued onto the end of a line of text starts ("I. ... predicts the
+    next one**Q3 (a)**", "For 48 layers:**Q3 (d)** 14,496,989,184 parameters."), or None.
+
+    Why: a page scanned askew has its lines rotated about their starts, and a heading set
+    in the margin above a line then sorts after that line's start, so the PDF reader runs
+    the heading's bold text on at the line's end, with no space, as no student types it.
+    The label read whole inside the bold (a question's, not a bare "(c)") is a heading's."""
+    for m in _GLUED.finditer(raw):
+        close = raw.find(m.group(1), m.end())
+        inner = raw[m.end():close]
+        mark = read_mark(inner, heading=True)
+        if mark is not None and not (mark.letter_only or mark.roman_only) \
+                and not inner[mark.content:].strip(" :.-–—"):
+            return m.start()
+    return None
 
 
 def _goes_back(mark: Mark, path: Path) -> bool:

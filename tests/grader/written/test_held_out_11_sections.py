@@ -244,3 +244,28 @@ def test_a_cards_result_on_its_headings_line_is_the_answer_stated_first():
     for title in ("FFN parameters for 48 layers", "Memory of GPT-3", "GPT-3 175B",
                   "Results 2024"):
         assert value_at_end(title) is None, title
+
+
+# -- a scanned page's heading run onto the end of a line ------------------------------------------
+
+
+SCANNED = """# STAT8021 – Assignment 3, Part 3 (written answers)
+I. The language modelling objective: the model predicts the next one**Q3 (a)**
+(causal LM). On unlabelled text it minimises the cross-entropy.
+II. logits [0.5, 0.1, 3.0, 0.2, 1.0], mat = index 2. Softmax: 20.086 / 26.779.
+**p(mat) = 0.750**
+## Q3 (c)
+Scores per layer: 12,884,901,888 × 2 bytes.
+**Memory = 25.77 GB**
+Per layer: 302,020,608. For 48 layers:**Q3 (d)** 14,496,989,184 parameters.
+**FFN parameters ≈ 14.5 billion**
+"""
+
+
+def test_a_bold_label_glued_onto_a_lines_end_is_a_heading():
+    got = _answers(SCANNED, [QuestionSpec("q3a2", ("Q3 (a)",), part="(II)"),
+                             QuestionSpec("q3c", ("Q3 (c)",)), QuestionSpec("q3d", ("Q3 (d)",))])
+    assert got == {"q3a2": "0.750", "q3c": "25.77 GB", "q3d": "14.5 billion"}
+    # bold a student types after a space, or a bold part letter, opens nothing
+    text = "The memory is **Q3 (c)** style.\nsee part**(c)** here\n"
+    assert _answers(text, [QuestionSpec("q3c", ("Q3 (c)",))])["q3c"] is None
