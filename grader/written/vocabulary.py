@@ -381,15 +381,18 @@ QUESTION_LABEL = re.compile(rf"\b({LABEL_WORD})\s*\.?\s*(\d+)(?!\d|,\d)", re.I)
 """A question named by word and number anywhere in a text: ("q", "3") of "see Q3 (c)"."""
 STEMS_OF_OTHER_LANGUAGES = {"языко": "langu", "моделир": "model", "класс": "class",
                             "предо": "pretr", "дообу": "finet",
-                            "pemod": "model", "bahas": "langu", "klasi": "class"}
+                            "pemod": "model", "bahas": "langu", "klasi": "class",
+                            "taalm": "langu", "język": "langu", "klasy": "class",
+                            "ngôn": "langu"}
 """The stems (first five letters) of a lab's part words as a student writing in another
 script names them, and the English stem each stands for: "Модель для языкового
 моделирования" is named like "Language modeling task", "Модель для классификации" like
 "Classification task" (``phrases._named_like``); "модель" (a model) is no "моделирование"
 (modeling), so that key is seven letters. Latin-script languages share the stems
-already ("classificazione", "Klassifikation" -> "class"/"klass"), but for Indonesian,
-whose words differ: "Tugas pemodelan bahasa" is the language modeling task, "Tugas
-klasifikasi" the classification task."""
+already ("classificazione", "Klassifikation" -> "class"/"klass"), but not where the words
+differ: Indonesian "Tugas pemodelan bahasa" is the language modeling task, "Tugas
+klasifikasi" the classification task; Dutch "taalmodel", Polish "modelowanie języka",
+"klasyfikacja" and Vietnamese "mô hình ngôn ngữ" (a language model) name them too."""
 
 
 def stem(word: str) -> str:

@@ -158,6 +158,9 @@ def test_a_vietnamese_report_is_read_by_its_cau_headings_and_its_scale_word():
 def test_a_lab_part_named_in_indonesian_has_the_english_stems():
     assert stem("pemodelan") == stem("modeling") and stem("bahasa") == stem("language")
     assert stem("klasifikasi") == stem("classification")
+    # and the other languages' words where they differ from English
+    assert stem("taalmodel") == stem("języka") == stem("ngôn") == stem("language")
+    assert stem("klasyfikacja") == stem("classification")
 
 
 # -- a Word contents field read from the DOCX ----------------------------------------------------
