@@ -277,12 +277,16 @@ def _glued_label(raw: str) -> int | None:
     Why: a page scanned askew has its lines rotated about their starts, and a heading set
     in the margin above a line then sorts after that line's start, so the PDF reader runs
     the heading's bold text on at the line's end, with no space, as no student types it.
-    The label read whole inside the bold (a question's, not a bare "(c)") is a heading's."""
+    The label read whole inside the bold (a question's, not a bare "(c)" nor a number), in a
+    bold run that opens there, is a heading's."""
     for m in _GLUED.finditer(raw):
+        if raw.count(m.group(1), 0, m.start()) % 2:
+            continue  # the close of a bold run ("**(I)** 2 × 48 = **9,437,184**")
         close = raw.find(m.group(1), m.end())
         inner = raw[m.end():close]
         mark = read_mark(inner, heading=True)
         if mark is not None and not (mark.letter_only or mark.roman_only) \
+                and (mark.paths[0][0] != "?" or mark.paths[0][2] is not None) \
                 and not inner[mark.content:].strip(" :.-–—"):
             return m.start()
     return None

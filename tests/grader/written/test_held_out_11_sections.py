@@ -272,3 +272,6 @@ def test_a_bold_label_glued_onto_a_lines_end_is_a_heading():
     # bold a student types after a space, or a bold part letter, opens nothing
     text = "The memory is **Q3 (c)** style.\nsee part**(c)** here\n"
     assert _answers(text, [QuestionSpec("q3c", ("Q3 (c)",))])["q3c"] is None
+    # nor does the close of a bold run, the working after it no label
+    text = "## Question 3(e)\n**(I)** 2 × 48 × 8 × (6144 + 6144) = **9,437,184**\n"
+    assert _answers(text, [QuestionSpec("q3e1", ("Q3 (e)",), part="(I)")])["q3e1"] == "9,437,184"
