@@ -190,10 +190,12 @@ class _Reader:
             return _Range(row, row + 1, True, self.lines[head].raw.strip(), (head, row), span)
         part = next((found for name in spec.names(spec.part)
                      if (found := part_range(self.plain, head + 1, end, name, siblings))), None)
-        if part is None and (summed := self._summing_sentence(spec, head, end, siblings)):
-            return summed
         if part is None:
-            part = loose_part_range(self.plain, head + 1, end, spec.names(spec.part), siblings)
+            loose = loose_part_range(self.plain, head + 1, end, spec.names(spec.part), siblings)
+            summed = self._summing_sentence(spec, head, end, siblings)
+            if summed is not None and (loose is None or loose[0] <= summed.start):
+                return summed  # the working's summing line, no part named after it
+            part = loose
         if part is None:
             return f"no part '{spec.part}' in the section"
         starts = [found[0] for other in siblings

@@ -280,7 +280,8 @@ languages too: German "Mio."/"Mrd.", French "Md"/"Mds", "Go"/"Mo"/"Ko" (octets, 
 Dutch "miljard", Polish "mld", Indonesian "miliar"/"juta", Vietnamese "tỷ"/"triệu",
 and as a note typed on a phone has them, lower case: "37.7mb", "25.77gb" (bytes meant)."""
 NUMBER = (
-    r"(?:\d{1,3}(?:\.\d{3}){2,}(?![\d.])|\d+,(?!\d{3}(?!\d))\d+(?![\d,])"
+    r"(?:\d{1,2}(?:,\d{2})+,\d{3}(?![\d,])"  # 94,37,184: Indian grouping (lakh)
+    r"|\d{1,3}(?:\.\d{3}){2,}(?![\d.])|\d+,(?!\d{3}(?!\d))\d+(?![\d,])"
     r"|\d{1,3}(?:(?:,\s?|['’ _\u2009\u202f])\d{3})+(?!\d)|\d+)(?:\.\d+)?"
     r"(?:[eE][+-]?\d+|\s*(?:×|x|\\times|\\cdot|[*·⋅])\s*10\s*(?:\^|\*\*)\s*[{(]?[-−]?\d+[})]?)?"
 )

@@ -136,135 +136,17 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # held out 11: 20 reports written by another helper who never read the readers, kept
     # in /work/sealed11 while held-out-9's and -10's families were fixed, added and
     # measured once at 6a4229e: 13/43 PDF, 14/28 DOCX, 13/33 text (docs/benchmarks.md).
-    # Misses as measured:
-    ('h11-p3-latex-examclass', 'q3a2.loss', 'pdf'):
-        "reads '4': wrong 0; should read '0.2876': correct 1",
-    ('h11-p3-latex-examclass', 'q3c', 'pdf'):
-        "reads '4': wrong 0; should read '25.77 GB': correct 1",
-    ('h11-p3-latex-examclass', 'q3d', 'pdf'):
-        "reads '4': wrong 0; should read '0.302 billion': convention one_layer 0.25",
-    ('h11-p3-latex-examclass', 'q3e1', 'pdf'):
-        "reads '4': wrong 0; should read '9,437,184': correct 1",
-    ('h11-p3-latex-examclass', 'q3e2', 'pdf'):
-        "reads '4': wrong 0; should read '37.75 MB': convention one_state 0.5",
-    ('h11-p3-latex-examclass', 'q3e3', 'pdf'):
-        "reads '4': wrong 0; should read '0.0651%': correct 1",
-    ('h11-p3-word-scan', 'q3a2.p', 'pdf'):
-        "reads nothing: no notebook was handed in; h11-p3-word-scan.pdf: no heading matching ['Q3 (a)']; should read '0.750': correct 1",
-    ('h11-p3-word-scan', 'q3a2.loss', 'pdf'):
-        "reads nothing: no notebook was handed in; h11-p3-word-scan.pdf: no heading matching ['Q3 (a)']; should read '0.288': correct 1",
-    ('h11-p3-latex-annotated', 'q3a2.p', 'pdf'):
-        "reads '0.2': wrong 0; should read '0.75': correct 1",
-    ('h11-p3-latex-annotated', 'q3a2.loss', 'pdf'):
-        "reads '0.2': wrong 0; should read '0.415': wrong 0",
-    ('h11-p3-latex-annotated', 'q3c', 'pdf'):
-        "reads '16': wrong 0; should read '25.77 GB': correct 1",
-    ('h11-p3-latex-annotated', 'q3d', 'pdf'):
-        "reads '4': wrong 0; should read '14.50 billion': correct 1",
-    ('h11-p3-latex-annotated', 'q3e1', 'pdf'):
-        "reads nothing: no notebook was handed in; h11-p3-latex-annotated.pdf: no number in the section; should read '9,437,184': correct 1",
-    ('h11-p3-latex-annotated', 'q3e2', 'pdf'):
-        "reads '32': wrong 0; should read '72 MB': convention gib_vs_gb 0.5",
+    # Fixed by family the same session (docs/reading-reports.md, "Held-out 11"); left:
     ('h11-p3-word-canva', 'q3a2.p', 'pdf'):
         "reads '20.09 / 26.78': close 0.75; should read '0.750': correct 1",
-    ('h11-p3-word-canva', 'q3c', 'pdf'):
-        "reads '1024': wrong 0; should read '24.0 GB': convention gib_vs_gb 0.5",
-    ('h11-p3-word-canva', 'q3e1', 'pdf'):
-        "reads '2': wrong 0; should read '9,437,184': correct 1",
-    ('h11-p3-word-dutch', 'q3a2.p', 'pdf'):
-        "reads nothing: no notebook was handed in; h11-p3-word-dutch.pdf: no heading matching ['Q3 (a)']; should read '0,1015': wrong 0",
-    ('h11-p3-word-dutch', 'q3a2.loss', 'pdf'):
-        "reads nothing: no notebook was handed in; h11-p3-word-dutch.pdf: no heading matching ['Q3 (a)']; should read '2,2876': wrong 0",
-    ('h11-p3-word-dutch', 'q3c', 'pdf'):
-        "reads nothing: no notebook was handed in; h11-p3-word-dutch.pdf: no heading matching ['Q3 (c)']; should read '25,77 GB': correct 1",
-    ('h11-p3-word-dutch', 'q3d', 'pdf'):
-        "reads nothing: no notebook was handed in; h11-p3-word-dutch.pdf: no heading matching ['Q3 (d)']; should read '14.495.514.624': convention no_biases 0.75",
-    ('h11-p3-word-dutch', 'q3e1', 'pdf'):
-        "reads nothing: no notebook was handed in; h11-p3-word-dutch.pdf: no heading matching ['Q3 (e)']; should read '9.437.184': correct 1",
-    ('h11-p3-word-dutch', 'q3e2', 'pdf'):
-        "reads nothing: no notebook was handed in; h11-p3-word-dutch.pdf: no heading matching ['Q3 (e)']; should read '75,50 MB': correct 1",
-    ('h11-p3-word-dutch', 'q3e3', 'pdf'):
-        "reads nothing: no notebook was handed in; h11-p3-word-dutch.pdf: no heading matching ['Q3 (e)']; should read '0,0651 %': correct 1",
-    ('h11-p3-docx-toc', 'q3c', 'docx'):
-        "reads '2': wrong 0; should read '25.77 GB': correct 1",
     ('h11-p3-docx-toc', 'q3d', 'docx'):
         "reads '2': wrong 0; should read '14.497 billion': correct 1",
-    ('h11-p3-docx-toc', 'q3e1', 'docx'):
-        "reads '48': wrong 0; should read '9,437,184': correct 1",
-    ('h11-p3-docx-toc', 'q3e3', 'docx'):
-        "reads '3': wrong 0; should read '0.0651%': correct 1",
-    ('h11-p3-docx-polish', 'q3a2.p', 'docx'):
-        "reads nothing: no notebook was handed in; h11-p3-docx-polish.docx: no heading matching ['Q3 (a)']; should read '0,7500': correct 1",
-    ('h11-p3-docx-polish', 'q3a2.loss', 'docx'):
-        "reads nothing: no notebook was handed in; h11-p3-docx-polish.docx: no heading matching ['Q3 (a)']; should read '0,2876': correct 1",
-    ('h11-p3-docx-polish', 'q3c', 'docx'):
-        "reads nothing: no notebook was handed in; h11-p3-docx-polish.docx: no heading matching ['Q3 (c)']; should read '25,77 GB': correct 1",
-    ('h11-p3-docx-polish', 'q3d', 'docx'):
-        "reads nothing: no notebook was handed in; h11-p3-docx-polish.docx: no heading matching ['Q3 (d)']; should read '14 495 514 624': convention no_biases 0.75",
-    ('h11-p3-docx-polish', 'q3e1', 'docx'):
-        "reads nothing: no notebook was handed in; h11-p3-docx-polish.docx: no heading matching ['Q3 (e)']; should read '9 437 184': correct 1",
-    ('h11-p3-docx-polish', 'q3e2', 'docx'):
-        "reads nothing: no notebook was handed in; h11-p3-docx-polish.docx: no heading matching ['Q3 (e)']; should read '72,0 MB': convention gib_vs_gb 0.5",
-    ('h11-p3-docx-polish', 'q3e3', 'docx'):
-        "reads nothing: no notebook was handed in; h11-p3-docx-polish.docx: no heading matching ['Q3 (e)']; should read '0,065 %': correct 1",
-    ('h11-p3-txt-yaml', 'q3a2.p', 'text'):
-        "reads nothing: no notebook was handed in; h11-p3-txt-yaml.txt: no heading matching ['Q3 (a)']; should read '0.7500': correct 1",
-    ('h11-p3-txt-yaml', 'q3a2.loss', 'text'):
-        "reads nothing: no notebook was handed in; h11-p3-txt-yaml.txt: no heading matching ['Q3 (a)']; should read '0.2876': correct 1",
-    ('h11-p3-txt-yaml', 'q3c', 'text'):
-        "reads nothing: no notebook was handed in; h11-p3-txt-yaml.txt: no heading matching ['Q3 (c)']; should read '0.537 GB': convention per_head 0.25",
-    ('h11-p3-txt-yaml', 'q3d', 'text'):
-        "reads nothing: no notebook was handed in; h11-p3-txt-yaml.txt: no heading matching ['Q3 (d)']; should read '14.497 billion': correct 1",
-    ('h11-p3-txt-yaml', 'q3e1', 'text'):
-        "reads nothing: no notebook was handed in; h11-p3-txt-yaml.txt: no heading matching ['Q3 (e)']; should read '9437184': correct 1",
-    ('h11-p3-txt-yaml', 'q3e2', 'text'):
-        "reads nothing: no notebook was handed in; h11-p3-txt-yaml.txt: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
-    ('h11-p3-txt-yaml', 'q3e3', 'text'):
-        "reads nothing: no notebook was handed in; h11-p3-txt-yaml.txt: no heading matching ['Q3 (e)']; should read '1536x': convention factor 1",
-    ('h11-p3-md-vietnamese', 'q3a2.p', 'text'):
-        "reads nothing: no notebook was handed in; h11-p3-md-vietnamese.md: no heading matching ['Q3 (a)']; should read '0,75': correct 1",
-    ('h11-p3-md-vietnamese', 'q3a2.loss', 'text'):
-        "reads nothing: no notebook was handed in; h11-p3-md-vietnamese.md: no heading matching ['Q3 (a)']; should read '0,288': correct 1",
-    ('h11-p3-md-vietnamese', 'q3c', 'text'):
-        "reads nothing: no notebook was handed in; h11-p3-md-vietnamese.md: no heading matching ['Q3 (c)']; should read '51,54 GB': wrong 0",
-    ('h11-p3-md-vietnamese', 'q3d', 'text'):
-        "reads nothing: no notebook was handed in; h11-p3-md-vietnamese.md: no heading matching ['Q3 (d)']; should read '14,497 tỷ': correct 1",
-    ('h11-p3-md-vietnamese', 'q3e1', 'text'):
-        "reads nothing: no notebook was handed in; h11-p3-md-vietnamese.md: no heading matching ['Q3 (e)']; should read '9.437.184': correct 1",
-    ('h11-p3-md-vietnamese', 'q3e2', 'text'):
-        "reads nothing: no notebook was handed in; h11-p3-md-vietnamese.md: no heading matching ['Q3 (e)']; should read '75,5 MB': correct 1",
-    ('h11-p3-md-vietnamese', 'q3e3', 'text'):
-        "reads nothing: no notebook was handed in; h11-p3-md-vietnamese.md: no heading matching ['Q3 (e)']; should read '0,065 %': correct 1",
     ('h11-p3-md-hindi', 'q3a2.p', 'text'):
         "reads '20.0855 / 26.7791': close 0.75; should read '0.7500': correct 1",
-    ('h11-p3-md-hindi', 'q3e1', 'text'):
-        "reads '94': wrong 0; should read '94,37,184': correct 1",
-    ('h11-p3-md-hindi', 'q3e3', 'text'):
-        "reads '94': wrong 0; should read '0.0651%': correct 1",
-    ('h11-labA-word-indonesian', 'q3.lm', 'pdf'):
-        "reads nothing: h11-labA-word-indonesian.pdf: no heading matching ['Question 3']; no notebook was handed in; should read '20.963.600': convention no_biases 0.5",
-    ('h11-labA-word-indonesian', 'q3.cls', 'pdf'):
-        "reads nothing: h11-labA-word-indonesian.pdf: no heading matching ['Question 3']; no notebook was handed in; should read '10.963.800': convention no_biases 0.5",
-    ('h11-labA-word-indonesian', 'claim', 'pdf'):
-        'reads better: None; should read better: pretrained',
     ('h11-labA-latex-todonotes', 'q3.lm', 'pdf'):
         "reads '242,000': wrong 0; should read '21,018,401': correct 1",
     ('h11-labA-latex-todonotes', 'q3.cls', 'pdf'):
         "reads '402': wrong 0; should read '10,968,602': correct 1",
-    ('h11-labA-txt-pycomments', 'q3.lm', 'text'):
-        "reads nothing: h11-labA-txt-pycomments.txt: no heading matching ['Question 3']; no notebook was handed in; should read '20,857,601': convention no_out_proj 0.75",
-    ('h11-labA-txt-pycomments', 'q3.cls', 'text'):
-        "reads nothing: h11-labA-txt-pycomments.txt: no heading matching ['Question 3']; no notebook was handed in; should read '10,807,802': convention no_out_proj 0.75",
-    ('h11-labA-txt-pycomments', 'claim', 'text'):
-        'reads better: None; should read better: scratch',
-    ('h11-labB-word-slides3up', 'seeds', 'pdf'):
-        "reads 6 of 7 rows read are the report's, 0 confirmed; should read 6 rows, 18/18 confirmed",
-    ('h11-labB-docx-vietnamese', 'q1', 'docx'):
-        "reads nothing: no notebook was handed in; h11-labB-docx-vietnamese.docx: no heading matching ['Question 1']; should read '22.819.840': convention no_layernorm 0.75",
-    ('h11-labB-docx-vietnamese', 'seeds', 'docx'):
-        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 18/18 confirmed",
-    ('h11-labB-docx-headings', 'seeds', 'docx'):
-        "reads 0 of 1 rows read are the report's, 0 confirmed; should read 6 rows, 18/18 confirmed",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.
