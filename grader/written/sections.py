@@ -266,8 +266,20 @@ def _outline_mark(raw: str, paths: tuple[Path, ...], lettered: set[str]) -> Mark
     return Mark((("?", m.group("n"), None, None),), len(raw))
 
 
-_GLUED = re.compile(r"(?<=[^\s*_|])(\*\*|__)(?=[^*_\n]{1,40}?\1)")
-"""Bold markup opening right after a word, with no space ("next one**Q3 (a)**")."""
+def _glued_runs(raw: str) -> list[tuple[int, str]]:
+    """Bold markup opening right after a word, with no space ("next one**Q3 (a)**"): where,
+    and which markup, for each that closes within 40 characters of no markup or line end."""
+    out = []
+    for markup in ("**", "__"):
+        at = raw.find(markup, 1)
+        while at > 0:
+            close = raw.find(markup, at + 2)
+            inner = raw[at + 2:close] if close > at + 2 else ""
+            if (not raw[at - 1].isspace() and raw[at - 1] not in "*_|" and len(inner) <= 40
+                    and inner and not any(ch in inner for ch in "*_\n")):
+                out.append((at, markup))
+            at = raw.find(markup, at + 1)
+    return sorted(out)
 
 
 def _glued_label(raw: str) -> int | None:
@@ -279,16 +291,15 @@ def _glued_label(raw: str) -> int | None:
     the heading's bold text on at the line's end, with no space, as no student types it.
     The label read whole inside the bold (a question's, not a bare "(c)" nor a number), in a
     bold run that opens there, is a heading's."""
-    for m in _GLUED.finditer(raw):
-        if raw.count(m.group(1), 0, m.start()) % 2:
+    for at, markup in _glued_runs(raw):
+        if raw.count(markup, 0, at) % 2:
             continue  # the close of a bold run ("**(I)** 2 × 48 = **9,437,184**")
-        close = raw.find(m.group(1), m.end())
-        inner = raw[m.end():close]
+        inner = raw[at + 2:raw.find(markup, at + 2)]
         mark = read_mark(inner, heading=True)
         if mark is not None and not (mark.letter_only or mark.roman_only) \
                 and (mark.paths[0][0] != "?" or mark.paths[0][2] is not None) \
                 and not inner[mark.content:].strip(" :.-–—"):
-            return m.start()
+            return at
     return None
 
 

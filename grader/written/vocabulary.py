@@ -98,16 +98,38 @@ def value_at_end(title: str) -> int | None:
     datum, "Memory of GPT-3" and "GPT-3 175B" in a name, "Results 2024" in a year."""
     from calculators.answers.parse import parse_answer  # the parser reads the value
 
-    words = list(re.finditer(r"\S+", title))
-    for k in range(1, len(words)):
-        tail = title[words[k].start():].rstrip(" *_#")
-        if not re.match(r"\d[\d.,]*(?:\s|$|[×%])", tail) or re.fullmatch(r"(?:19|20)\d\d", tail) \
-                or not any(c.isalpha() for c in title[:words[k].start()]):
+    starts = [k for k in range(1, len(title)) if not title[k].isspace() and title[k - 1].isspace()]
+    for start in starts:
+        tail = title[start:].rstrip(" *_#")
+        if not _opens_with_figure(tail) or _is_year(tail) \
+                or not any(c.isalpha() for c in title[:start]):
             continue
-        if value_alone(tail) or (parse_answer(tail).value is not None
-                                 and re.fullmatch(r"\d+[.,]\d+", tail) is not None):
-            return words[k].start()
+        if value_alone(tail) or (parse_answer(tail).value is not None and _is_decimal(tail)):
+            return start
     return None
+
+
+def _opens_with_figure(text: str) -> bool:
+    """"24.0 GB", "0.750", "1536×": digits (with "." and ","), then a space, the end, "×"
+    or "%"."""
+    k = 0
+    while k < len(text) and (text[k].isdigit() or (k and text[k] in ".,")):
+        k += 1
+    return k > 0 and text[0].isdigit() and (k == len(text) or text[k].isspace()
+                                            or text[k] in "×%")
+
+
+def _is_year(text: str) -> bool:
+    return len(text) == 4 and text.isdigit() and text[:2] in ("19", "20")
+
+
+def _is_decimal(text: str) -> bool:
+    """"0.750", "24,0": digits, one "." or ",", digits."""
+    for sep in ".,":
+        whole, dot, part = text.partition(sep)
+        if dot and whole.isdigit() and part.isdigit():
+            return True
+    return False
 
 
 def is_table_row(raw: str) -> bool:

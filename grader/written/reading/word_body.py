@@ -98,12 +98,18 @@ FENCE = "```"
 """What opens and closes lines pasted in a monospace font (a notebook's printed output, a
 code cell): a Markdown code fence, so every stage reads them as a program's text, the
 same block a Markdown report's fenced output is (``blocks``: ``code``)."""
-_MONOSPACE = re.compile(
-    r"mono|courier|consolas|menlo|monaco|lucida (?:console|sans typewriter)|inconsolata"
-    r"|source code|fira code|cascadia|andale|\bhack\b|typewriter", re.I)
+_MONOSPACE = ("mono", "courier", "consolas", "menlo", "monaco", "lucida console",
+              "lucida sans typewriter", "inconsolata", "source code", "fira code", "cascadia",
+              "andale", "typewriter")
 """Fonts of fixed width: Consolas, Courier New, Menlo, "DejaVu Sans Mono", "Source Code
 Pro" (what a pasted terminal or notebook output keeps, what Word's "HTML Preformatted",
 "Macro Text" and pandoc's "Source Code" styles set)."""
+
+
+def _monospace(font: str) -> bool:
+    """Whether a font name is one of fixed width (``_MONOSPACE``; "Hack" as a whole word)."""
+    low = font.lower()
+    return any(name in low for name in _MONOSPACE) or "hack" in low.split()
 
 
 def _pasted(p: Any, levels: dict[str, int], styles: _Styles) -> bool:
@@ -116,7 +122,7 @@ def _pasted(p: Any, levels: dict[str, int], styles: _Styles) -> bool:
     style = p.find(f"{W}pPr/{W}pStyle")
     psid = style.get(f"{W}val", "") if style is not None else ""
     if (levels.get(psid) or p.find(f".//{M}oMath") is not None
-            or _MONOSPACE.search(styles.body_font)):
+            or _monospace(styles.body_font)):
         return False
     seen = False
     for run in p.iter(f"{W}r"):
@@ -128,7 +134,7 @@ def _pasted(p: Any, levels: dict[str, int], styles: _Styles) -> bool:
         rstyle = rpr.find(f"{W}rStyle") if rpr is not None else None
         rsid = rstyle.get(f"{W}val", "") if rstyle is not None else ""
         font = run_font(rpr) or styles.font.get(rsid) or styles.font.get(psid) or ""
-        if not _MONOSPACE.search(font):
+        if not _monospace(font):
             return False
         seen = True
     return seen
