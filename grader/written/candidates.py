@@ -85,9 +85,7 @@ _NEXT_ITEM = re.compile(rf"(?<!\d)[{LIST_COMMAS}]\s*(?=[^\d\s=≈])|\s(?:and|whi
 # before it in the same paragraph is working
 _IS_BEFORE = re.compile(r"\b(?:is|are|was|were|becomes?|come\s+to)\s*(?:\*|\{|\s)*$", re.I)
 _SENTENCE_CLOSES = re.compile(r"^[\s*}]*(?:[A-Za-z]+[\s*}]*){0,3}(?:[.!](?:\s|$)|$)")
-_PARENTHESES = re.compile(r"\([^()]*\)")
 _SENTENCE_END = re.compile(r"(?<!i\.e)(?<!e\.g)[.;:]\s")
-_OR_BETWEEN = re.compile(r"^[\s*$)]*(?:,\s*)?(?:\bor\b|/|\beither\b|;)[\s*$(]*$", re.I)
 
 _WINDOW = 300
 """Characters either side of a number that decide how conclusive it is (bounded: linear time)."""
@@ -405,7 +403,7 @@ def _number_candidates(row: _Row, matches: Sequence[re.Match[str]], sources: Seq
     for k in restated:
         # "= 14,495,514,624 (about 14.5 billion)": the rounding in parentheses restates the
         # value before it, which is the answer as written
-        if any(j < k and _same(out[j], out[k]) for j in settled_outside):
+        if any(j < k and same(out[j], out[k]) for j in settled_outside):
             c = out[k]
             out[k] = Candidate(c.text, c.line, "in parentheses", False, c.parsed, TIER_ASIDE,
                                c.column, c.end, c.line_text)
@@ -471,14 +469,6 @@ def only_value(text: str) -> bool:
     return bool(body) and _CANDIDATE.fullmatch(body) is not None
 
 
-def pick(found: Sequence[Candidate]) -> Candidate | None:
-    """The answer: the last candidate of the highest tier present."""
-    if not found:
-        return None
-    top = max(c.tier for c in found)
-    return [c for c in found if c.tier == top][-1]
-
-
 def _magnitude(c: Candidate) -> Rational | None:
     p = c.parsed
     if p is None or not p.ok or p.value is None:
@@ -491,7 +481,7 @@ def _magnitude(c: Candidate) -> Rational | None:
         return None
 
 
-def _same(a: Candidate, b: Candidate) -> bool:
+def same(a: Candidate, b: Candidate) -> bool:
     """Whether two candidates give the same answer (a rounding, or GB beside GiB of it)."""
     if a.parsed is not None and b.parsed is not None and a.parsed.is_memory != b.parsed.is_memory:
         return False
@@ -502,44 +492,3 @@ def _same(a: Candidate, b: Candidate) -> bool:
         return True
     size = max(abs(x), abs(y))
     return abs(x - y) <= Rational(5, 1000) * size
-
-
-def shotgun(found: Sequence[Candidate], chosen: Candidate) -> tuple[str, ...]:
-    """Different values the student offers as the answer beside ``chosen`` (empty if none).
-
-    Offered means: several boxed values, "Answer:" lines or answer cells that disagree;
-    or values joined to the chosen one by "or", "/" or ";" on its line or wrapped onto the
-    next, passing over what is in parentheses.
-    """
-    rivals: list[Candidate] = []
-    if chosen.tier == TIER_FINAL:
-        rivals += [c for c in found if c.tier == TIER_FINAL and c is not chosen
-                   and c.why == chosen.why and not _same(c, chosen)]
-    # values in reading order, asides left out ("**25.77 GB** ($10^9$ bytes) or\n**24 GB**":
-    # the "(10^9 bytes)" between is no value offered); a join may wrap onto the next line
-    offered = sorted((c for c in found if c.tier > TIER_ASIDE or c is chosen),
-                     key=lambda c: (c.line, c.column))
-    k = offered.index(chosen)
-    for step in (-1, 1):
-        j = k
-        while 0 <= j + step < len(offered):
-            a, b = offered[min(j, j + step)], offered[max(j, j + step)]
-            gap = _between(a, b)
-            if gap is None or not _OR_BETWEEN.match(_PARENTHESES.sub(" ", gap)):
-                break
-            other = offered[j + step]
-            if not _same(other, chosen) and other not in rivals:
-                rivals.append(other)
-            j += step
-    if not rivals:
-        return ()
-    return tuple(dict.fromkeys([chosen.text, *(c.text for c in rivals)]))
-
-
-def _between(a: Candidate, b: Candidate) -> str | None:
-    """The text between two values on one line or on two lines in a row (None if further)."""
-    if a.line == b.line:
-        return a.line_text[a.end:b.column]
-    if b.line == a.line + 1:
-        return a.line_text[a.end:] + "\n" + b.line_text[:b.column]
-    return None

@@ -27,9 +27,8 @@ from grader.written.candidates import (
     Source,
     candidates,
     only_value,
-    pick,
-    shotgun,
 )
+from grader.written.offered import pick, shotgun
 from grader.written.owners import labelled_lines, own_candidates
 from grader.written.phrases import (
     loose_part_range,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from grader.written import QuestionSpec, extract_answers
-from grader.written.candidates import Source, candidates, clean, pick, shotgun
+from grader.written.candidates import Source, candidates, clean
+from grader.written.offered import pick, shotgun
 
 LAB_SYMBOLS = {"ntoken": 50001, "nhid": 200, "nlayers": 4}
 

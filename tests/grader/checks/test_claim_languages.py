@@ -3,7 +3,7 @@
 Why: a report in Arabic or Russian says "the pre-trained model is better" with words the
 claim reader did not know, so the claim went unread and the TA sheet said "no sentence
 comparing them". The comparison words (better, worse, than, but, so, no difference) and
-the models' names are a vocabulary per language (``comparatives.LANGUAGES``,
+the models' names are a vocabulary per language (``comparative_words.LANGUAGES``,
 ``seedwords.MODEL_WORDS``), each sentence below written as a student of that language
 would, none taken from the corpus.
 """
