@@ -117,6 +117,11 @@ def _drop_line_numbers(blocks: list[_Block]) -> list[_Block]:
         values = [int(ln.text) for ln in sorted(numbers, key=lambda ln: ln.baseline)]
         if all(a < b for a, b in zip(values, values[1:], strict=False)):
             drop.update(id(ln) for ln in numbers)
+    return _without(blocks, drop)
+
+
+def _without(blocks: list[_Block], drop: set[int]) -> list[_Block]:
+    """The blocks without the lines whose ids are in ``drop`` (a block left empty goes)."""
     if not drop:
         return blocks
     out = []
@@ -157,11 +162,4 @@ def _drop_point_tallies(blocks: list[_Block]) -> list[_Block]:
     drop = {id(ln) for page in pages.values() for ln in page if _tally(ln.text) and any(
         other is not ln and other.x1 <= ln.x0 and abs(other.baseline - ln.baseline) < 0.35 * ln.size
         and other.text.strip() for other in page)}
-    if not drop:
-        return blocks
-    out = []
-    for block in blocks:
-        kept = [ln for ln in block.lines if id(ln) not in drop]
-        if kept:
-            out.append(_Block(kept, block.page, block.rules))
-    return out
+    return _without(blocks, drop)
