@@ -15,17 +15,8 @@ from __future__ import annotations
 
 import pytest
 
-from grader.checks.claims import find_claim, uncomment, unwrap
-
-LAB_A = {"pretrained": ["pretrained", "pre-trained"],
-         "scratch": ["scratch", "randomly initiali", "random init", "not pre-trained",
-                     "without pre-training"]}
-FALLBACK = {"pretrained": ["fine-tuned", "fine tuned", "finetuned"]}
-
-
-def better(text: str) -> str | None:
-    claim = find_claim(text, LAB_A, FALLBACK)
-    return None if claim is None else (claim[0] or "equal")
+from grader.checks.claims import uncomment, unwrap
+from tests.grader.checks._claims import better
 
 
 @pytest.mark.parametrize(("text", "want"), [
