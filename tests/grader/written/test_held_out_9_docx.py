@@ -3,11 +3,10 @@ endnotes, labels only from Word's multilevel list numbering."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from grader.written import read_document
+from tests.grader.written._word import word_file
 
 docx = pytest.importorskip("docx", reason="the reports extra reads .docx with python-docx")
 
@@ -48,34 +47,12 @@ def _notes(kind: str, texts: dict[int, str]) -> bytes:
 
 def _docx(tmp_path, body: list[str], numbering: str = "", styles: str = "",
           notes: dict[str, dict[int, str]] | None = None, name: str = "report.docx"):
+    """A .docx as Word writes it (``_word.word_file``), with its footnotes and endnotes."""
     from docx.opc.constants import RELATIONSHIP_TYPE as RT
-    from docx.opc.packuri import PackURI
-    from docx.opc.part import Part
-    from docx.oxml import parse_xml
 
-    document = docx.Document()
-    root = document.part.numbering_part.element
-    for xml in re.findall(r"<w:(?:abstractNum|num) .*?</w:(?:abstractNum|num)>", numbering, re.S):
-        element = parse_xml(xml.replace(" ", f" {NS} ", 1))
-        if element.tag.endswith("abstractNum"):
-            first_num = root.find(element.tag.replace("abstractNum", "num"))
-            if first_num is not None:
-                first_num.addprevious(element)
-                continue
-        root.append(element)
-    for xml in re.findall(r"<w:style .*?</w:style>", styles, re.S):
-        document.styles.element.append(parse_xml(xml.replace(" ", f" {NS} ", 1)))
-    sect = document.element.body[-1]
-    for xml in body:
-        sect.addprevious(parse_xml(xml.replace("<w:p>", f"<w:p {NS}>", 1).replace(
-            "<w:tbl>", f"<w:tbl {NS}>", 1)))
-    for kind, texts in (notes or {}).items():
-        part = Part(PackURI(f"/word/{kind}.xml"), NOTE_TYPES[kind], _notes(kind, texts),
-                    document.part.package)
-        document.part.relate_to(part, getattr(RT, kind.upper()))
-    path = tmp_path / name
-    document.save(str(path))
-    return path
+    parts = [(f"/word/{kind}.xml", NOTE_TYPES[kind], _notes(kind, texts), getattr(RT, kind.upper()))
+             for kind, texts in (notes or {}).items()]
+    return word_file(tmp_path, body, numbering, styles, name, parts)
 
 
 # ---------------------------------------------------------------- footnotes and endnotes

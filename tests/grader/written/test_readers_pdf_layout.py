@@ -12,13 +12,13 @@ boxes, symbol-font characters, headings set by size.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
 from calculators.answers.parse import parse_answer
 from grader.written.reading import read_document
+from tests.grader.written._word import word_file
 
 pymupdf = pytest.importorskip("pymupdf", reason="the reports extra reads PDFs with pymupdf")
 
@@ -226,43 +226,11 @@ def corpus_pdf():
 
 # -- family 3: Word documents as Word writes them ---------------------------------------
 
-NS = (
-    'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" '
-    'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math" '
-    'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" '
-    'xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" '
-    'xmlns:v="urn:schemas-microsoft-com:vml"'
-)
-
-
 def _docx(
     tmp_path: Path, body: list[str], numbering: str = "", styles: str = "", name: str = "r.docx"
 ) -> Path:
-    """A .docx from python-docx's own template, with body paragraphs given as WordprocessingML
-    (what Word writes), list definitions added to its numbering part and styles to its
-    styles part."""
-    docx = pytest.importorskip("docx", reason="the reports extra reads .docx with python-docx")
-    from docx.oxml import parse_xml
-
-    document = docx.Document()
-    root = document.part.numbering_part.element
-    for xml in re.findall(r"<w:(?:abstractNum|num) .*?</w:(?:abstractNum|num)>", numbering, re.S):
-        element = parse_xml(xml.replace(" ", f" {NS} ", 1))  # namespaces on the root
-        if element.tag.endswith("abstractNum"):
-            first_num = root.find(element.tag.replace("abstractNum", "num"))
-            if first_num is not None:
-                first_num.addprevious(element)
-                continue
-        root.append(element)
-    for xml in re.findall(r"<w:style .*?</w:style>", styles, re.S):
-        document.styles.element.append(parse_xml(xml.replace(" ", f" {NS} ", 1)))
-    sect = document.element.body[-1]
-    for xml in body:
-        sect.addprevious(parse_xml(xml.replace("<w:p>", f"<w:p {NS}>", 1).replace(
-            "<w:tbl>", f"<w:tbl {NS}>", 1)))
-    path = tmp_path / name
-    document.save(str(path))
-    return path
+    """A .docx as Word writes it (``tests/grader/written/_word.py``)."""
+    return word_file(tmp_path, body, numbering, styles, name)
 
 
 def _p(*runs: str, ppr: str = "") -> str:
