@@ -214,7 +214,7 @@ nor "trainable parameters", which every part's count says ("trainable" would be 
 like "Pre-training")."""
 
 
-def _stems(name: str) -> tuple[set[str], str]:
+def name_stems(name: str) -> tuple[set[str], str]:
     """The stems of a part name's own words (first five letters) and their initials."""
     words = [w for w in "".join(c if c.isalnum() else " " for c in norm(name)).split()
              if w not in _GENERIC_WORDS]
@@ -232,7 +232,7 @@ def _named_like(line: PlainLine, name: str) -> bool:
     """Whether a line's head names ``name`` in other words: a word of the same stem
     ("Classifier" for "Classification task") or its initials ("LM model" for "Language
     modeling task"). Numbers are no name."""
-    stems, initials = _stems(name)
+    stems, initials = name_stems(name)
     words = [w for w in _head_words(line) if not w[0].isdigit()]
     return any(stem(w) in stems for w in words if len(w) >= 4 and w not in _GENERIC_WORDS) \
         or (len(initials) >= 2 and initials in words)
@@ -276,7 +276,7 @@ def _names_word(word: str, name: str) -> bool:
     the same stem or the name's initials."""
     if word[0].isdigit() or word in _GENERIC_WORDS:
         return False
-    stems, initials = _stems(name)
+    stems, initials = name_stems(name)
     return (len(word) >= 4 and stem(word) in stems) or (len(initials) >= 2 and word == initials)
 
 

@@ -32,6 +32,7 @@ from grader.written.offered import pick, shotgun
 from grader.written.owners import labelled_lines, own_candidates
 from grader.written.phrases import (
     loose_part_range,
+    name_stems,
     named_span,
     norm,
     part_column,
@@ -320,11 +321,6 @@ def _row_beats(row: Candidate, body: Candidate, reader: _Reader, later: _Range) 
     return body.tier < TIER_BOLD and row.tier == TIER_FINAL and reader.lines[later.start].table
 
 
-def _stems(text: str) -> set[str]:
-    words = "".join(ch.lower() if ch.isalpha() else " " for ch in text).split()
-    return {w[:5] for w in words if len(w) > 2 and w not in ("the", "and", "for", "with")}
-
-
 def _named_by_title(found: Sequence[Candidate], chosen: Candidate | None,
                     title: str) -> Candidate | None:
     """Among a table row's values marked alike (a dashboard's tiles: "| Trainable params
@@ -335,10 +331,11 @@ def _named_by_title(found: Sequence[Candidate], chosen: Candidate | None,
     peers = [c for c in found if c.line == chosen.line and c.tier == chosen.tier]
     if len(peers) < 2:
         return chosen
-    words = _stems(title)
+    words = name_stems(title)[0]
 
     def named(c: Candidate) -> int:
-        return len(_stems(c.line_text[c.line_text.rfind("|", 0, c.column) + 1:c.column]) & words)
+        cell = c.line_text[c.line_text.rfind("|", 0, c.column) + 1:c.column]
+        return len(name_stems(cell)[0] & words)
 
     best = max(peers, key=named)
     return best if named(best) > named(chosen) else chosen
