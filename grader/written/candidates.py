@@ -39,6 +39,7 @@ from grader.written.vocabulary import (
     UNIT_WORDS,
     has_digit,
     heading_text,
+    is_table_row,
     magnitude_after,
     value_alone,
 )
@@ -203,7 +204,7 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
 def _answer_row(text: str) -> bool:
     """A table row whose first cell is "Answer" ("| **Answer** | 1/1536 of the FFN memory |"):
     a table of Given / Working / Answer rows answers in that row, as "Answer:" does."""
-    if not text.lstrip().startswith("|"):
+    if not is_table_row(text):
         return False
     first = text.strip().strip("|").split("|", 1)[0]
     return first.strip(" *_:").lower() in ANSWER_HEADINGS

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from grader.written.candidates import TIER_FINAL, Candidate, Source, clean
 from grader.written.phrases import find_phrase, norm
-from grader.written.vocabulary import LIST_COMMAS, has_digit
+from grader.written.vocabulary import LIST_COMMAS, has_digit, is_table_row
 
 if TYPE_CHECKING:
     from grader.written.questions import QuestionSpec
@@ -68,7 +68,7 @@ def _named_item(prefix: str) -> str | None:
 def _cell_start(text: str, column: int) -> int:
     """Where the table cell holding ``column`` starts (0 outside a table row): a row's
     answer cell is read on its own, not as the end of the working cell before it."""
-    if not text.lstrip().startswith("|"):
+    if not is_table_row(text):
         return 0
     return text.rfind("|", 0, column) + 1
 
@@ -78,7 +78,7 @@ def _row_owner(text: str, own: Sequence[str], others: Sequence[str],
     """Whose label a table row's first cell names ("| Cross-entropy loss | ... |"), else
     the owner the lines before left (``before``)."""
     cells = text.strip().strip("|").split("|")
-    if not text.lstrip().startswith("|") or len(cells) < 2 or has_digit(cells[0]):
+    if not is_table_row(text) or len(cells) < 2 or has_digit(cells[0]):
         return before  # a first cell with figures is working (its label cell read off)
     named = _owner(norm(clean(cells[0])), own, others)
     return before if named is None else named

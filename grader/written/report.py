@@ -57,7 +57,7 @@ from grader.written.sections import (
     split_run_in,
     target_of,
 )
-from grader.written.vocabulary import ANSWER_LINE, RELATIONS, is_answer_heading
+from grader.written.vocabulary import ANSWER_LINE, RELATIONS, is_answer_heading, is_table_row
 
 __all__ = [  # what callers import from here (grader/written/__init__.py, tests)
     "Candidate", "Extracted", "QuestionSpec", "extract_answers", "section_text",
@@ -326,7 +326,7 @@ def _named_by_title(found: Sequence[Candidate], chosen: Candidate | None,
     """Among a table row's values marked alike (a dashboard's tiles: "| Trainable params
     (encoder) **22,829,056** | LoRA trainable (r=8) **65,536** |"), the one whose cell the
     question's title names most ("Trainable parameters of the encoder"); else ``chosen``."""
-    if chosen is None or not title or not chosen.line_text.lstrip().startswith("|"):
+    if chosen is None or not title or not is_table_row(chosen.line_text):
         return chosen
     peers = [c for c in found if c.line == chosen.line and c.tier == chosen.tier]
     if len(peers) < 2:
