@@ -163,20 +163,27 @@ def _readable(fd: int, seconds: float) -> bool:
     session with a Ray cluster and many kernels) holds that many."""
     poller = select.poll()
     poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
-    return bool(poller.poll(max(0, int(seconds * 1000))))
+    return bool(poller.poll(max(0, math.ceil(seconds * 1000))))
+
+
+class _PastDeadline(Exception):
+    """The worker sent nothing more before the wall-clock deadline."""
 
 
 def _read_exact(stream: IO[bytes], n: int, deadline: float) -> bytes | None:
-    """``n`` bytes from the worker before the deadline; None at EOF or past the deadline."""
+    """``n`` bytes from the worker before the deadline; None at EOF. Past the deadline it
+    raises ``_PastDeadline``: the caller must not guess which of the two it was from the
+    clock afterwards (poll's millisecond timeout can return a hair before the deadline,
+    and a kill after it makes a timed-out read look like a crash)."""
     fd = stream.fileno()
     chunks: list[bytes] = []
     got = 0
     while got < n:
         left = deadline - time.monotonic()
-        if left <= 0:
-            return None
-        if not _readable(fd, left):
-            return None
+        if left <= 0 or not _readable(fd, left):
+            if time.monotonic() < deadline:
+                continue  # poll woke early: wait out the rest
+            raise _PastDeadline
         chunk = os.read(fd, min(n - got, 1 << 20))
         if not chunk:
             return None
@@ -202,11 +209,15 @@ def _ask(worker: _Worker, path: Path, limits: ReadLimits, deadline: float) -> di
     except (BrokenPipeError, OSError):
         worker.kill()
         raise _Lost("the worker had left", idle_exit=True) from None
-    head = _read_exact(worker.proc.stdout, 8, deadline)
-    body = None if head is None else _read_exact(
-        worker.proc.stdout, struct.unpack(">Q", head)[0], deadline)
+    head = body = None
+    timed_out = False
+    try:
+        head = _read_exact(worker.proc.stdout, 8, deadline)
+        if head is not None:
+            body = _read_exact(worker.proc.stdout, struct.unpack(">Q", head)[0], deadline)
+    except _PastDeadline:
+        timed_out = worker.proc.poll() is None  # still at work: the wall clock ended it
     if body is None:
-        timed_out = time.monotonic() >= deadline and worker.proc.poll() is None
         worker.kill()
         code = worker.proc.returncode
         if timed_out:

@@ -174,6 +174,24 @@ def test_the_wall_clock_ends_a_long_read(cpu_heavy):
     assert time.monotonic() - started < 30  # the worker is killed, not waited for
 
 
+def test_a_silent_worker_is_past_its_deadline_even_when_poll_wakes_early():
+    """CI once read a timed-out worker as killed ("ended by SIGKILL"): poll's timeout is in
+    whole milliseconds, so with under 1 ms left it woke at once and the read looked like an
+    EOF. A silent pipe is now past its deadline, however little time was left; a closed
+    one is an EOF."""
+    from grader.written.reading.bounded import _PastDeadline, _read_exact
+
+    read_fd, write_fd = os.pipe()
+    with os.fdopen(read_fd, "rb", buffering=0) as silent:
+        for left in (0.0004, 0.0, 0.02):
+            with pytest.raises(_PastDeadline):
+                _read_exact(silent, 8, time.monotonic() + left)
+        os.write(write_fd, b"12345678")
+        assert _read_exact(silent, 8, time.monotonic() + 0.0004) == b"12345678"
+        os.close(write_fd)
+        assert _read_exact(silent, 8, time.monotonic() + 5) is None
+
+
 def test_the_memory_limit_ends_a_large_parse(tmp_path):
     """A 20 MiB text part (under the 25 MiB cap) is parsed whole by lxml (~10x): within a
     256 MiB address space it cannot be, and the worker answers instead of the grader."""
