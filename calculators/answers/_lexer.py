@@ -12,6 +12,7 @@ can skip prose. Both passes are linear in the length of the text.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from sympy import Integer, Rational
@@ -205,6 +206,21 @@ def _number_token(match: re.Match[str], start: int, space: bool) -> Token:
     )
 
 
+def _name_end(s: str, end: int) -> int:
+    """Where a name the pattern ended at ``end`` really ends. A combining mark (a Thai vowel
+    or tone mark, a Hebrew point, an Arabic short vowel) belongs to the letter it sits on,
+    and the letters after it to the same word: ``พันล้าน`` is one word, not five pieces.
+    The pattern itself knows only the Latin and Devanagari marks."""
+    n = len(s)
+    while end < n and unicodedata.category(s[end])[0] == "M":
+        while end < n and unicodedata.category(s[end])[0] == "M":
+            end += 1
+        m = _NAME.match(s, end)
+        if m:
+            end = m.end()
+    return end
+
+
 def integer_sig_figs(token: Token) -> int:
     """Significant figures of an integer literal read as a rounded value ("24 GiB", "14 billion")."""
     digits = "".join(ch for ch in token.text if ch.isdigit()).lstrip("0")
@@ -241,8 +257,9 @@ def tokenize(s: str) -> list[Token]:
         if ch.isalpha():
             m = _NAME.match(s, i)
             if m:
-                tokens.append(Token(NAME, normalize_name(m.group(0)), i, m.end(), space))
-                i = m.end()
+                end = _name_end(s, m.end())
+                tokens.append(Token(NAME, normalize_name(s[i:end]), i, end, space))
+                i = end
                 space = False
                 continue
         if ch == "\\":

@@ -18,28 +18,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from calculators.answers._vocabulary import COMMA_SIGNS, is_comma_sign
+
 _DIGITS = frozenset("0123456789")
 
-# Scale words of languages that write a decimal comma (German, Spanish, French, Italian,
-# Portuguese): one after a number says the number's comma is a decimal one.
-COMMA_LOCALE_SCALES: dict[str, int] = {
-    "mil": 10**3, "tausend": 10**3, "mille": 10**3,
-    "millón": 10**6, "millon": 10**6, "millones": 10**6, "million": 10**6,
-    "millionen": 10**6, "milioni": 10**6, "milione": 10**6, "milhões": 10**6, "milhão": 10**6,
-    "millardo": 10**9, "millardos": 10**9, "milliarde": 10**9, "milliarden": 10**9,
-    "milliard": 10**9, "milliards": 10**9, "miliardo": 10**9, "miliardi": 10**9,
-    "bilhão": 10**9, "bilhões": 10**9,
-    "billón": 10**12, "billones": 10**12,
-    "mio": 10**6, "mrd": 10**9, "md": 10**9, "mds": 10**9,
-    "duizend": 10**3, "miljoen": 10**6, "miljard": 10**9,  # Dutch
-    "tys": 10**3, "tysięcy": 10**3, "milion": 10**6, "miliony": 10**6, "milionów": 10**6,
-    "mld": 10**9, "miliard": 10**9, "miliardy": 10**9, "miliardów": 10**9,  # Polish
-    "ribu": 10**3, "juta": 10**6, "miliar": 10**9,  # Indonesian
-    "nghìn": 10**3, "ngàn": 10**3, "triệu": 10**6, "tỷ": 10**9, "tỉ": 10**9,  # Vietnamese
-}  # fmt: skip
-"""``million`` is also English: it names the scale but says nothing of the locale. The
-abbreviations are German ("9,44 Mio.", "14,497 Mrd.") and French ("14,5 Md", "Mds")."""
-_NOT_A_SIGN = frozenset({"million"})
+COMMA_LOCALE_SCALES = COMMA_SIGNS
+"""Scale words of languages that write a decimal comma (German, Spanish, French, Italian,
+Portuguese, Dutch, Polish, Swedish, Greek, Russian, Ukrainian, ...; the table is
+``_vocabulary``'s): one after a number says the number's comma is a decimal one
+("14,497 Mrd.", "14,5 Md", "14,497 млрд"). A word English shares (``million``) says nothing
+of the locale and is not among them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,8 +103,7 @@ def shows_decimal_comma(text: str) -> bool | None:
     ``decimal_comma`` to ``parse_answer``: the report's other numbers say what
     ``14,497`` means."""
     signs = {_reading(c)[0] for c in _chunks(text)} - {None}
-    words = {w.strip(".,;:()").lower() for w in text.split()}
-    if words & (COMMA_LOCALE_SCALES.keys() - _NOT_A_SIGN):
+    if any(is_comma_sign(w.strip(".,;:()")) for w in text.split()):
         signs.add("comma")
     if signs == {"comma"}:
         return True

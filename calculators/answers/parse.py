@@ -16,7 +16,7 @@ from typing import Any
 import sympy
 from sympy import Expr, Integer, Rational
 
-from calculators.answers import units
+from calculators.answers import _vocabulary, units
 from calculators.answers._format import format_value
 from calculators.answers._lexer import (
     APPROX,
@@ -46,17 +46,9 @@ SymbolValue = int | Rational | Expr | None
 SymbolTable = Mapping[str, SymbolValue]
 
 _APPROX_WORDS = {"about", "approx", "approximately", "roughly", "around", "circa", "ca", "nearly"}
-_NOISE_WORDS = {
-    "parameters", "parameter", "params", "param", "trainable", "weights", "in", "total",
-    "memory", "approximately", "approx", "roughly", "of", "the", "model",
-    "smaller", "larger", "bigger", "less", "more", "fewer", "overall", "only",
-}  # fmt: skip
 _PERCENT_WORDS = {"percent", "pct", "percentage"}
-_TIMES_WORDS = {
-    "times", "x", "X", "veces", "fois", "mal", "volte", "vezes", "kez", "kat", "раз", "раза",
-    "倍",
-}  # fmt: skip
-"""A factor's word in the languages students write in ("1536 veces", "1536 fois", "1536倍")."""
+# The words after (and, in Swahili and Hebrew, before) a number that say what it counts,
+# scales it by or is a factor of, in every language students write: ``_vocabulary``.
 
 
 @dataclass(frozen=True)
@@ -225,6 +217,42 @@ def _strip_leading(tokens: list[Token]) -> tuple[list[Token], bool]:
     return tokens, approximate
 
 
+def _split_unspaced(tokens: list[Token]) -> list[Token]:
+    """Thai, Chinese, Japanese and Korean write a number's words onto what follows them
+    ("14.50 พันล้านพารามิเตอร์", "145亿个参数"): a name in those scripts is cut into the
+    vocabulary's words, so that the scale word is read and "parameters" dropped as it is
+    after a space."""
+    out: list[Token] = []
+    for tok in tokens:
+        if tok.kind != NAME or not _vocabulary.unspaced(tok.text[0]):
+            out.append(tok)
+            continue
+        at = tok.start
+        for k, piece in enumerate(_vocabulary.segment(tok.text)):
+            out.append(Token(NAME, piece, at, at + len(piece), tok.space_before and not k))
+            at += len(piece)
+    return out
+
+
+def _leading_word(
+    tokens: list[Token], known: Mapping[str, object], clean: str
+) -> tuple[list[Token], str | None, int]:
+    """A factor or scale word written before its number: Swahili ``mara 1536`` (1536 times)
+    and ``bilioni 14,5``, Hebrew ``פי 1536``, and ``×1536``. Only directly before a number:
+    "mara" in a sentence is "once" or "time"."""
+    if len(tokens) < 2 or tokens[1].kind != NUM:
+        return tokens, None, 1
+    tok = tokens[0]
+    if tok.kind == NAME and tok.text not in known:
+        if _vocabulary.is_leading_factor(tok.text):
+            return tokens[1:], "times", 1
+        if (factor := _vocabulary.leading_scale(tok.text)) is not None:
+            return tokens[1:], None, factor
+    if tok.kind == OP and clean[tok.start] == "×":
+        return tokens[1:], "times", 1
+    return tokens, None, 1
+
+
 def _last_segment(tokens: list[Token]) -> tuple[list[Token], bool]:
     """``p = e^3/Z ≈ 0.75``: the answer is what the chain ends with."""
     depth = 0
@@ -259,7 +287,7 @@ def _strip_trailing(
         before = tokens[-2] if len(tokens) > 1 else None
         after_value = before is not None and before.kind in (NUM, RP, NAME)
         punctuation = tok.kind in (OTHER, COMMA) and tok.text in ".,;!"
-        noise = tok.kind == NAME and tok.text.lower() in _NOISE_WORDS and len(tokens) > 1
+        noise = tok.kind == NAME and _vocabulary.is_noise(tok.text) and len(tokens) > 1
         if punctuation or noise:
             tokens = tokens[:-1]
         elif tok.kind == APPROX and before is not None:
@@ -292,7 +320,7 @@ def _strip_trailing(
             and scale == 1
             and after_value
             and (
-                (tok.kind == NAME and tok.text in _TIMES_WORDS)
+                (tok.kind == NAME and _vocabulary.is_factor(tok.text))
                 or (tok.kind == OP and tok.text == "*")
             )
             and tok.text not in known
@@ -372,14 +400,25 @@ def _parse(
             raise ReadError(tok.text)
         if tok.kind == ELLIPSIS:
             raise ReadError("it contains '...', so part of it is missing")
+    tokens = _split_unspaced(tokens)
     tokens, approx_lead = _strip_leading(tokens)
     tokens, approx_chain = _last_segment(tokens)
     tokens, approx_mid = _strip_leading(tokens)
+    start = tokens[0].start if tokens else 0
+    tokens, lead_unit, lead_scale = _leading_word(tokens, table, clean)
     tokens, unit, scale_int, b_suffix, approx_tail, last = _strip_trailing(tokens, table)
     if not tokens:
         raise ReadError("there is no number in it")
+    if lead_unit is not None or lead_scale != 1:
+        if unit is not None or scale_int != 1:
+            raise ReadError("it has a unit or scale word both before and after the number")
+        unit, scale_int = lead_unit, lead_scale
+    if (unit == "times" and len(tokens) > 1 and tokens[0].kind == NAME
+            and tokens[1].kind == NUM and tokens[0].text not in table
+            and _vocabulary.is_factor_preposition(tokens[0].text)):
+        start, tokens = tokens[0].start, tokens[1:]  # "у 1536 разів": "in 1536 times"
     end = last.end if last is not None else tokens[-1].end
-    display = " ".join(clean[tokens[0].start : end].split())
+    display = " ".join(clean[start:end].split())
     parser = Parser(tokens, make_resolver(table))
     tree = parser.parse()
 

@@ -18,7 +18,7 @@ import re
 
 from sympy import Integer, Rational
 
-from calculators.answers._locale import COMMA_LOCALE_SCALES
+from calculators.answers import _vocabulary
 from calculators.units import BINARY, DECIMAL
 
 # canonical unit -> bytes per unit (exact); the byte units are those of calculators.units
@@ -108,13 +108,6 @@ _EXACT_SPELLINGS: dict[str, str] = {
     "Mbyte": "MB",
     "Mbytes": "MB",
     "MBytes": "MB",
-    # French: octet is byte ("0,537 Go", "75,5 Mo", "12 Ko", "75 497 472 octets")
-    "octet": "B",
-    "octets": "B",
-    "Ko": "kB",
-    "Mo": "MB",
-    "Go": "GB",
-    "To": "TB",
 }
 
 # Long spellings matched case-insensitively.
@@ -131,28 +124,8 @@ _WORD_SPELLINGS: dict[str, str] = {
     "mebibyte": "MiB",
     "gibibyte": "GiB",
     "tebibyte": "TiB",
-    "kilooctet": "kB",
-    "megaoctet": "MB",
-    "mégaoctet": "MB",
-    "gigaoctet": "GB",
-    "teraoctet": "TB",
-    "téraoctet": "TB",
 }
 
-# Scale words: a count multiplied by an exact power of ten.
-_SCALE_WORDS: dict[str, int] = {
-    "thousand": 10**3,
-    "million": 10**6,
-    "billion": 10**9,
-    "trillion": 10**12,
-    "bn": 10**9,
-    "bil": 10**9,
-    "bln": 10**9,
-    "mln": 10**6,
-    # South Asia writes a decimal point: lakh (10^5), crore (10^7), arab (10^9), in Hindi too
-    "lakh": 10**5, "lakhs": 10**5, "crore": 10**7, "crores": 10**7,
-    "हज़ार": 10**3, "हजार": 10**3, "लाख": 10**5, "करोड़": 10**7, "करोड": 10**7, "अरब": 10**9,
-}
 # One- or two-letter suffixes, case-sensitive: "14.5B", "9.4M", "300k".
 _SCALE_SUFFIXES: dict[str, int] = {
     "k": 10**3,
@@ -173,23 +146,22 @@ SCALE_NAMES: dict[int, str] = {
 
 
 def memory_unit(word: str) -> str | None:
-    """The canonical memory unit for a spelling ("GiB", "gigabytes", "Gb"), or None."""
+    """The canonical memory unit for a spelling ("GiB", "gigabytes", "Gb", "ГБ", "Go"), or
+    None; spellings of other languages and scripts are ``_vocabulary``'s."""
     if word in _EXACT_SPELLINGS:
         return _EXACT_SPELLINGS[word]
-    low = word.lower()
-    if low.endswith("s"):
-        low = low[:-1]
-    return _WORD_SPELLINGS.get(low)
+    found = _WORD_SPELLINGS.get(word.lower()) or _vocabulary.unit(word)
+    if found is None and word[-1:] in "sS":  # "gigabytes", "kilooctets"
+        found = _WORD_SPELLINGS.get(word[:-1].lower()) or _vocabulary.unit(word[:-1])
+    return found
 
 
 def scale_word(word: str) -> int | None:
-    """The power of ten a scale word or suffix stands for ("billion" -> 10**9), or None."""
+    """The power of ten a scale word or suffix stands for ("billion" -> 10**9, "млрд",
+    "δισεκατομμύρια"), or None; the words of every language are ``_vocabulary``'s."""
     if word in _SCALE_SUFFIXES:
         return _SCALE_SUFFIXES[word]
-    low = word.lower()
-    if low.endswith("s") and low[:-1] in _SCALE_WORDS:
-        low = low[:-1]
-    return _SCALE_WORDS.get(low, COMMA_LOCALE_SCALES.get(low))
+    return _vocabulary.scale(word)
 
 
 def is_memory_unit(unit: str | None) -> bool:
