@@ -10,7 +10,8 @@ and one that looks for a number after "test" misses a figure written before it. 
 number of a sentence gets a role first (`seedwords`), the figures of a sentence get their
 field and are cut into runs (`seedsentences`), and the runs are paired with seeds, saying
 when that is not certain (`seedpairing`); tables are read by their headers (`seedtables`),
-and a dict printed by Python by its keys (`seedprints`).
+a dict printed by Python by its keys (`seedprints`), and a run kept as a record of its
+own (a JSON object naming its model and seed) by the record's keys (`seedobjects`).
 A number with no role is not read: a wrong reading would tell an honest student that
 their figures disagree with their logs.
 
@@ -38,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from grader.checks.patterns import MAX_LINE
+from grader.checks.seedobjects import read_records
 from grader.checks.seedpairing import pair
 from grader.checks.seedprints import legend, printed_lines, read_printed
 from grader.checks.seedrecords import Claim, Claims
@@ -181,6 +183,15 @@ def _lead_in(text: str, families: Families) -> tuple[str | None, int | None] | N
     return (next(iter(models), None), next(iter(named), None))
 
 
+def _caption_family(title: str, families: Families) -> str | None:
+    """The model a table's caption names, or None where it names two: a PDF may join the
+    caption to the paragraph after it ("Table 1: Best validation accuracy per seed. The
+    pre-trained encoder reaches 0.851–0.861 … from scratch"), and the first model of that
+    prose is no model of the table's rows."""
+    named = {name for _, name in families.mentions(title)}
+    return named.pop() if len(named) == 1 else None
+
+
 def _bare(line: str) -> bool:
     """A line of numbers only (a chart's axis or data labels), no word and no list item."""
     text = line.strip()
@@ -259,6 +270,8 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
     printed = printed_lines(raw)  # a pasted dict's entries: read apart, by their keys
     if printed:
         read_printed(reader, raw, first_line, legend(text))
+    # a run's record ({"model": …, "seed": 1, "best_val_acc": …}): read apart, by its keys
+    printed |= read_records(reader, "\n".join(raw), first_line)
 
     def flush() -> None:
         nonlocal unit_lines, unit_context
@@ -305,7 +318,7 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
             start, i = i, end
             above = reader.family
             title = caption(raw, start, -1) or caption(raw, i - 1, 1)
-            reader.family = (fams.first(title) if title else None) or above
+            reader.family = (_caption_family(title, fams) if title else None) or above
             read_table(reader, block, reader.label_seed)
             reader.family = above
             # a label's body is the table: prose after it is no longer about its seed

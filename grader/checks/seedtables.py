@@ -9,7 +9,9 @@ with a row per field); a PDF may lose the empty top-left cell. Plain-text report
 the rows with rules ("+----+", or the box-drawing of `tabulate` and `rich`), Markdown may
 leave out the outer pipes, and a cell may hold several figures joined by "/" in the order
 its label names them. The model is the one the row, the column, the table's caption or
-the heading above names. A table of one run has a row per field and no header ("| Best
+the heading above names; a row whose model cell is empty is of the model named last in
+that column (LaTeX's multirow writes "Pre-trained" once, over its three seeds' rows, and
+the rows below it would otherwise take the caption's model). A table of one run has a row per field and no header ("| Best
 validation accuracy | 0.853 |" / "| Reached at step | 1200 |", a Word table under the
 heading "Pre-trained – seed 1"): its seed is the heading's. A report in a language with a
 decimal comma writes "0,853" and "1.200" (`cell_value`) and its own word for "step".
@@ -77,9 +79,15 @@ def read_table(book: Claims, rows: list[tuple[int, list[str]]], seed: int | None
         return
     roles = [column_role(h) for h in header]
     column_family = [book.families.first(h) for h in header]
+    spanned: str | None = None  # the model a multirow-like first cell names for the rows below
     for number, cells in body:
         text = " ".join(c for c, r in zip(cells, roles, strict=False) if r in (None, "model"))
-        row_family = book.families.first(text) or book.family
+        named = book.families.first(text)
+        if named is not None:
+            spanned = named
+        elif not _label_cell(cells, roles):
+            named = spanned  # "| | 2 | 0.705 |" under "| From scratch | 1 | 0.712 |"
+        row_family = named or book.family
         seed = next((_seed_cell(c, bare=True) for c, r in zip(cells, roles, strict=False)
                      if r == "seed"), None)
         if seed is None:
@@ -89,6 +97,14 @@ def read_table(book: Claims, rows: list[tuple[int, list[str]]], seed: int | None
             for field, value in _figures(cell, head, role):
                 book.add(seed, fam or row_family, number, "| " + " | ".join(cells) + " |",
                          field, value, open_claims)
+
+
+def _label_cell(cells: list[str], roles: list[str | None]) -> str:
+    """The words of a row's label cells (the model's column, or a column of no field),
+    without the emphasis around them: empty when the model is written once, in the first
+    row of its runs, as LaTeX's multirow (or a table with merged cells) lays it out."""
+    return " ".join(c.strip("*_ ") for c, r in zip(cells, roles, strict=False)
+                    if r in (None, "model")).strip()
 
 
 def _read_pairs(book: Claims, rows: list[tuple[int, list[str]]], seed: int | None) -> bool:
