@@ -1,16 +1,25 @@
 """Answers files of keys: a key naming a question (``q3a2.p``, ``q3_e_ii``) and the
-nested ``key: value`` files (YAML) students keep their answers in.
+nested data files students keep their answers in: YAML, TOML and JSON.
 
-Why here: an INI file (``lightweight._key_values``) and a YAML file say the same thing
-(this key is that question's answer) in two layouts: flat keys with the whole label in
-each, or nested keys whose path is the label (``q3:`` / ``a:`` / ``II:`` / ``p_mat:
-0.75``). Both are written as the report's own text: a key path naming a question is a
-heading, a leaf under it an answer line ``Answer: **Q3 (a) (ii) p_mat** = 0.75``, a
-comment or a working key plain text. Every rewrite keeps the line count, so the line
-numbers the grader quotes are the file's own. String operations only.
+Why here: an INI file (``lightweight._key_values``) and a YAML, TOML or JSON file say the
+same thing (this key is that question's answer) in two layouts: flat keys with the whole
+label in each, or nested keys whose path is the label (``q3:`` / ``a:`` / ``II:`` /
+``p_mat: 0.75``; ``[question3.language_modeling_task]`` / ``trainable_parameters =
+21_018_401``; ``"q3": {`` / ``"lm": 21018401``). Each format has its own walk over its
+lines (indentation, table headers, braces), which says for every key its line, the keys
+above it and its value; one rewrite writes every format as the report's own text: a key
+path naming a question is a heading, a leaf under it an answer line ``Answer: **Q3 (a)
+(ii) p_mat** = 0.75``, a comment or a working key plain text, a list or table of figures
+kept as written. Every rewrite keeps the line count, so the line numbers the grader
+quotes are the file's own. String operations only; ``tomllib`` and ``json`` only say
+whether a text is a TOML or JSON file at all and decode a JSON string.
 """
 
 from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass, replace
 
 from grader.written.vocabulary import KINDS, ROMAN_VALUES
 
@@ -53,6 +62,30 @@ def key_label(key: str) -> str | None:
     return " ".join(label + rest)
 
 
+@dataclass(frozen=True)
+class _Key:
+    """One key of an answers file where it stands: its line, the keys above it (a YAML
+    mapping's, a TOML table's, a JSON object's), and its value's text (None for a key
+    opening a mapping or table), its trailing comment, and whether the value is data (a
+    list or table of figures, ``[0.71, 0.75]``, ``{ in_proj = 120_600, ... }``)."""
+
+    line: int
+    path: tuple[str, ...]
+    key: str
+    value: str | None
+    comment: str = ""
+    data: bool = False
+
+
+@dataclass
+class _Walk:
+    """What a format's walk read: its keys, and the lines written as plain text whatever
+    key they belong to (a comment's words, a multi-line value's lines, "" for a brace)."""
+
+    keys: list[_Key]
+    text: dict[int, str]
+
+
 def _nested_key(line: str) -> tuple[int, str, str] | None:
     """(indent, key, value) of a YAML mapping line ``  p_mat: 0.7500`` (value "" for a
     key opening a mapping or a block), the key one word; None for any other line."""
@@ -67,13 +100,18 @@ def _nested_key(line: str) -> tuple[int, str, str] | None:
 
 
 def _scalar(value: str) -> tuple[str, str]:
-    """A YAML scalar's text and its trailing comment: ``"1536x less"   # a factor`` ->
-    ("1536x less", "a factor")."""
+    """A scalar's text and its trailing comment: ``"1536x less"   # a factor`` ->
+    ("1536x less", "a factor"); a double-quoted string's escaped quotes are its own."""
     comment = ""
-    if value[:1] in ('"', "'") and value.find(value[0], 1) > 0:
-        close = value.find(value[0], 1)
+    quote = value[:1]
+    close = value.find(quote, 1) if quote in ('"', "'") else -1
+    while quote == '"' and close > 0 and value[close - 1] == "\\":
+        close = value.find(quote, close + 1)
+    if close > 0:
         text, rest = value[1:close], value[close + 1:]
         comment = rest.strip().lstrip("#").strip() if rest.strip().startswith("#") else ""
+        if quote == '"':
+            text = text.replace('\\"', '"').replace("\\n", " ").replace("\\\\", "\\")
         return text, comment
     at = value.find(" #")
     if at >= 0:
@@ -81,84 +119,278 @@ def _scalar(value: str) -> tuple[str, str]:
     return value, comment
 
 
-def _path_label(path: list[str]) -> str | None:
-    """The label a path of keys names (``q3``, ``a``, ``II`` -> "Q3 (a) (ii)"), or None."""
-    return key_label("_".join(path)) if path else None
+def _path_label(path: tuple[str, ...] | list[str]) -> str | None:
+    """The label a path of keys names from its first key naming a question (``q3``,
+    ``a``, ``II`` -> "Q3 (a) (ii)"; ``answers``, ``q3``, ``c`` -> "Q3 (c)"), or None."""
+    for at, key in enumerate(path):
+        if key_label(key) is not None:
+            return key_label("_".join(path[at:]))
+    return None
 
 
-def is_nested_file(lines: list[str]) -> bool:
-    """Whether a text is a nested ``key: value`` file (YAML): a top-level key opening a
-    mapping whose path names a question, and three leaves or more under such paths."""
+def _depth(text: str) -> int:
+    """How many brackets and braces a line leaves open (negative: closes), those inside
+    a quoted string or after a comment not counted: ``vals = [`` 1, ``]`` -1."""
+    depth, quote = 0, ""
+    for at, ch in enumerate(text):
+        if quote:
+            if ch == quote and text[at - 1] != "\\":
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#":
+            break
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+    return depth
+
+
+def _yaml_walk(lines: list[str]) -> _Walk:
+    """A YAML file's keys, their path the keys of the mappings they are indented under; a
+    block's lines (``|``) text, a folded block (``>``) one paragraph, so its value."""
+    walk = _Walk([], {})
     stack: list[tuple[int, str]] = []
-    opened = leaves = 0
-    for raw in lines:
-        if not raw.strip() or raw.lstrip().startswith("#"):
-            continue
-        kv = _nested_key(raw)
-        if kv is None:
-            continue
-        indent, key, value = kv
-        while stack and stack[-1][0] >= indent:
-            stack.pop()
-        path = [k for _, k in stack] + [key]
-        if not value and indent == 0 and _path_label(path) is not None:
-            opened += 1
-        elif value and stack and _path_label(path[:-1]) is not None:
-            leaves += 1
-        if not value:
-            stack.append((indent, key))
-    return opened >= 1 and leaves >= 3
-
-
-def nested_answers(lines: list[str]) -> list[str]:
-    """A YAML answers file as a report: a key whose path names a question a heading (its
-    depth the level: ``q3:`` "## Q3", ``a:`` "### Q3 (a)"), a leaf under it an answer
-    line (``answer: "0.537 GB"`` -> ``Answer: **Q3 (c)** = 0.537 GB``; ``p_mat: 0.75``
-    under (a) (II) -> ``Answer: **Q3 (a) (ii) p_mat** = 0.75``), its comment kept in
-    parentheses as an aside; a working key, a block's lines and a comment plain text. A
-    folded block (``>``) is one paragraph, so it is joined onto its key's line."""
-    out = list(lines)
-    stack: list[tuple[int, str]] = []
-    block: tuple[int, int, bool] | None = None  # (key's indent, key's line, folded)
+    block: tuple[int, int, bool] | None = None  # (key's indent, its index in keys, folded)
     for i, raw in enumerate(lines):
         body = raw.strip()
         indent = len(raw) - len(raw.lstrip(" "))
         if block is not None and (not body or indent > block[0]):
-            if block[2] and body:  # a folded block: one paragraph on its key's line
-                out[block[1]] = f"{out[block[1]]} {body}".rstrip()
-                out[i] = ""
+            if block[2] and body:  # a folded block: one paragraph, the key's value
+                key = walk.keys[block[1]]
+                walk.keys[block[1]] = replace(key, value=f"{key.value} {body}".strip())
+                walk.text[i] = ""
             else:
-                out[i] = body
+                walk.text[i] = body
             continue
         block = None
         if body.startswith("#"):
-            out[i] = body.lstrip("# ")
+            walk.text[i] = body.lstrip("# ")
             continue
         kv = _nested_key(raw)
         if kv is None:
             continue
-        indent, key, value = kv
+        indent, name, value = kv
         while stack and stack[-1][0] >= indent:
             stack.pop()
-        parents = [k for _, k in stack]
-        label = _path_label(parents + [key])
+        path = tuple(k for _, k in stack)
         if not value:
-            stack.append((indent, key))
-            if label is not None:
-                out[i] = "#" * min(len(stack) + 1, 6) + " " + label
-            continue
-        where = _path_label(parents)
-        if where is None:
+            stack.append((indent, name))
+            walk.keys.append(_Key(i, path, name, None))
             continue
         if value[:1] in ("|", ">"):
-            block = (indent, i, value[0] == ">")
+            block = (indent, len(walk.keys), value[0] == ">")
             value = ""
         text, comment = _scalar(value)
-        aside = f" ({comment})" if comment else ""
-        if key.lower() in _WORKING_KEYS:
-            out[i] = f"{key}: {text}{aside}".rstrip()
-        elif key.lower() in _ANSWER_KEYS:
-            out[i] = f"Answer: **{where}** = {text}{aside}".rstrip()
+        walk.keys.append(_Key(i, path, name, text, comment, value[:1] in ("[", "{")))
+    return walk
+
+
+def _dotted(text: str) -> list[str]:
+    """A TOML dotted key's keys, quotes taken off: ``question3.language_modeling_task``,
+    ``"q3" . 'a'`` -> q3, a."""
+    keys, quote, current = [], "", ""
+    for ch in text:
+        if quote:
+            quote = "" if ch == quote else quote
+            current += ch if quote else ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch == ".":
+            keys.append(current.strip())
+            current = ""
         else:
-            out[i] = f"Answer: **{where} {key}** = {text}{aside}".rstrip()
+            current += ch
+    return [*keys, current.strip()]
+
+
+def _toml_pair(body: str) -> tuple[list[str], str] | None:
+    """(keys, value) of a TOML ``key = value`` line (``lm.trainable = 21_018_401``), the
+    sign found outside a quoted key; None for any other line."""
+    quote = ""
+    for at, ch in enumerate(body):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "=":
+            keys, value = _dotted(body[:at]), body[at + 1:].strip()
+            if all(keys) and value and all(
+                    " " not in k or body[:1] in "\"'" for k in keys):
+                return keys, value
+            return None
+    return None
+
+
+def _toml_walk(lines: list[str]) -> _Walk:
+    """A TOML file's keys: a table header (``[question3.language_modeling_task]``, an
+    array of tables ``[[runs]]``) a key opening a table, its path the keys before it;
+    ``key = value`` a leaf under the last header (a dotted key's first keys added). A
+    multi-line string's lines are text (its first line the value); a multi-line list's
+    lines stay as written."""
+    walk = _Walk([], {})
+    table: list[str] = []
+    closing = ""  # the quotes ending the multi-line string being read
+    depth = 0  # brackets a multi-line list leaves open
+    for i, raw in enumerate(lines):
+        body = raw.strip()
+        if closing:
+            end = body.find(closing)
+            walk.text[i] = (body[:end] if end >= 0 else body).removesuffix("\\").rstrip()
+            closing = "" if end >= 0 else closing
+            continue
+        if depth > 0:
+            depth += _depth(body)
+            continue
+        if body.startswith("#"):
+            walk.text[i] = body.lstrip("# ")
+            continue
+        if body.startswith("[") and body.find("]") > 0:
+            inner = body.lstrip("[")
+            table = _dotted(inner[:inner.find("]")])
+            walk.keys.append(_Key(i, tuple(table[:-1]), table[-1], None))
+            continue
+        pair = _toml_pair(body)
+        if pair is None:
+            continue
+        keys, value = pair
+        path, name = tuple(table + keys[:-1]), keys[-1]
+        quotes = value[:3]
+        if quotes in ('"""', "\'\'\'"):
+            rest = value[3:]
+            end = rest.find(quotes)
+            if end < 0:
+                closing = quotes
+            walk.keys.append(_Key(i, path, name, (rest if end < 0 else rest[:end]).strip()))
+            continue
+        if value[:1] in ("[", "{"):
+            depth = _depth(value)
+            walk.keys.append(_Key(i, path, name, value, data=True))
+            continue
+        text, comment = _scalar(value)
+        walk.keys.append(_Key(i, path, name, text, comment))
+    return walk
+
+
+def _json_walk(lines: list[str]) -> _Walk:
+    """A JSON file written one key a line (``json.dump(..., indent=2)``): ``"q3": {``
+    opens an object, its path the keys of the objects it is in; ``"lm": 21018401,`` a
+    leaf, a string's escapes decoded; a brace alone on its line blank; a list or an
+    object on one line, and the lines of a list over several, stay as written."""
+    walk = _Walk([], {})
+    stack: list[str] = []
+    depth = 0  # brackets a list (or an object within one) leaves open
+    for i, raw in enumerate(lines):
+        body = raw.strip()
+        if depth > 0:
+            depth += _depth(body)
+            continue
+        if body in ("{", "}", "},"):
+            walk.text[i] = ""
+            if body != "{" and stack:
+                stack.pop()
+            continue
+        if not body.startswith('"'):
+            continue
+        try:
+            name, end = json.JSONDecoder().raw_decode(body)
+        except json.JSONDecodeError:
+            continue
+        value = body[end:].lstrip().removeprefix(":").strip().removesuffix(",").strip()
+        if not isinstance(name, str) or not value:
+            continue
+        if value == "{":
+            walk.keys.append(_Key(i, tuple(stack), name, None))
+            stack.append(name)
+            continue
+        if value[:1] in ("[", "{"):
+            depth = _depth(value)
+            walk.keys.append(_Key(i, tuple(stack), name, value, data=True))
+            continue
+        try:
+            decoded = json.loads(value)
+        except json.JSONDecodeError:
+            decoded = value
+        text = " ".join(decoded.split()) if isinstance(decoded, str) else value
+        walk.keys.append(_Key(i, tuple(stack), name, text))
+    return walk
+
+
+def _answers(walk: _Walk) -> int:
+    """How many of a walk's leaves answer a question: under a path naming one, or named
+    as one themselves (``q3c = "24.0 GB"``)."""
+    return sum(k.value is not None and not k.data and (
+        _path_label(k.path) is not None or key_label(k.key) is not None) for k in walk.keys)
+
+
+def _as_report(lines: list[str], walk: _Walk) -> list[str]:
+    """An answers file as a report: a key whose path names a question a heading (its
+    depth the level: ``q3:`` "## Q3", ``a:`` "### Q3 (a)"), a leaf under it an answer
+    line (``answer: "0.537 GB"`` -> ``Answer: **Q3 (c)** = 0.537 GB``; ``p_mat: 0.75``
+    under (a) (II) -> ``Answer: **Q3 (a) (ii) p_mat** = 0.75``; a key naming a question
+    itself, ``q3c = "24.0 GB"``, or a part of the path's, ``d`` under ``q3``, -> ``Answer:
+    **Q3 (c)** = 24.0 GB``), its comment kept
+    in parentheses as an aside; a working key plain text; a leaf under no question, and
+    data (a list, a table of figures), kept as written."""
+    out = list(lines)
+    for i, text in walk.text.items():
+        out[i] = text
+    for k in walk.keys:
+        if k.value is None:
+            label = _path_label((*k.path, k.key))
+            if label is not None:
+                out[k.line] = "#" * min(len(k.path) + 2, 6) + " " + label
+            continue
+        where, own = _path_label(k.path), key_label(k.key)
+        if k.data or (where is None and own is None):
+            continue
+        full = _path_label((*k.path, k.key))
+        if own is None and full != where and full is not None and full.endswith(")"):
+            own = full  # the key a part's letter or numeral: ``d`` under ``q3`` is Q3 (d)
+        aside = f" ({k.comment})" if k.comment else ""
+        if k.key.lower() in _WORKING_KEYS:
+            out[k.line] = f"{k.key}: {k.value}{aside}".rstrip()
+        elif own is not None or k.key.lower() in _ANSWER_KEYS:
+            out[k.line] = f"Answer: **{own or where}** = {k.value}{aside}".rstrip()
+        else:
+            out[k.line] = f"Answer: **{where} {k.key}** = {k.value}{aside}".rstrip()
     return out
+
+
+def _is_toml(lines: list[str]) -> bool:
+    text = "\n".join(lines)
+    if "=" not in text:
+        return False
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return False
+    return True
+
+
+def _is_json(lines: list[str]) -> bool:
+    text = "\n".join(lines).strip()
+    if not text.startswith("{"):
+        return False
+    try:
+        json.loads(text)
+    except json.JSONDecodeError:
+        return False
+    return True
+
+
+def answers_file(lines: list[str]) -> list[str] | None:
+    """A TOML, JSON or YAML answers file written as a report (``_as_report``), or None
+    for a text that is none of them. A TOML or JSON file is known by its parser, and two
+    leaves answering a question; a YAML file, which prose with colons can look like, by
+    a top-level key opening a question's mapping and three leaves answering one."""
+    for known, walker in ((_is_toml, _toml_walk), (_is_json, _json_walk)):
+        if known(lines):
+            walk = walker(lines)
+            if _answers(walk) >= 2:
+                return _as_report(lines, walk)
+    walk = _yaml_walk(lines)
+    opened = any(k.value is None and not k.path and key_label(k.key) is not None
+                 for k in walk.keys)
+    return _as_report(lines, walk) if opened and _answers(walk) >= 3 else None

@@ -16,7 +16,7 @@ import csv
 
 from calculators.answers.units import memory_unit, scale_word
 from grader.written.reading.journal import journal_headings
-from grader.written.reading.keyed import is_nested_file, key_label, nested_answers
+from grader.written.reading.keyed import answers_file, key_label
 from grader.written.reading.pysource import script_report
 from grader.written.reading.repl import fenced_sessions
 from grader.written.reading.threads import student_thread, without_task_boxes
@@ -35,8 +35,8 @@ def as_markdown(text: str) -> str:
     """``text`` with AsciiDoc, reStructuredText and org-mode structure written as Markdown,
     and the kinds of text file students hand in read as what they are: a chat transcript,
     an issue thread (``threads``), a lab journal (``journal``), a Python shell session
-    (``repl``), a tab- or comma-separated table, an INI file, a YAML answers file
-    (``keyed``), a Python script (``pysource``); a text with none of them is
+    (``repl``), a tab- or comma-separated table, an INI file, a TOML, JSON or YAML
+    answers file (``keyed``), a Python script (``pysource``); a text with none of them is
     returned unchanged."""
     lines = script_report(_without_line_numbers(text.split("\n")))
     asciidoc = any(ln.rstrip() == "|===" for ln in lines) or (
@@ -47,10 +47,11 @@ def as_markdown(text: str) -> str:
     lines = _transcript(lines)
     lines = without_task_boxes(student_thread(lines))
     lines = _tab_tables(lines)
-    if _is_key_value_file(lines):
+    keyed = answers_file(lines)  # TOML, JSON, YAML; an INI file parses as none of them
+    if keyed is not None:
+        lines = keyed
+    elif _is_key_value_file(lines):
         lines = _key_values(lines)
-    elif is_nested_file(lines):
-        lines = nested_answers(lines)
     if asciidoc:
         lines = _asciidoc(lines)
     if org:
