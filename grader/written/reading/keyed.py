@@ -10,9 +10,11 @@ lines (indentation, table headers, braces), which says for every key its line, t
 above it and its value; one rewrite writes every format as the report's own text: a key
 path naming a question is a heading, a leaf under it an answer line ``Answer: **Q3 (a)
 (ii) p_mat** = 0.75``, a comment or a working key plain text, a list or table of figures
-kept as written. Every rewrite keeps the line count, so the line numbers the grader
-quotes are the file's own. String operations only; ``tomllib`` and ``json`` only say
-whether a text is a TOML or JSON file at all and decode a JSON string.
+kept as written. A list of records (``[[answers]]`` tables, JSON objects) each naming
+its question by a key (``question = "3c"``) is read as those questions' answers. Every
+rewrite keeps the line count, so the line numbers the grader quotes are the file's own.
+String operations only; ``tomllib`` and ``json`` only say whether a text is a TOML or
+JSON file at all and decode JSON's strings and one-line objects.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ _WORKING_KEYS = ("working", "workings", "work", "steps", "calculation", "calc",
 """Keys whose value is the working beside an answer, not the answer."""
 _ANSWER_KEYS = ("answer", "final", "final_answer", "result", "value", "ans")
 """Keys whose value is the answer of the question their path names."""
+_NAMING_KEYS = ("question", "q", "qid", "id", "label", "task")
+"""Keys of a record (a TOML ``[[answers]]`` table, a JSON object in a list) whose value
+names the question the record answers: ``question = "3c"``, ``{"id": "Q3 (c)", ...}``."""
 
 
 def _key_pieces(key: str) -> list[str]:
@@ -66,8 +71,10 @@ def key_label(key: str) -> str | None:
 class _Key:
     """One key of an answers file where it stands: its line, the keys above it (a YAML
     mapping's, a TOML table's, a JSON object's), and its value's text (None for a key
-    opening a mapping or table), its trailing comment, and whether the value is data (a
-    list or table of figures, ``[0.71, 0.75]``, ``{ in_proj = 120_600, ... }``)."""
+    opening a mapping or table), its trailing comment, whether the value is data (a
+    list or table of figures, ``[0.71, 0.75]``, ``{ in_proj = 120_600, ... }``), the
+    record it is in (a TOML ``[[answers]]`` table's, a JSON object's in a list; 0 for
+    none) and the question its record names (``_named_records``)."""
 
     line: int
     path: tuple[str, ...]
@@ -75,6 +82,8 @@ class _Key:
     value: str | None
     comment: str = ""
     data: bool = False
+    record: int = 0
+    label: str | None = None
 
 
 @dataclass
@@ -231,6 +240,7 @@ def _toml_walk(lines: list[str]) -> _Walk:
     lines stay as written."""
     walk = _Walk([], {})
     table: list[str] = []
+    record = records = 0  # the array of tables' table keys are in, and how many so far
     closing = ""  # the quotes ending the multi-line string being read
     depth = 0  # brackets a multi-line list leaves open
     for i, raw in enumerate(lines):
@@ -249,6 +259,8 @@ def _toml_walk(lines: list[str]) -> _Walk:
         if body.startswith("[") and body.find("]") > 0:
             inner = body.lstrip("[")
             table = _dotted(inner[:inner.find("]")])
+            records += body.startswith("[[")
+            record = records if body.startswith("[[") else 0
             walk.keys.append(_Key(i, tuple(table[:-1]), table[-1], None))
             continue
         pair = _toml_pair(body)
@@ -262,36 +274,48 @@ def _toml_walk(lines: list[str]) -> _Walk:
             end = rest.find(quotes)
             if end < 0:
                 closing = quotes
-            walk.keys.append(_Key(i, path, name, (rest if end < 0 else rest[:end]).strip()))
+            walk.keys.append(_Key(i, path, name, (rest if end < 0 else rest[:end]).strip(),
+                                  record=record))
             continue
         if value[:1] in ("[", "{"):
             depth = _depth(value)
-            walk.keys.append(_Key(i, path, name, value, data=True))
+            walk.keys.append(_Key(i, path, name, value, data=True, record=record))
             continue
         text, comment = _scalar(value)
-        walk.keys.append(_Key(i, path, name, text, comment))
-    return walk
+        walk.keys.append(_Key(i, path, name, text, comment, record=record))
+    return _named_records(walk)
 
 
 def _json_walk(lines: list[str]) -> _Walk:
     """A JSON file written one key a line (``json.dump(..., indent=2)``): ``"q3": {``
     opens an object, its path the keys of the objects it is in; ``"lm": 21018401,`` a
-    leaf, a string's escapes decoded; a brace alone on its line blank; a list or an
-    object on one line, and the lines of a list over several, stay as written."""
+    leaf, a string's escapes decoded; a bracket alone on its line blank. An object in a
+    list is a record: over several lines its keys are walked, on one line it is one
+    answer line if one of its keys names its question. A list of figures, and an object
+    on one line elsewhere, stay as written."""
     walk = _Walk([], {})
-    stack: list[str] = []
-    depth = 0  # brackets a list (or an object within one) leaves open
+    stack: list[tuple[str, str | None, int]] = []  # (bracket, its key, its record)
+    records = 0
+    depth = 0  # brackets a list of figures, or an object on it, leaves open
     for i, raw in enumerate(lines):
         body = raw.strip()
         if depth > 0:
             depth += _depth(body)
             continue
-        if body in ("{", "}", "},"):
+        in_list = bool(stack) and stack[-1][0] == "["
+        path = tuple(k for _, k, _ in stack if k is not None)
+        if body in ("{", "[", "}", "},", "]", "],"):
             walk.text[i] = ""
-            if body != "{" and stack:
+            if body in ("{", "["):
+                records += in_list and body == "{"
+                stack.append((body, None, records if in_list and body == "{" else 0))
+            elif stack:
                 stack.pop()
             continue
-        if not body.startswith('"'):
+        if in_list and body.startswith("{"):
+            walk.keys.extend(_json_record(i, path, body.removesuffix(",")))
+            continue
+        if not body.startswith('"') or in_list:
             continue
         try:
             name, end = json.JSONDecoder().raw_decode(body)
@@ -300,20 +324,73 @@ def _json_walk(lines: list[str]) -> _Walk:
         value = body[end:].lstrip().removeprefix(":").strip().removesuffix(",").strip()
         if not isinstance(name, str) or not value:
             continue
-        if value == "{":
-            walk.keys.append(_Key(i, tuple(stack), name, None))
-            stack.append(name)
+        record = stack[-1][2] if stack else 0
+        if value in ("{", "["):  # a list's key opens no section: it holds data or records
+            opens = None if value == "{" else value
+            walk.keys.append(_Key(i, path, name, opens, data=opens is not None, record=record))
+            stack.append((value, name, 0))
             continue
         if value[:1] in ("[", "{"):
             depth = _depth(value)
-            walk.keys.append(_Key(i, tuple(stack), name, value, data=True))
+            walk.keys.append(_Key(i, path, name, value, data=True, record=record))
             continue
         try:
             decoded = json.loads(value)
         except json.JSONDecodeError:
             decoded = value
         text = " ".join(decoded.split()) if isinstance(decoded, str) else value
-        walk.keys.append(_Key(i, tuple(stack), name, text))
+        walk.keys.append(_Key(i, path, name, text, record=record))
+    return _named_records(walk)
+
+
+def _json_record(line: int, path: tuple[str, ...], body: str) -> list[_Key]:
+    """An object on one line of a list (``{"question": "3c", "answer": "0.537 GB"}``)
+    as its answer's key, the question its naming key names its label; none for an
+    object naming no question or giving no answer."""
+    try:
+        record = json.loads(body)
+    except json.JSONDecodeError:
+        return []
+    if not isinstance(record, dict):
+        return []
+    label = next((named for k, v in record.items()
+                  if (named := _named(str(k), v)) is not None), None)
+    answer = next((k for k in record if str(k).lower() in _ANSWER_KEYS), None)
+    if label is None or answer is None or isinstance(record[answer], (dict, list)):
+        return []
+    value = record[answer]
+    text = " ".join(value.split()) if isinstance(value, str) else json.dumps(value)
+    return [_Key(line, path, str(answer), text, label=label)]
+
+
+def _named(key: str, value: object) -> str | None:
+    """The question a record's naming key names: ``question = "3c"`` -> "Q3 (c)",
+    ``id = "Q3 (e) (II)"`` -> "Q3 (e) (ii)", ``task = 3`` -> "Task 3"; None for any
+    other key or value (a student's id of ten digits is no question)."""
+    text = str(value).strip()
+    if key.lower() not in _NAMING_KEYS or isinstance(value, (dict, list, bool)) or not text:
+        return None
+    if text[:1].isdigit():
+        number = text.split(".")[0].split("(")[0].rstrip("abcdefghABCDEFGH_ -")
+        if not number.isdecimal() or len(number) > 2:
+            return None
+        text = ("task " if key.lower() == "task" else "q") + text
+    return key_label(text)
+
+
+def _named_records(walk: _Walk) -> _Walk:
+    """A walk whose records naming their question (a key of ``_NAMING_KEYS``) are read
+    as that question's: the naming key opens its section, the record's other leaves
+    are its answers (``question = "3c"`` / ``answer = "0.537 GB"``)."""
+    labels: dict[int, str] = {}
+    for at, k in enumerate(walk.keys):
+        if k.record and k.value is not None and k.record not in labels:
+            named = _named(k.key, k.value)
+            if named is not None:
+                labels[k.record] = named
+                walk.keys[at] = replace(k, value=None, label=named)
+    walk.keys = [replace(k, label=labels[k.record])
+                 if k.record in labels and k.label is None else k for k in walk.keys]
     return walk
 
 
@@ -321,7 +398,7 @@ def _answers(walk: _Walk) -> int:
     """How many of a walk's leaves answer a question: under a path naming one, or named
     as one themselves (``q3c = "24.0 GB"``)."""
     return sum(k.value is not None and not k.data and (
-        _path_label(k.path) is not None or key_label(k.key) is not None) for k in walk.keys)
+        k.label or _path_label(k.path) or key_label(k.key)) is not None for k in walk.keys)
 
 
 def _as_report(lines: list[str], walk: _Walk) -> list[str]:
@@ -330,22 +407,22 @@ def _as_report(lines: list[str], walk: _Walk) -> list[str]:
     line (``answer: "0.537 GB"`` -> ``Answer: **Q3 (c)** = 0.537 GB``; ``p_mat: 0.75``
     under (a) (II) -> ``Answer: **Q3 (a) (ii) p_mat** = 0.75``; a key naming a question
     itself, ``q3c = "24.0 GB"``, or a part of the path's, ``d`` under ``q3``, -> ``Answer:
-    **Q3 (c)** = 24.0 GB``), its comment kept
-    in parentheses as an aside; a working key plain text; a leaf under no question, and
-    data (a list, a table of figures), kept as written."""
+    **Q3 (c)** = 24.0 GB``; a leaf of a record the question its record names), its
+    comment kept in parentheses as an aside; a working key plain text; a leaf under no
+    question, and data (a list, a table of figures), kept as written."""
     out = list(lines)
     for i, text in walk.text.items():
         out[i] = text
     for k in walk.keys:
         if k.value is None:
-            label = _path_label((*k.path, k.key))
+            label = k.label or _path_label((*k.path, k.key))
             if label is not None:
                 out[k.line] = "#" * min(len(k.path) + 2, 6) + " " + label
             continue
-        where, own = _path_label(k.path), key_label(k.key)
+        where, own = k.label or _path_label(k.path), key_label(k.key)
         if k.data or (where is None and own is None):
             continue
-        full = _path_label((*k.path, k.key))
+        full = k.label or _path_label((*k.path, k.key))
         if own is None and full != where and full is not None and full.endswith(")"):
             own = full  # the key a part's letter or numeral: ``d`` under ``q3`` is Q3 (d)
         aside = f" ({k.comment})" if k.comment else ""
@@ -359,6 +436,8 @@ def _as_report(lines: list[str], walk: _Walk) -> list[str]:
 
 
 def _is_toml(lines: list[str]) -> bool:
+    """Whether a text is a TOML file: its parser's word, so prose with an equals sign is
+    none (a TOML file's values are quoted, a sentence's are not)."""
     text = "\n".join(lines)
     if "=" not in text:
         return False
@@ -370,6 +449,7 @@ def _is_toml(lines: list[str]) -> bool:
 
 
 def _is_json(lines: list[str]) -> bool:
+    """Whether a text is a JSON file of one object: its parser's word."""
     text = "\n".join(lines).strip()
     if not text.startswith("{"):
         return False

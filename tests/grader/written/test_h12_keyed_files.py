@@ -131,3 +131,34 @@ def test_a_yaml_blocks_lines_are_no_keys_of_their_own() -> None:
     assert lines[3:5] == ["bytes: 2", "heads: 1"]
     assert lines[6:8] == ["Answer: **Q3 (c)** = 0.537 GB",
                           "Answer: **Q3 (c) bytes_fp16** = 536870912"]
+
+
+RECORDS = [{"question": "3c", "answer": "0.537 GB", "working": "2 bytes x 16384^2"},
+           {"question": "3e.I", "answer": 9437184},
+           {"question": "Q3 (e) (II)", "answer": "75.5 MB"}]
+Q3E = [QuestionSpec("q3c", ("Q3 (c)",)), QuestionSpec("q3e1", ("Q3 (e)",), part="(I)"),
+       QuestionSpec("q3e2", ("Q3 (e)",), part="(II)")]
+
+
+def _records_read(source: str) -> dict[str, str | None]:
+    md = as_markdown(source)
+    assert md.count("\n") == source.count("\n")
+    return {k: v.answer for k, v in extract_answers(md, Q3E).items()}
+
+
+def test_records_naming_their_question_are_its_answers_in_json_and_toml() -> None:
+    """A list of records (``[[answers]]`` tables, JSON objects) each naming its question
+    by a key (``question = "3c"``): the naming key opens the question's section, the
+    record's answer key is its answer; a student's id of ten digits names none."""
+    want = {"q3c": "0.537 GB", "q3e1": "9437184", "q3e2": "75.5 MB"}
+    spread = json.dumps({"student": {"id": 3036118540}, "answers": RECORDS}, indent=2)
+    assert _records_read(spread) == want
+    assert "### Q3 (c)" in as_markdown(spread).split("\n")
+    one_a_line = ('{\n  "id": "3036118540",\n  "answers": [\n'
+                  + ",\n".join("    " + json.dumps(r) for r in RECORDS) + "\n  ]\n}\n")
+    assert _records_read(one_a_line) == want
+    assert "Answer: **Q3 (e) (ii)** = 75.5 MB" in as_markdown(one_a_line).split("\n")
+    toml = 'id = "3036118540"\n' + "".join(
+        "\n[[answers]]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in r.items())
+        for r in RECORDS)
+    assert _records_read(toml) == want
