@@ -41,6 +41,7 @@ from grader.written.phrases import (
     plain_lines,
     split_run_in_headings,
 )
+from grader.written.question_words import answer_lines
 from grader.written.questions import Extracted, QuestionSpec
 from grader.written.reading import (  # noqa: F401  (re-exported: existing imports)
     MAX_REPORT_BYTES,
@@ -120,7 +121,8 @@ class _Reader:
         self.lines = read_lines(text, lettered, kind=asked_kind(asked),
                                 tasks=any(t is not None and t.kind == "task" for t in asked))
         self.plain = plain_lines(text)
-        self.answered = _under_answer_headings(blocks(text))
+        self.answered = _under_answer_headings(blocks(text)) | answer_lines(
+            self.lines, lambda raw: ANSWER_LINE.match(raw) is not None)  # "Svar: 24,0 GB"
         self.all_phrases = [n for q in questions for p in q.headings for n in q.names(p)]
 
     def range_of(self, spec: QuestionSpec) -> _Range | str:
