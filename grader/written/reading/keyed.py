@@ -330,6 +330,11 @@ def _json_walk(lines: list[str]) -> _Walk:
             walk.keys.append(_Key(i, path, name, opens, data=opens is not None, record=record))
             stack.append((value, name, 0))
             continue
+        here = _path_label((*path, name))
+        if value[:1] == "{" and here is not None and (keys := _json_record(
+                i, (*path, name), value, here)):
+            walk.keys.extend(keys)  # "q3c": {"answer": "0.537 GB", "working": "..."}
+            continue
         if value[:1] in ("[", "{"):
             depth = _depth(value)
             walk.keys.append(_Key(i, path, name, value, data=True, record=record))
@@ -343,10 +348,12 @@ def _json_walk(lines: list[str]) -> _Walk:
     return _named_records(walk)
 
 
-def _json_record(line: int, path: tuple[str, ...], body: str) -> list[_Key]:
-    """An object on one line of a list (``{"question": "3c", "answer": "0.537 GB"}``)
-    as its answer's key, the question its naming key names its label; none for an
-    object naming no question or giving no answer."""
+def _json_record(line: int, path: tuple[str, ...], body: str,
+                 label: str | None = None) -> list[_Key]:
+    """An object on one line (``{"question": "3c", "answer": "0.537 GB"}`` in a list,
+    ``{"answer": "0.537 GB", "working": "..."}`` under ``"q3c"``) as its answer's key,
+    the question its naming key names (else ``label``, its key's) its label; none for
+    an object naming no question or giving no answer."""
     try:
         record = json.loads(body)
     except json.JSONDecodeError:
@@ -354,7 +361,7 @@ def _json_record(line: int, path: tuple[str, ...], body: str) -> list[_Key]:
     if not isinstance(record, dict):
         return []
     label = next((named for k, v in record.items()
-                  if (named := _named(str(k), v)) is not None), None)
+                  if (named := _named(str(k), v)) is not None), label)
     answer = next((k for k in record if str(k).lower() in _ANSWER_KEYS), None)
     if label is None or answer is None or isinstance(record[answer], (dict, list)):
         return []
@@ -431,8 +438,19 @@ def _as_report(lines: list[str], walk: _Walk) -> list[str]:
         elif own is not None or k.key.lower() in _ANSWER_KEYS:
             out[k.line] = f"Answer: **{own or where}** = {k.value}{aside}".rstrip()
         else:
-            out[k.line] = f"Answer: **{where} {k.key}** = {k.value}{aside}".rstrip()
+            out[k.line] = f"Answer: **{where} {_spoken(k.key)}** = {k.value}{aside}".rstrip()
     return out
+
+
+def _spoken(key: str) -> str:
+    """A key spelled as a phrase, its words (three letters or more) joined by ``_`` or
+    ``-``, as that phrase, as its heading would be (``language_modeling_task`` ->
+    "language modeling task"), so the phrase naming a part is found in it; a symbol's
+    name (``p_mat``, ``d_model``) is kept as written."""
+    words = key.replace("-", "_").split("_")
+    if len(words) >= 2 and all(len(w) >= 3 and w.isalpha() for w in words):
+        return " ".join(words)
+    return key
 
 
 def _is_toml(lines: list[str]) -> bool:

@@ -51,7 +51,7 @@ def test_a_toml_files_tables_are_headings_and_its_leaves_answer_lines() -> None:
     assert lines[5] == "note: counted with sum(p.numel() ...)"
     assert lines[6] == TOML.split("\n")[6]  # a table of figures is kept as written
     assert lines[8] == "### Q3 language modeling task"
-    assert lines[10] == ("Answer: **Q3 language modeling task trainable_parameters** = "
+    assert lines[10] == ("Answer: **Q3 language modeling task trainable parameters** = "
                          "21_018_401 (all of them)")
     assert lines[16:19] == ["val_acc = [", "  0.712, 0.748,", "]"]
     assert lines[19] == "Answer: **Q4 claim** = from scratch"
@@ -162,3 +162,23 @@ def test_records_naming_their_question_are_its_answers_in_json_and_toml() -> Non
         "\n[[answers]]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in r.items())
         for r in RECORDS)
     assert _records_read(toml) == want
+
+
+def test_a_key_spelled_as_a_phrase_names_its_part_and_a_symbols_name_is_kept() -> None:
+    source = ("[question3]\nd_model = 200\nlanguage_modeling_task = 21_018_401\n"
+              'classification-task = "10,968,602 parameters"\n')
+    md = as_markdown(source)
+    assert md.split("\n")[1:4] == [
+        "Answer: **Q3 d_model** = 200",
+        "Answer: **Q3 language modeling task** = 21_018_401",
+        "Answer: **Q3 classification task** = 10,968,602 parameters"]
+    got = extract_answers(md, LAB)
+    assert (got["lm"].answer, got["cls"].answer) == ("21_018_401", "10,968,602")
+
+
+def test_a_json_object_on_one_line_under_a_question_gives_its_answer() -> None:
+    source = ('{\n  "q3c": {"answer": "0.537 GB", "working": "2 x 16384^2 bytes"},\n'
+              '  "q3d": {"answer": "14.497 billion"},\n  "q3e": {"I": 9437184, "II": 1}\n}')
+    lines = as_markdown(source).split("\n")
+    assert lines[1:4] == ["Answer: **Q3 (c)** = 0.537 GB", "Answer: **Q3 (d)** = 14.497 billion",
+                          '  "q3e": {"I": 9437184, "II": 1}']  # no answer key: as written
