@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
+from grader.written.reading.bidi import has_rtl
 from grader.written.reading.document import ReportTooComplex
 
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|^cmbx|^cmb\d|-bd|\bbd\b", re.I)
@@ -117,6 +119,8 @@ def _page_blocks(page: object, number: int) -> tuple[list[_Block], int]:
             f"{ReportTooComplex.prefix} (page {number} sets {len(texts):,} text blocks in "
             f"{spans:,} pieces, more than the {MAX_PAGE_BLOCKS:,} blocks or {MAX_PAGE_SPANS:,} "
             "pieces a page may; a report's page has a few dozen)")
+    if any(has_rtl(span["text"]) for b in texts for line in b["lines"] for span in line["spans"]):
+        data = _visual_page(page)
     blocks = []
     sideways = 0
     for block in data["blocks"]:
@@ -137,6 +141,67 @@ def _page_blocks(page: object, number: int) -> tuple[list[_Block], int]:
         for block in blocks:
             block.rules = rules
     return blocks, sideways
+
+
+def _visual_page(page: object) -> dict:
+    """The page's text with each line that holds right-to-left letters in visual order:
+    its spans cut into pieces, each piece's characters left to right as set.
+
+    Why: MuPDF keeps the content stream's order inside a span, and a writer sets a
+    right-to-left line piece by piece in an order of its own (Chromium: its runs left
+    to right, the letters of each Hebrew run right to left), so a span's text is
+    neither the order read nor the order seen. The order seen, from each character's
+    place, is one ``bidi`` can turn back into the order written (``pdf_paragraphs``
+    does, row by row). Only pages with right-to-left text pay for MuPDF's characters."""
+    data = page.get_text("rawdict")  # type: ignore[attr-defined]
+    for block in data["blocks"]:
+        if block.get("type") != 0:
+            continue
+        for line in block["lines"]:
+            for span in line["spans"]:
+                span["text"] = "".join(c["c"] for c in span["chars"])
+            if any(has_rtl(span["text"]) for span in line["spans"]):
+                line["spans"] = _visual_pieces(line["spans"])
+    return data
+
+
+def _visual_pieces(spans: list[dict]) -> list[dict]:
+    """A line's spans as pieces in visual order: its characters sorted by where they
+    stand, a combining mark kept with its letter, each run of one span's characters a
+    piece with that span's font, size, flags and baseline."""
+    clusters: list[tuple[tuple[float, float], int, str, list[float]]] = []  # x, span, text, box
+    pending = ""  # marks met before their letter (after a space, at a span's start)
+    for index, span in enumerate(spans):
+        for char in span["chars"]:
+            c = char["c"]
+            if unicodedata.combining(c) or unicodedata.bidirectional(c) == "NSM":
+                if clusters and clusters[-1][1] == index and clusters[-1][2][:1].strip():
+                    x, i, text, box = clusters[-1]
+                    clusters[-1] = (x, i, text + c, box)
+                else:
+                    pending += c
+                continue
+            box = char["bbox"]
+            clusters.append(((char["origin"][0], (box[0] + box[2]) / 2), index, c + pending,
+                             list(box)))
+            pending = ""
+    # where each glyph starts, then its middle: the characters of one ligature or one
+    # shaped cluster may share a start, the later ones drawn with no width
+    clusters.sort(key=lambda cl: cl[0])
+    pieces: list[dict] = []
+    last = -1
+    for _x, index, text, box in clusters:
+        if index == last:
+            piece = pieces[-1]
+            piece["text"] += text
+            b = piece["bbox"]
+            piece["bbox"] = (min(b[0], box[0]), min(b[1], box[1]),
+                             max(b[2], box[2]), max(b[3], box[3]))
+        else:
+            span = spans[index]
+            pieces.append({**span, "text": text, "bbox": tuple(box), "chars": ()})
+        last = index
+    return pieces
 
 
 def _reading_order(blocks: list[_Block]) -> list[_Block]:

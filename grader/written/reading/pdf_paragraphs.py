@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from grader.written.reading.bidi import MIRROR as _MIRROR
+from grader.written.reading.bidi import clusters, has_rtl, logical_order, strong_letters
 from grader.written.reading.markup import Run, render
 from grader.written.reading.pdf_margins import (
     _drop_line_numbers,
@@ -16,7 +18,14 @@ from grader.written.reading.pdf_margins import (
     _drop_point_tallies,
 )
 from grader.written.reading.pdf_page import _Block, _Line, _Para
-from grader.written.reading.pdf_rows import _limits_of, _over_bar, _Row, _rows, _spaced
+from grader.written.reading.pdf_rows import (
+    _limits_of,
+    _merge_markers,
+    _over_bar,
+    _Row,
+    _rows,
+    _spaced,
+)
 from grader.written.reading.pdf_tables import (
     _align_tables,
     _column_flows,
@@ -33,8 +42,9 @@ _DIGIT_GROUPS = re.compile(r"(?<=[=≈] )\d{1,3}(?:, \d{3})+(?![\d.,])")
 ("= 9, 437, 184"); after "=" that is one number, not a list."""
 
 
-def _paragraphs(block: _Block) -> list[_Para]:
-    rows = [r for r in _rows(block.lines, block.rules) if r.cells]
+def _paragraphs(block: _Block, rtl: bool = False) -> list[_Para]:
+    """The block's paragraphs; ``rtl``: its page runs right to left (``_rtl_pages``)."""
+    rows = [_logical(r, rtl) for r in _rows(block.lines, block.rules) if r.cells]
     if not rows:
         return []
     if block.row and len(rows) > 1:
@@ -260,9 +270,69 @@ def _same_line(lines: list[_Line], tail: list[_Line]) -> bool:
 
 
 
+def _rtl_pages(blocks: list[_Block]) -> set[int]:
+    """Pages that run right to left: where the lines holding Hebrew or Arabic letters
+    hold more of them than Latin letters (a Hebrew report's page; not an English
+    report's page that quotes a Hebrew word). The page decides for its lines: a line of
+    a Hebrew report that holds more Latin than Hebrew ("המודל: L = 48, H = 6144") is
+    still laid out right to left."""
+    letters: dict[int, list[int]] = {}
+    for block in blocks:
+        for line in block.lines:
+            text = line.text
+            if has_rtl(text):
+                right, left = strong_letters(text)
+                count = letters.setdefault(block.page, [0, 0])
+                count[0] += right
+                count[1] += left
+    return {page for page, (right, left) in letters.items() if right > left}
+
+
+def _logical(row: _Row, rtl_page: bool) -> _Row:
+    """A row holding right-to-left letters in the order it was written (see ``bidi``):
+    its runs put back in logical order, and, right to left, its cells too (a table's
+    first column is its rightmost). Other rows are left as they are."""
+    text = "".join(r.text for cell in row.cells for r in cell)
+    if not has_rtl(text):
+        return row
+    right, left = strong_letters(text)
+    rtl = rtl_page or right > left
+    cells = [_logical_runs(cell, rtl) for cell in row.cells]
+    bounds = row.bounds
+    if rtl and len(cells) > 1:
+        cells.reverse()
+        bounds = bounds[::-1]
+        merged = _merge_markers(cells)  # "(a)" set apart from its text, now before it
+        if len(merged) != len(cells):
+            cells = merged
+            bounds = [(min(b[0] for b in bounds), max(b[1] for b in bounds))] if bounds else []
+    return _Row(cells, row.x0, row.size, row.y0, row.y1, bounds)
+
+
+def _logical_runs(runs: list[Run], rtl: bool) -> list[Run]:
+    pieces: list[str] = []
+    owners: list[int] = []
+    for k, run in enumerate(runs):
+        for piece in clusters(run.text):
+            pieces.append(piece)
+            owners.append(k)
+    out: list[Run] = []
+    last = -1
+    for k, mirrored in logical_order(pieces, rtl):
+        piece = pieces[k].translate(_MIRROR) if mirrored else pieces[k]
+        if owners[k] == last:
+            out[-1] = Run(out[-1].text + piece, out[-1].bold, out[-1].italic, out[-1].vert)
+        else:
+            source = runs[owners[k]]
+            out.append(Run(piece, source.bold, source.italic, source.vert))
+        last = owners[k]
+    return out
+
+
 def _layout(blocks: list[_Block], heights: dict[int, float]) -> tuple[list[str], list[int]]:
     blocks = _rejoin(_drop_point_tallies(_drop_margins(_drop_line_numbers(blocks), heights)))
-    paras = _join_broken([p for b in blocks for p in _paragraphs(b)])
+    rtl = _rtl_pages(blocks)
+    paras = _join_broken([p for b in blocks for p in _paragraphs(b, b.page in rtl)])
     weights: Counter[float] = Counter()
     for block in blocks:
         for line in block.lines:
