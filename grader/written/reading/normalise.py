@@ -4,6 +4,14 @@ NFKC folds what browsers and equation editors emit into the digits and letters t
 answer parser reads (mathematical bold 𝟏𝟎,𝟎𝟓𝟎 -> 10,050, the ligature ﬁ -> fi, no-break
 spaces -> spaces). It would also fold ``16,384²`` into ``16,3842``, a different number,
 so Unicode superscripts and subscripts are first spelled ``^2`` / ``_k``.
+
+A table drawn with box-drawing characters (``┌─┬─┐ │ ├─┼─┤ └─┴─┘``, the double ``╔═╦═╗ ║``
+and heavy ``┏━┳━┓ ┃`` ones, ``╭─╮`` rounded corners) as a student draws it in a text
+editor, or as ``tabulate``'s fancy and ``rich``'s tables print it, is written as the ASCII
+grid table (``+---+---+`` / ``| a | b |``) that MySQL's client, ``tabulate``'s grid and
+reStructuredText draw: one table grammar for the readers after it, its columns where
+they were (one character for one). A table psql prints (no frame, a ``---+---`` rule under
+its header) is given the frame a Markdown table has.
 """
 
 from __future__ import annotations
@@ -24,8 +32,112 @@ def raised(text: str, mark: str) -> str:
     return f"{mark}{text}" if _SIMPLE.match(text) else f"{mark}({text})"
 
 
+def _box_ascii(code: int) -> str:
+    """The ASCII a box-drawing character stands for in a grid table, by the directions its
+    Unicode name gives it: a line up and down is a bar ``|``, one left and right a rule's
+    stroke (``=`` where it is double, as reStructuredText marks a header's), a corner or
+    junction ``+``; a diagonal is no table's, ``""``."""
+    words = set(unicodedata.name(chr(code)).split())
+    vertical = bool(words & {"UP", "DOWN", "VERTICAL"})
+    horizontal = bool(words & {"LEFT", "RIGHT", "HORIZONTAL"})
+    if "DIAGONAL" in words or not (vertical or horizontal):
+        return ""
+    if vertical and horizontal:
+        return "+"
+    return "|" if vertical else "=" if "DOUBLE" in words else "-"
+
+
+_BOX_FIRST, _BOX_LAST = 0x2500, 0x257F
+_BOX_ASCII = {code: a for code in range(_BOX_FIRST, _BOX_LAST + 1) if (a := _box_ascii(code))}
+
+
+def _grid_line(line: str) -> str:
+    """A line of a box-drawn table as the ASCII grid's, else the line as it is.
+
+    Only a table's lines change: a rule (a junction first and last, strokes and junctions
+    between) and a row (a bar first and last). A directory tree's ``│   ├── data/`` and a
+    quote's margin bar ``│ text`` keep their characters."""
+    ascii_line = line.translate(_BOX_ASCII)
+    s = ascii_line.strip()
+    if len(s) < 2 or ascii_line == line:
+        return line
+    rule = s[0] == "+" == s[-1] and not s.strip("+-=: ") and sum(c in "-=" for c in s) >= 2
+    row = s[0] == "|" == s[-1]
+    return ascii_line if rule or row else line
+
+
+_BOX_LINES = "─━═│┃║┄┅┆┇┈┉┊┋╌╍╎╏"
+"""The bars and strokes of box drawing: every box-drawn table has one of them."""
+
+
+def _unframed_rule(line: str) -> tuple[int, list[int]]:
+    """Where the rule under the header of an unframed table starts, and the columns of its
+    junctions (``----------+--------``: psql's and presto's tables, which draw no frame);
+    ``(0, [])`` for any other line. A grid's rule (``+---+``) and an org-mode table's
+    (``|---+---|``) open with their frame and are none."""
+    s = line.rstrip()
+    start = len(s) - len(s.lstrip())
+    body = s[start:]
+    if len(body) < 5 or body[0] != "-" or body[-1] != "-" or "+" not in body \
+            or body.strip("-+"):
+        return 0, []
+    return start, [start + k for k, c in enumerate(body) if c == "+"]
+
+
+def _bars_at(line: str, columns: list[int]) -> bool:
+    """Whether ``line`` has a ``|`` at every one of ``columns`` (a row of the table)."""
+    return all(k < len(line) and line[k] == "|" for k in columns)
+
+
+def _framed(line: str, start: int) -> str:
+    """A row of an unframed table with its frame: the space psql leaves before the first
+    cell becomes the left bar, so the columns stay where they were."""
+    s = line.rstrip()
+    left = s[:start] + ("|" + s[start + 1:] if s[start:start + 1] == " " else "| " + s[start:])
+    return left + " |"
+
+
+def _unframed_tables(lines: list[str]) -> list[str]:
+    """psql's and presto's tables, pasted from a terminal (a header, a ``---+---`` rule,
+    rows with ``|`` where the rule has ``+``, "(5 rows)" after them), framed as a Markdown
+    table is: the header row, the rule as ``|---|---|``, the rows between bars. A line of
+    dashes and pluses with no header and rows of bars above and below it is left as it
+    is."""
+    out = list(lines)
+    for i in range(1, len(lines) - 1):
+        start, junctions = _unframed_rule(lines[i])
+        if not junctions or not _bars_at(lines[i - 1], junctions):
+            continue
+        end = i + 1
+        while end < len(lines) and _bars_at(lines[end], junctions):
+            end += 1
+        if end == i + 1:
+            continue  # a header and its rule, no row
+        for k in (i - 1, *range(i + 1, end)):
+            out[k] = _framed(lines[k], start)
+        rule = lines[i].rstrip()
+        out[i] = rule[:start] + "|" + rule[start + 1:].replace("+", "|") + "|"
+    return out
+
+
+def grid_tables(text: str) -> str:
+    """``text`` with its box-drawn tables' lines as ASCII grid tables' (``_grid_line``),
+    and its unframed tables (psql's) framed (``_unframed_tables``)."""
+    box = any(c in text for c in _BOX_LINES)
+    if not box and "-+-" not in text:
+        return text
+    lines = text.split("\n")
+    if box:
+        lines = [_grid_line(line) for line in lines]
+    if "-+-" in text:
+        lines = _unframed_tables(lines)
+    return "\n".join(lines)
+
+
 def normalise(text: str) -> str:
-    """Superscript/subscript runs spelled out, then NFKC; line breaks are kept as they are."""
+    """Superscript/subscript runs spelled out, box-drawn tables as ASCII grids, then NFKC;
+    line breaks are kept as they are."""
+    text = grid_tables(text)
     text = _SUP_RUN.sub(lambda m: raised("".join(_SUPERSCRIPTS[c] for c in m.group()), "^"), text)
     text = _SUB_RUN.sub(lambda m: raised("".join(_SUBSCRIPTS[c] for c in m.group()), "_"), text)
     return unicodedata.normalize("NFKC", text)
