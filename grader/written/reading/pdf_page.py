@@ -185,6 +185,9 @@ def _visual_pieces(spans: list[dict]) -> list[dict]:
             clusters.append(((char["origin"][0], (box[0] + box[2]) / 2), index, c + pending,
                              list(box)))
             pending = ""
+    if pending and clusters:  # marks after the line's last letter stay with it
+        x, i, text, box = clusters[-1]
+        clusters[-1] = (x, i, text + pending, box)
     # where each glyph starts, then its middle: the characters of one ligature or one
     # shaped cluster may share a start, the later ones drawn with no width
     clusters.sort(key=lambda cl: cl[0])
