@@ -271,7 +271,7 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
     if printed:
         read_printed(reader, raw, first_line, legend(text))
     # a run's record ({"model": …, "seed": 1, "best_val_acc": …}): read apart, by its keys
-    printed |= read_records(reader, "\n".join(raw), first_line)
+    printed |= read_records(reader, "\n".join(raw), first_line, printed)
 
     def flush() -> None:
         nonlocal unit_lines, unit_context
@@ -332,9 +332,10 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
                                                         fields):
             flush()
             parents.clear()
-            i = row + 1
-            while i < len(raw) and raw[i].strip() and read_plain_row(reader, first_line + i, raw[i],
-                                                                        fields):
+            i, spanned = row + 1, fams.first(raw[row])  # a model written once over its rows
+            while i < len(raw) and raw[i].strip() and read_plain_row(
+                    reader, first_line + i, raw[i], fields, spanned):
+                spanned = fams.first(raw[i]) or spanned
                 i += 1
             continue
         i += 1

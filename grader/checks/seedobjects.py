@@ -5,12 +5,15 @@ keys a run's figures hang under ("{'pretrained': {1: (0.853, 1200, 0.841)}}"); a
 student who dumps a summary from a script writes each run as one record that names its
 own seed and model among its figures ({"model": "pretrained", "seed": 1,
 "best_val_acc": 0.853, "best_step": 1200, "test_acc_at_best": 0.841}), one a line or
-pretty-printed over several lines, in a list of runs. No sentence or table reader takes
-such a record apart: "seed": 1 has a quote between the word and its number. A record is
-read by its keys alone, each key naming its field the way a table's header does
-(`column_role`); the model is a value that names a family, else a key the records hang
-under ("pretrained": [ … ]). A figure is read as written, so a record that contradicts
-the logs is caught; a record without a seed key, or without a figure, is none.
+pretty-printed over several lines, in a list of runs, or each run under its seed's key
+({"pretrained": {"1": {"best_val_acc": 0.853, …}}}, as `json.dump` writes a nested dict
+and `pprint` wraps a long one). No sentence or table reader takes such a record apart:
+"seed": 1 has a quote between the word and its number. A record is read by its keys
+alone, each key naming its field the way a table's header does (`column_role`); the
+seed is its "seed" key's, else the key it hangs under; the model is a value that names
+a family, else a key the records hang under ("pretrained": [ … ]). A figure is read as
+written, so a record that contradicts the logs is caught; a record without a seed, or
+without a figure, is none.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from typing import Any
 from grader.checks.seedprints import FAMILY_KEY
 from grader.checks.seedrecords import Claim, Claims
 from grader.checks.seedtables import column_role
-from grader.checks.seedwords import FIELDS, cell_value
+from grader.checks.seedwords import FIELDS, SEED, cell_value
 
 MAX_RECORD = 800
 """Characters of one record at most: a longer pair of braces is no run's summary (a
@@ -114,12 +117,15 @@ def _unquote(text: str) -> str:
     return text
 
 
-def read_records(book: Claims, text: str, first_line: int) -> set[int]:
-    """The claims of every per-seed record of `text` (lines counted from `first_line`);
-    the indices of the lines the records read stand on, for no other reader to read."""
+def read_records(book: Claims, text: str, first_line: int, read: set[int]) -> set[int]:
+    """The claims of every per-seed record of `text` (lines counted from `first_line`)
+    but those on the lines `read` (a printed dict's entries, read already); the indices
+    of the lines the records read stand on, for no other reader to read."""
     used: set[int] = set()
     for record in records(text):
-        fields = _record(book, record)
+        if text.count("\n", 0, record.start) in read:
+            continue
+        fields = _record(book, record, _key_before(text, record.start))
         if fields is None:
             continue
         seed, family, figures = fields
@@ -134,10 +140,11 @@ def read_records(book: Claims, text: str, first_line: int) -> set[int]:
     return used
 
 
-def _record(book: Claims, record: Record
+def _record(book: Claims, record: Record, under: str
             ) -> tuple[int, str | None, list[tuple[int, str, float | int]]] | None:
     """(seed, model, figures with their offsets in the record) of a run's record, or None
-    when it names no seed or no figure, or a figure's key twice."""
+    when it names no seed (nor does the key it hangs `under`: "1", "seed_2") or no
+    figure, or a figure's key twice."""
     seed: int | None = None
     family: str | None = None
     figures: list[tuple[int, str, float | int]] = []
@@ -157,9 +164,26 @@ def _record(book: Claims, record: Record
                             figure))
         elif family is None and value[:1].isalpha():
             family = book.families.first(value.lower())
+    if seed is None:
+        named = SEED.search(under)
+        seed = int(named.group("n")) if named else int(under) if under.isdigit() else None
     if seed is None or not figures:
         return None
     return seed, family, figures
+
+
+def _key_before(text: str, start: int) -> str:
+    """The key a record is the value of ("1" of `"1": {…}`, "seed_2" of `seed_2: {…}`),
+    unquoted; empty when the record is no key's value (an item of a list)."""
+    before = text[:start].rstrip()
+    if not before.endswith(":"):
+        return ""
+    before = before[:-1].rstrip()
+    if before and before[-1] in QUOTES:
+        opening = before.rfind(before[-1], 0, len(before) - 1)
+        return before[opening + 1:-1].strip() if opening >= 0 else ""
+    cut = max(before.rfind(c) for c in " \n\t{,")
+    return before[cut + 1:]
 
 
 def _hung_under(book: Claims, before: str) -> str | None:

@@ -178,14 +178,20 @@ def _labelled(cell: str) -> list[tuple[str, float | int]]:
     return out
 
 
-def read_plain_row(book: Claims, number: int, line: str, fields: list[str]) -> bool:
-    """One row of a table written with spaces: its numbers, in the header's order."""
+def read_plain_row(book: Claims, number: int, line: str, fields: list[str],
+                   above: str | None = None) -> bool:
+    """One row of a table written with spaces: its numbers, in the header's order. A row
+    of numbers only is of the model `above` names (the row over it that named one), as a
+    model written once over its seeds' rows leaves the first column blank below it."""
     cells = CELL.findall(line)
     if len(cells) != len(fields):
         return False
     row = dict(zip(fields, cells, strict=True))
     seed = _seed_cell(row.pop("seed"), bare=True)
-    family = book.families.first(line) or book.family
+    family = book.families.first(line)
+    if family is None and not any(c.isalpha() for c in line):
+        family = above
+    family = family or book.family
     open_claims: dict[Any, Claim] = {}
     for key, cell in row.items():
         value = cell_value(cell, key)

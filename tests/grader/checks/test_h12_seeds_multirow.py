@@ -56,3 +56,15 @@ def test_a_caption_naming_both_models_names_neither():
     lone = ("## Runs\n\n| Seed | Val | Step | Test |\n| 1 | 0.712 | 1800 | 0.698 |\n"
             "Table 3: from scratch.\n")
     assert claims(lone) == [("scratch", 1, 0.712, 1800, 0.698)]
+
+
+def test_a_table_written_with_spaces_carries_its_model_down_too():
+    text = ("Model         Seed  Best val acc  Step  Test acc\n"
+            "Pre-trained   1     0.853         1200  0.841\n"
+            "              2     0.851         1400  0.840\n"
+            "From scratch  1     0.712         1800  0.698\n"
+            "              2     0.705         2000  0.699\n")
+    assert claims(text) == [("pretrained", 1, 0.853, 1200, 0.841),
+                            ("pretrained", 2, 0.851, 1400, 0.840),
+                            ("scratch", 1, 0.712, 1800, 0.698),
+                            ("scratch", 2, 0.705, 2000, 0.699)]

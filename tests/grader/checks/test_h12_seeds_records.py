@@ -105,3 +105,37 @@ def test_records_are_the_innermost_braces_and_pairs_cut_outside_quotes():
     assert pairs('"seed": 1, "note": "a, b: c", "curve": [1, 2],') == [
         ("seed", "1"), ("note", "a, b: c"), ("curve", "[1, 2]")]
     assert pairs('"seed" 1') == []
+
+
+NESTED = """with open("best.json", "w") as f: json.dump(best, f, indent=2)
+
+{
+  "pretrained": {
+    "1": {
+      "best_val_acc": 0.853,
+      "step": 1200,
+      "test_acc": 0.841
+    },
+    "seed_2": {"best_val_acc": 0.851, "step": 1400, "test_acc": 0.840}
+  },
+  "scratch": {
+    "1": {"best_val_acc": 0.712, "step": 1800, "test_acc": 0.698}
+  }
+}"""
+
+
+def test_a_record_under_its_seeds_key_takes_the_seed_from_the_key():
+    # "seed_2": {…} on one line is the printed-dict reader's (read first), the others ours
+    assert sorted(claims(NESTED)) == [("pretrained", 1, 0.853, 1200, 0.841),
+                              ("pretrained", 2, 0.851, 1400, 0.840),
+                              ("scratch", 1, 0.712, 1800, 0.698)]
+
+
+def test_a_wrapped_pprint_entry_is_read_once():
+    # pprint wraps a long entry over two lines: the printed-dict reader takes whole lines
+    # only, so the record reader reads it; a one-line entry is the printed-dict reader's
+    text = ("{'pretrained': {1: {'best_val_acc': 0.853, 'best_step': 1200,\n"
+            "                    'test_acc_at_best': 0.841},\n"
+            "                2: {'val': 0.851, 'step': 1400, 'test': 0.840}}}")
+    assert claims(text) == [("pretrained", 2, 0.851, 1400, 0.840),
+                            ("pretrained", 1, 0.853, 1200, 0.841)]
