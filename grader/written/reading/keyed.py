@@ -158,10 +158,12 @@ def _depth(text: str) -> int:
 
 def _yaml_walk(lines: list[str]) -> _Walk:
     """A YAML file's keys, their path the keys of the mappings they are indented under; a
-    block's lines (``|``) text, a folded block (``>``) one paragraph, so its value."""
+    block's lines (``|``) text, a folded block (``>``) one paragraph, so its value; a
+    list's item of keys (``- question: 3c`` / ``answer: 0.537 GB``) a record."""
     walk = _Walk([], {})
     stack: list[tuple[int, str]] = []
     block: tuple[int, int, bool] | None = None  # (key's indent, its index in keys, folded)
+    item: tuple[int, int] | None = None  # (the indent of a list item's keys, its record)
     for i, raw in enumerate(lines):
         body = raw.strip()
         indent = len(raw) - len(raw.lstrip(" "))
@@ -177,23 +179,29 @@ def _yaml_walk(lines: list[str]) -> _Walk:
         if body.startswith("#"):
             walk.text[i] = body.lstrip("# ")
             continue
-        kv = _nested_key(raw)
+        dash = body.startswith("- ")
+        kv = _nested_key(" " * (indent + 2) + body[2:] if dash else raw)
         if kv is None:
             continue
         indent, name, value = kv
+        if dash:
+            item = (indent, len(walk.keys) + 1)  # a record's number: unique and not 0
+        elif item is not None and indent < item[0]:
+            item = None
+        record = item[1] if item is not None and indent == item[0] else 0
         while stack and stack[-1][0] >= indent:
             stack.pop()
         path = tuple(k for _, k in stack)
         if not value:
             stack.append((indent, name))
-            walk.keys.append(_Key(i, path, name, None))
+            walk.keys.append(_Key(i, path, name, None, record=record))
             continue
         if value[:1] in ("|", ">"):
             block = (indent, len(walk.keys), value[0] == ">")
             value = ""
         text, comment = _scalar(value)
-        walk.keys.append(_Key(i, path, name, text, comment, value[:1] in ("[", "{")))
-    return walk
+        walk.keys.append(_Key(i, path, name, text, comment, value[:1] in ("[", "{"), record))
+    return _named_records(walk)
 
 
 def _dotted(text: str) -> list[str]:
@@ -482,7 +490,8 @@ def answers_file(lines: list[str]) -> list[str] | None:
     """A TOML, JSON or YAML answers file written as a report (``_as_report``), or None
     for a text that is none of them. A TOML or JSON file is known by its parser, and two
     leaves answering a question; a YAML file, which prose with colons can look like, by
-    a top-level key opening a question's mapping and three leaves answering one."""
+    a top-level key opening a question's mapping and three leaves answering one, or two
+    list items naming their questions (``- question: 3c``)."""
     for known, walker in ((_is_toml, _toml_walk), (_is_json, _json_walk)):
         if known(lines):
             walk = walker(lines)
@@ -491,4 +500,5 @@ def answers_file(lines: list[str]) -> list[str] | None:
     walk = _yaml_walk(lines)
     opened = any(k.value is None and not k.path and key_label(k.key) is not None
                  for k in walk.keys)
-    return _as_report(lines, walk) if opened and _answers(walk) >= 3 else None
+    named = sum(k.value is None and k.label is not None for k in walk.keys)
+    return _as_report(lines, walk) if (opened and _answers(walk) >= 3) or named >= 2 else None

@@ -182,3 +182,17 @@ def test_a_json_object_on_one_line_under_a_question_gives_its_answer() -> None:
     lines = as_markdown(source).split("\n")
     assert lines[1:4] == ["Answer: **Q3 (c)** = 0.537 GB", "Answer: **Q3 (d)** = 14.497 billion",
                           '  "q3e": {"I": 9437184, "II": 1}']  # no answer key: as written
+
+
+def test_a_yaml_lists_items_naming_their_questions_are_records() -> None:
+    source = ("student: A\nanswers:\n  - question: 3c\n    answer: 0.537 GB\n"
+              "    working: 2 x 16384^2\n  - question: 3e.I\n    answer: 9437184\n"
+              "  - question: Q3 (e) (II)\n    answer: 75.5 MB\n")
+    assert _records_read(source) == {"q3c": "0.537 GB", "q3e1": "9437184", "q3e2": "75.5 MB"}
+    assert as_markdown(source).split("\n")[2:5] == [
+        "### Q3 (c)", "Answer: **Q3 (c)** = 0.537 GB", "working: 2 x 16384^2"]
+
+
+def test_bullets_with_colons_are_no_yaml_records() -> None:
+    source = "Q3 (c)\n- question: what is stored?\n- note: one head\n- answer: 0.537 GB\n"
+    assert as_markdown(source) == source
