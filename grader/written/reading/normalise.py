@@ -54,14 +54,15 @@ _BOX_ASCII = {code: a for code in range(_BOX_FIRST, _BOX_LAST + 1) if (a := _box
 def _grid_line(line: str) -> str:
     """A line of a box-drawn table as the ASCII grid's, else the line as it is.
 
-    Only a table's lines change: a rule (a junction first and last, strokes and junctions
-    between) and a row (a bar first and last). A directory tree's ``│   ├── data/`` and a
-    quote's margin bar ``│ text`` keep their characters."""
+    Only a table's lines change: a rule (strokes and junctions, a junction first and last
+    or, in a table drawn with no frame, ``───┼───``, within) and a row (a bar first and
+    last; a frameless table's rows are framed by ``_unframed_tables``). A directory tree's
+    ``│   ├── data/`` and a quote's margin bar ``│ text`` keep their characters."""
     ascii_line = line.translate(_BOX_ASCII)
     s = ascii_line.strip()
     if len(s) < 2 or ascii_line == line:
         return line
-    rule = s[0] == "+" == s[-1] and not s.strip("+-=: ") and sum(c in "-=" for c in s) >= 2
+    rule = not s.strip("+-=: ") and sum(c in "-=" for c in s) >= 2 and "+" in s
     row = s[0] == "|" == s[-1]
     return ascii_line if rule or row else line
 
@@ -85,24 +86,26 @@ def _unframed_rule(line: str) -> tuple[int, list[int]]:
 
 
 def _bars_at(line: str, columns: list[int]) -> bool:
-    """Whether ``line`` has a ``|`` at every one of ``columns`` (a row of the table)."""
-    return all(k < len(line) and line[k] == "|" for k in columns)
+    """Whether ``line`` has a bar (``|``, ``│``) at every one of ``columns`` (a row of the
+    table)."""
+    return all(k < len(line) and _BOX_ASCII.get(ord(line[k]), line[k]) == "|" for k in columns)
 
 
 def _framed(line: str, start: int) -> str:
     """A row of an unframed table with its frame: the space psql leaves before the first
     cell becomes the left bar, so the columns stay where they were."""
-    s = line.rstrip()
+    s = line.rstrip().translate(_BOX_ASCII)
     left = s[:start] + ("|" + s[start + 1:] if s[start:start + 1] == " " else "| " + s[start:])
     return left + " |"
 
 
 def _unframed_tables(lines: list[str]) -> list[str]:
     """psql's and presto's tables, pasted from a terminal (a header, a ``---+---`` rule,
-    rows with ``|`` where the rule has ``+``, "(5 rows)" after them), framed as a Markdown
-    table is: the header row, the rule as ``|---|---|``, the rows between bars. A line of
-    dashes and pluses with no header and rows of bars above and below it is left as it
-    is."""
+    rows with ``|`` where the rule has ``+``, "(5 rows)" after them), and tables drawn
+    with no frame in box characters (``───┼───``, ``│`` between the cells), framed as a
+    Markdown table is: the header row, the rule as ``|---|---|``, the rows between bars.
+    A line of dashes and pluses with no header and rows of bars above and below it is
+    left as it is."""
     out = list(lines)
     for i in range(1, len(lines) - 1):
         start, junctions = _unframed_rule(lines[i])
@@ -129,7 +132,7 @@ def grid_tables(text: str) -> str:
     lines = text.split("\n")
     if box:
         lines = [_grid_line(line) for line in lines]
-    if "-+-" in text:
+    if any("-+-" in line for line in lines):
         lines = _unframed_tables(lines)
     return "\n".join(lines)
 

@@ -80,6 +80,9 @@ ASCII_STYLES = {
     "psql, unframed": "\n".join(
         [" Item     | Quantity            | Answer", "----------+---------------------+--------"]
         + [f" {a:<8} | {q:<19} | {v}" for a, q, v in ROWS[1:]] + ["(5 rows)"]),
+    "no frame, box characters (rich's minimal)": "\n".join(
+        [" Item     │ Quantity            │ Answer", "╶─────────┼─────────────────────┼───────╴"]
+        + [f" {a:<8} │ {q:<19} │ {v}" for a, q, v in ROWS[1:]]),
     "org-mode": "\n".join(["| Item | Quantity | Answer |", "|------+----------+--------|"]
                           + [f"| {a} | {q} | {v} |" for a, q, v in ROWS[1:]]),
 }
@@ -135,6 +138,13 @@ def test_a_psql_table_is_framed_as_a_markdown_table() -> None:
 
 def test_dashes_and_pluses_outside_a_table_stay_as_written() -> None:
     text = "-----+-----\nx -+- y\n a | b\n---+---\n(0 rows)\n"
+    assert normalise(text) == text
+
+
+def test_a_line_of_strokes_alone_stays_a_line() -> None:
+    """"────────" under a title or between sections is a divider, not a table's rule (as
+    dashes it would underline the line above into a heading)."""
+    text = "Summary\n────────────\nQ3 (c) 25.77 GB\n════════════\n"
     assert normalise(text) == text
 
 
