@@ -417,3 +417,15 @@ def segment(word: str) -> list[str]:
     if at < len(word):
         pieces.append(word[at:])
     return pieces
+
+
+# -- for readers that look for an answer's end in a report's text ---------------------------
+
+AFTER_NUMBER: tuple[str, ...] = tuple(sorted(
+    {w for lang in LANGUAGES
+     for w in (*lang.scales, *lang.units, *lang.unit_words, *lang.factors)},
+    key=lambda w: (-len(w), w)))
+"""Every scale word, unit and factor word of the table as it is written, longest first (so
+that an alternation built from it takes ``พันล้าน`` before ``พัน``): a report reader that
+decides where a written answer ends ("0,537 ГБ", not "0,537") needs the same words as the
+parser that reads it."""

@@ -11,7 +11,7 @@ from sympy import Rational
 
 from calculators.answers import parse_answer
 from calculators.answers._locale import shows_decimal_comma
-from calculators.answers._vocabulary import Language, _merge, segment
+from calculators.answers._vocabulary import AFTER_NUMBER, Language, _merge, segment
 from grader.checks.answer import answer_key
 from tests.calculators.answers.test_report_corpus import answer_check, manifest, pack
 
@@ -176,3 +176,10 @@ def test_the_held_out_12_answers_in_their_language_check_as_the_manifest_says(re
     verdict = answer_key(check, key.partition(".")[0], p.reference).check(want["value"])
     assert (verdict.verdict, float(verdict.credit), verdict.convention) == (
         want["verdict"], want["credit"], want.get("convention")), verdict.message
+
+
+def test_a_reader_gets_the_words_as_written_and_a_longer_word_before_its_prefix():
+    assert {"ГБ", "млрд", "δισεκατομμύρια", "พันล้าน", "अरब", "1536倍"[-1]} <= set(AFTER_NUMBER)
+    assert AFTER_NUMBER.index("พันล้าน") < AFTER_NUMBER.index("พัน")
+    assert AFTER_NUMBER.index("миллиардов") < AFTER_NUMBER.index("млрд")
+    assert "Б" not in AFTER_NUMBER and "兆" not in AFTER_NUMBER
