@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from sympy import Integer, Rational
 
 from calculators.answers._limits import MAX_DIGITS, MAX_EXPONENT
+from calculators.answers._vocabulary import unspaced
 
 # Token kinds.
 NUM = "NUM"  # a number literal
@@ -258,6 +259,8 @@ def tokenize(s: str) -> list[Token]:
             m = _NAME.match(s, i)
             if m:
                 end = _name_end(s, m.end())
+                if unspaced(ch):  # no space is typed before the number: "約145億", "ประมาณ14.5"
+                    end = next((k for k in range(i, end) if s[k] in _DIGITS), end)
                 tokens.append(Token(NAME, normalize_name(s[i:end]), i, end, space))
                 i = end
                 space = False

@@ -21,6 +21,7 @@ What each entry holds:
 - ``factor_prepositions``: a word before a number that ends with a factor word
   (Russian ``в 1536 раз``, Ukrainian ``у 1536 разів``).
 - ``noise``: words that may follow an answer and change nothing ("parameters").
+- ``approx``: a word before an answer saying it is rounded ("about", ``περίπου``, ``约``).
 - ``decimal_comma``: the language writes a decimal comma, so one of its scale words after a
   number says that number's comma is a decimal one (``14,497 млрд``); None where it writes
   neither consistently (Arabic and Persian write the Arabic decimal separator).
@@ -66,6 +67,7 @@ class Language:
     leading_factors: frozenset[str] = frozenset()
     factor_prepositions: frozenset[str] = frozenset()
     noise: frozenset[str] = frozenset()
+    approx: frozenset[str] = frozenset()
 
 
 def _inflected(stems: Mapping[str, str], endings: Iterable[str]) -> dict[str, str]:
@@ -88,6 +90,7 @@ _CYRILLIC_UNITS = {
 LANGUAGES: tuple[Language, ...] = (
     Language(
         "English", decimal_comma=False,
+        approx=frozenset({"about", "approx", "approximately", "roughly", "around", "circa", "ca", "nearly"}),
         scales={"thousand": _K, "million": _M, "billion": _G, "trillion": _T,
                 "thousands": _K, "millions": _M, "billions": _G, "trillions": _T, "bn": _G,
                 "bil": _G, "bln": _G, "mln": _M},
@@ -103,6 +106,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "Hindi", decimal_comma=False,
+        approx=frozenset({"लगभग", "करीब", "क़रीब"}),
         scales={"हज़ार": _K, "हजार": _K, "लाख": 10**5, "करोड़": 10**7, "करोड": 10**7,
                 "अरब": _G, "खरब": 10**11, "मिलियन": _M, "बिलियन": _G, "ट्रिलियन": _T},
         unit_words={"बाइट": "B", "किलोबाइट": "kB", "मेगाबाइट": "MB", "गीगाबाइट": "GB",
@@ -113,6 +117,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "Spanish", decimal_comma=True,
+        approx=frozenset({"aproximadamente", "aprox", "unos", "cerca"}),
         scales={"mil": _K, "millón": _M, "millon": _M, "millones": _M, "millardo": _G,
                 "millardos": _G, "billón": _T, "billones": _T},
         factors=frozenset({"veces"}),
@@ -120,6 +125,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "German", decimal_comma=True,
+        approx=frozenset({"ungefähr", "etwa", "ca", "rund"}),
         scales={"tausend": _K, "million": _M, "millionen": _M, "milliarde": _G,
                 "milliarden": _G, "mio": _M, "mrd": _G},
         factors=frozenset({"mal"}),
@@ -127,6 +133,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(  # octet is byte ("0,537 Go", "75,5 Mo", "12 Ko", "75 497 472 octets")
         "French", decimal_comma=True,
+        approx=frozenset({"environ"}),
         scales={"mille": _K, "million": _M, "milliard": _G, "milliards": _G, "md": _G,
                 "mds": _G},
         units={"octet": "B", "octets": "B", "Ko": "kB", "Mo": "MB", "Go": "GB", "To": "TB"},
@@ -137,6 +144,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "Italian", decimal_comma=True,
+        approx=frozenset({"circa"}),
         scales={"mille": _K, "milione": _M, "milioni": _M, "miliardo": _G, "miliardi": _G},
         factors=frozenset({"volte"}),
         noise=frozenset({"parametri"}),
@@ -181,6 +189,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "Russian", decimal_comma=True,
+        approx=frozenset({"примерно", "около", "приблизительно", "порядка"}),
         scales={"тыс": _K, "тысяча": _K, "тысячи": _K, "тысяч": _K,
                 "млн": _M, "миллион": _M, "миллиона": _M, "миллионов": _M,
                 "млрд": _G, "миллиард": _G, "миллиарда": _G, "миллиардов": _G,
@@ -196,6 +205,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "Ukrainian", decimal_comma=True,
+        approx=frozenset({"приблизно", "близько", "майже"}),
         scales={"тис": _K, "тисяча": _K, "тисячі": _K, "тисяч": _K,
                 "мільйон": _M, "мільйона": _M, "мільйони": _M, "мільйонів": _M,
                 "мільярд": _G, "мільярда": _G, "мільярди": _G, "мільярдів": _G,
@@ -211,6 +221,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),  # "млн", "млрд", "трлн" are the Russian abbreviations too
     Language(
         "Greek", decimal_comma=True,
+        approx=frozenset({"περίπου", "περ"}),
         scales={"χιλιάδα": _K, "χιλιάδες": _K, "χιλ": _K,
                 "εκατομμύριο": _M, "εκατομμύρια": _M, "εκατ": _M,
                 "δισεκατομμύριο": _G, "δισεκατομμύρια": _G, "δισ": _G,
@@ -221,6 +232,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(  # no spaces between words: see ``segment``
         "Thai", decimal_comma=False,
+        approx=frozenset({"ประมาณ"}),
         scales={"พัน": _K, "หมื่น": 10**4, "แสน": 10**5, "ล้าน": _M, "สิบล้าน": 10**7,
                 "ร้อยล้าน": 10**8, "พันล้าน": _G, "หมื่นล้าน": 10**10, "แสนล้าน": 10**11,
                 "ล้านล้าน": _T},
@@ -231,6 +243,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "Hebrew", decimal_comma=False,
+        approx=frozenset({"בערך", "כ"}),
         scales={"אלף": _K, "אלפים": _K, "מיליון": _M, "מיליונים": _M, "מיליארד": _G,
                 "מיליארדים": _G, "טריליון": _T},
         unit_words={"בייט": "B", "בייטים": "B"},
@@ -239,6 +252,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "Arabic", decimal_comma=None,
+        approx=frozenset({"حوالي", "تقريبا", "نحو"}),
         scales={"ألف": _K, "الف": _K, "آلاف": _K, "الاف": _K, "مليون": _M, "ملايين": _M,
                 "مليار": _G, "مليارات": _G, "تريليون": _T, "ترليون": _T},
         unit_words={"بايت": "B", "كيلوبايت": "kB", "ميغابايت": "MB", "ميجابايت": "MB",
@@ -248,6 +262,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "Persian", decimal_comma=None,
+        approx=frozenset({"حدود", "تقریبا", "تقریباً"}),
         scales={"هزار": _K, "میلیون": _M, "میلیارد": _G, "تریلیون": _T},
         unit_words={"بایت": "B", "کیلوبایت": "kB", "مگابایت": "MB", "گیگابایت": "GB",
                     "ترابایت": "TB"},
@@ -256,6 +271,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "Swahili", decimal_comma=False,
+        approx=frozenset({"takriban", "karibu"}),
         scales={"elfu": _K, "milioni": _M, "bilioni": _G, "trilioni": _T},
         leading_scales={"elfu": _K, "milioni": _M, "bilioni": _G, "trilioni": _T},
         leading_factors=frozenset({"mara"}),
@@ -263,6 +279,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(  # Simplified and Traditional; the myriads: 万 10^4, 亿 10^8
         "Chinese", decimal_comma=False,
+        approx=frozenset({"约", "約", "大约", "大約"}),
         scales={"千": _K, "万": 10**4, "萬": 10**4, "百万": _M, "百萬": _M, "千万": 10**7,
                 "千萬": 10**7, "亿": 10**8, "億": 10**8, "十亿": _G, "十億": _G},
         unit_words={"字节": "B", "位元組": "B", "千字节": "kB", "兆字节": "MB",
@@ -272,6 +289,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "Japanese", decimal_comma=False,
+        approx=frozenset({"約", "およそ"}),
         scales={"千": _K, "万": 10**4, "百万": _M, "億": 10**8, "十億": _G},
         unit_words={"バイト": "B", "キロバイト": "kB", "メガバイト": "MB", "ギガバイト": "GB",
                     "テラバイト": "TB", "キビバイト": "KiB", "メビバイト": "MiB",
@@ -281,6 +299,7 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "Korean", decimal_comma=False,
+        approx=frozenset({"약", "대략"}),
         scales={"천": _K, "만": 10**4, "백만": _M, "천만": 10**7, "억": 10**8, "십억": _G,
                 "조": _T},
         unit_words={"바이트": "B", "킬로바이트": "kB", "메가바이트": "MB", "기가바이트": "GB",
@@ -341,6 +360,7 @@ LEADING_FACTORS: frozenset[str] = frozenset(
     key(w) for lang in LANGUAGES for w in lang.leading_factors)
 FACTOR_PREPOSITIONS: frozenset[str] = frozenset(
     key(w) for lang in LANGUAGES for w in lang.factor_prepositions)
+APPROX: frozenset[str] = frozenset(key(w) for lang in LANGUAGES for w in lang.approx)
 NOISE: frozenset[str] = frozenset(key(w) for lang in LANGUAGES for w in lang.noise)
 
 _ENGLISH = {key(w) for lang in LANGUAGES if lang.name == "English" for w in lang.scales}
@@ -376,6 +396,10 @@ def is_leading_factor(word: str) -> bool:
 
 def is_factor_preposition(word: str) -> bool:
     return key(word) in FACTOR_PREPOSITIONS
+
+
+def is_approx(word: str) -> bool:
+    return key(word) in APPROX
 
 
 def is_noise(word: str) -> bool:

@@ -45,7 +45,6 @@ from calculators.answers._words import spelled_numbers
 SymbolValue = int | Rational | Expr | None
 SymbolTable = Mapping[str, SymbolValue]
 
-_APPROX_WORDS = {"about", "approx", "approximately", "roughly", "around", "circa", "ca", "nearly"}
 _PERCENT_WORDS = {"percent", "pct", "percentage"}
 # The words after (and, in Swahili and Hebrew, before) a number that say what it counts,
 # scales it by or is a factor of, in every language students write: ``_vocabulary``.
@@ -205,7 +204,7 @@ def _strip_leading(tokens: list[Token]) -> tuple[list[Token], bool]:
     approximate = False
     while tokens:
         tok = tokens[0]
-        if tok.kind == APPROX or (tok.kind == NAME and tok.text.lower() in _APPROX_WORDS):
+        if tok.kind == APPROX or (tok.kind == NAME and _vocabulary.is_approx(tok.text)):
             approximate = True
             tokens = tokens[1:]
             if tokens and tokens[0].kind == OTHER and tokens[0].text == ".":

@@ -10,6 +10,7 @@ import pytest
 from sympy import Rational
 
 from calculators.answers import parse_answer
+from calculators.answers._lexer import NAME, NUM, tokenize
 from calculators.answers._locale import shows_decimal_comma
 from calculators.answers._vocabulary import AFTER_NUMBER, Language, _merge, segment
 from grader.checks.answer import answer_key
@@ -183,3 +184,23 @@ def test_a_reader_gets_the_words_as_written_and_a_longer_word_before_its_prefix(
     assert AFTER_NUMBER.index("พันล้าน") < AFTER_NUMBER.index("พัน")
     assert AFTER_NUMBER.index("миллиардов") < AFTER_NUMBER.index("млрд")
     assert "Б" not in AFTER_NUMBER and "兆" not in AFTER_NUMBER
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("περίπου 14,5 δισ.", 14_500_000_000), ("примерно 25,77 ГБ", Rational(2577, 100)),
+    ("приблизно 14,5 млрд", 14_500_000_000), ("ประมาณ14.5พันล้าน", 14_500_000_000),
+    ("כ 14.5 מיליארד", 14_500_000_000), ("حوالي 14.5 مليار", 14_500_000_000),
+    ("takriban bilioni 14.5", 14_500_000_000), ("लगभग 14.5 अरब", 14_500_000_000),
+    ("約145億", 14_500_000_000), ("大约145亿个参数", 14_500_000_000),
+    ("약 145억", 14_500_000_000), ("etwa 14,5 Mrd.", 14_500_000_000),
+    ("about 25.77 GB", Rational(2577, 100)),
+])
+def test_a_word_for_about_in_the_students_language_marks_the_answer_rounded(text, value):
+    parsed = parse_answer(text)
+    assert (parsed.value, parsed.approximate) == (value, True), parsed.reason
+
+
+def test_a_number_typed_onto_a_cjk_or_thai_word_is_its_own_number():
+    assert [(t.kind, t.text) for t in tokenize("約145億")] == [
+        (NAME, "約"), (NUM, "145"), (NAME, "億")]
+    assert [t.kind for t in tokenize("d_model2")] == [NAME]  # a Latin name keeps its digits
