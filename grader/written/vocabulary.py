@@ -22,13 +22,15 @@ from collections.abc import Sequence
 # -- headings and tables ----------------------------------------------------------------------
 
 MD_HEADING = re.compile(
-    r"^\s{0,3}(#{1,6}|={2,6}(?=\s+[^\W\d_]|\s+[^=\s].*\s={2,6}\s*$))\s+(.*?)\s*(?:#*|=*)\s*$")
+    r"^\s{0,3}(#{1,6}|={2,6}(?=\s+(?:[^\W\d_]|\d{1,2}\s?\([a-hA-H]\))|\s+[^=\s].*\s={2,6}\s*$))"
+    r"\s+(.*?)\s*(?:#*|=*)\s*$")
 """A Markdown heading (every reader writes its headings so): group 1 the ``#``s, 2 the text.
 A README or wiki page typed as text marks its headings with ``=`` the same way
 (MediaWiki and AsciiDoc: ``== Question 1 ==``, ``=== Task 3``): two or more, a word after
 them, so a working line ``= 25.77 GB`` (or ``== 24 GB``) stays a value; or closed by ``=``
 signs as MediaWiki closes them, where a part's label may open with a digit (``== 3(c) ==``,
-``=== 3(e)(II) ===``): no chain of working ends so."""
+``=== 3(e)(II) ===``): no chain of working ends so; or open, as AsciiDoc writes them, where
+a part's label ``3(c)`` opens it (``== 3(c) Attention memory``): no value is written so."""
 BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)([^*_]{0,60}[A-Za-z][^*_]{0,60})(?:\*\*|__)\s*[:.]?\s*$")
 """A short line that is all bold (``**Question 3**``): a heading where it holds no number."""
 LATEX_HEADING = re.compile(r"^\s*\\(?:(?:sub){0,2}section|chapter|paragraph)\*?\s*\{")

@@ -1,8 +1,9 @@
 """Headings a plain-text report writes as MediaWiki and AsciiDoc do, closed with ``=``
-signs: ``== 3(c) ==``, ``=== 3(e)(II) ===``. A label opening with a digit is a heading
-there, as ``== Question 3 ==`` is; a working line that starts with ``=`` signs ("= 25.77
-GB", "== 24 GB", "==> 24 GB") stays a value (held-out-12's box-drawn report wrote its
-working under such headings; these are small reports written here)."""
+signs (``== 3(c) ==``, ``=== 3(e)(II) ===``) or opening with a part's label (``== 3(c)
+Memory``). A label opening with a digit is a heading there, as ``== Question 3 ==`` is;
+a working line that starts with ``=`` signs ("= 25.77 GB", "== 24 GB", "==> 24 GB")
+stays a value (held-out-12's box-drawn report wrote its working under such headings;
+these are small reports written here)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ Q3 = [QuestionSpec("q3a2.p", ("Q3 (a)",), part="(II)"),
     ("=== 3(e)(I) ===", "3(e)(I)"),
     ("==  3.2 Memory of the scores  ==", "3.2 Memory of the scores"),
     ("== Question 3 ==", "Question 3"),
+    ("== 3(c) Memory of the attention scores", "3(c) Memory of the attention scores"),
+    ("=== 3 (e) LoRA", "3 (e) LoRA"),
     ("=== Task 3", "Task 3"),
 ])
 def test_a_heading_closed_with_equals_signs_is_a_heading(line: str, title: str) -> None:
@@ -31,7 +34,7 @@ def test_a_heading_closed_with_equals_signs_is_a_heading(line: str, title: str) 
 
 @pytest.mark.parametrize("line", [
     "= 25.77 GB", "== 24 GB", "==> 24 GB", "== 24 GB == 24 GB", "==  ==", "==========",
-    "x == 3 ==",
+    "x == 3 ==", "== 48 (16384^2) x 2", "== 3e9 bytes", "= 3(c) 24 GB",
 ])
 def test_a_working_line_opening_with_equals_signs_is_no_heading(line: str) -> None:
     assert heading_text(line) is None
@@ -57,5 +60,15 @@ def test_a_value_on_a_line_of_its_own_after_equals_signs_answers() -> None:
     section's answer, not a heading that would open an empty section after it."""
     text = ("Q3 (c)\n48 x 16384^2 x 2 bytes\n= 25,769,803,776 bytes\n= 25.77 GB\n\n"
             "Q3 (d)\n48 x 302,020,608\n== 14,496,989,184\n")
+    got = extract_answers(text, Q3)
+    assert (got["q3c"].answer, got["q3d"].answer) == ("25.77 GB", "14,496,989,184")
+
+
+def test_open_asciidoc_headings_naming_the_part_first_open_its_section() -> None:
+    """AsciiDoc with no document title ("= Report" first) is read as text: its headings
+    "== 3(c) Attention memory" still open the parts' sections."""
+    text = ("STAT8021 A3\n\n== 3(c) Attention memory\n2 x 12,884,901,888 bytes\n"
+            "= 25,769,803,776 bytes = 25.77 GB\n\n== 3(d) FFN parameters\n"
+            "48 x 302,020,608 = 14,496,989,184\n")
     got = extract_answers(text, Q3)
     assert (got["q3c"].answer, got["q3d"].answer) == ("25.77 GB", "14,496,989,184")
