@@ -318,7 +318,7 @@ def _tier(row: _Row, m: re.Match[str], before: str, after: str, written: str,
         _PAREN_AFTER.match(after) and not _unit_last(written)) or bool(
         before.rstrip(" \t\n*{(").endswith(_OPERATORS))
     chain_continues = bool(_CHAIN_AFTER.search(
-        _NEXT_ITEM.split(after, 1)[0] if row.answer_line else after))
+        _NEXT_ITEM.split(after, 1)[0] if row.answer_line else _past_remark(after)))
     settled = not operand and not chain_continues
     keyword = _KEYWORDS.search(sentence)
     if defines(before, names):
@@ -346,6 +346,21 @@ def _tier(row: _Row, m: re.Match[str], before: str, after: str, written: str,
     if _IS_BEFORE.search(before) and _SENTENCE_CLOSES.match(after) and not operand:
         return TIER_CONCLUSIVE, "ends a sentence"  # "... by LoRA are 9,437,184."
     return TIER_NUMBER, "number"
+
+
+def _past_remark(after: str) -> str:
+    """What follows a value past the remark in parentheses right after it: "25.77 GB (1 GB
+    = 10^9 bytes)" names the unit it is in, and the "=" inside continues no chain of
+    working; "12,884,901,888 (all heads) = 25,769,803,776 bytes" goes on after it."""
+    s = after.lstrip(" *}")
+    if not s.startswith("("):
+        return after
+    depth = 0
+    for k, ch in enumerate(s):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            return s[k + 1:]
+    return ""  # the remark runs past the line (or the window): nothing after it here
 
 
 def _named_result(before: str) -> bool:
