@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from calculators.answers._vocabulary import AFTER_NUMBER
+
 # -- headings and tables ----------------------------------------------------------------------
 
 MD_HEADING = re.compile(
@@ -301,11 +303,16 @@ UNIT_WORDS = (
     r"|mil\s+millones|millones|milliards?|milliarden|Mrd|Mio|Mds?"
     r"|Go|Mo|Ko|(?:kilo|m[eé]ga|giga|t[eé]ra)?octets?"
     r"|miljard|miljoen|mld|miliard(?:y|ów)?|milion(?:y|ów)?|miliar|juta|tỷ|tỉ|triệu"
+    + "|" + "|".join(re.escape(w) for w in AFTER_NUMBER if not w.isascii())
 )
 """Units and scale words a written value may carry, the abbreviations and units of other
 languages too: German "Mio."/"Mrd.", French "Md"/"Mds", "Go"/"Mo"/"Ko" (octets, bytes),
 Dutch "miljard", Polish "mld", Indonesian "miliar"/"juta", Vietnamese "tỷ"/"triệu",
-and as a note typed on a phone has them, lower case: "37.7mb", "25.77gb" (bytes meant)."""
+and as a note typed on a phone has them, lower case: "37.7mb", "25.77gb" (bytes meant).
+Every word of the parser's table (``calculators.answers._vocabulary``) written in another
+script is one too ("ГБ", "млрд", "δισεκατομμύρια", "พันล้าน"): the parser and the reader
+read the same words, added in one place; its ASCII words are left to the list above, so
+short Latin words ("mal", "kali") never make a value of a sentence."""
 NUMBER = (
     r"(?:\d{1,2}(?:,\d{2})+,\d{3}(?![\d,])"  # 94,37,184: Indian grouping (lakh)
     r"|\d{1,3}(?:\.\d{3}){2,}(?![\d.])|\d+,(?!\d{3}(?!\d))\d+(?![\d,])"

@@ -141,132 +141,22 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "reads '20.09 / 26.78': close 0.75; should read '0.750': correct 1",
     ('h11-p3-docx-toc', 'q3d', 'docx'):
         "reads '2': wrong 0; should read '14.497 billion': correct 1",
-    ('h11-p3-md-hindi', 'q3a2.p', 'text'):
-        "reads '20.0855 / 26.7791': close 0.75; should read '0.7500': correct 1",
     ('h11-labA-latex-todonotes', 'q3.lm', 'pdf'):
         "reads '242,000': wrong 0; should read '21,018,401': correct 1",
     ('h11-labA-latex-todonotes', 'q3.cls', 'pdf'):
         "reads '402': wrong 0; should read '10,968,602': correct 1",
     # held out 12: 20 reports written at 14:54 by a helper who never read the readers, added
-    # at 17:10 (2026-11-27, fifth session) before any tuning on them (batch 'held-out-12'),
+    # at 17:00 (2026-11-27, fifth session) before any tuning on them (batch 'held-out-12'),
     # measured once: 21/42 PDF, 9/33 DOCX, 17/29 text. Families: a question word in a language
     # the grammar does not list (Greek, Swedish, Ukrainian, Swahili, Thai), a Hebrew PDF whose
     # lines come out right to left, a table drawn in box-drawing characters, '== 3(a) ==' headings,
-    # TOML answers, per-seed figures in a landscape table and in JSON
-    ('h12-p3-word-greek', 'q3a2.p', 'pdf'):
-        "reads nothing: no notebook was handed in; h12-p3-word-greek.pdf: no heading matching ['Q3 (a)']; should read '0,750': correct 1",
-    ('h12-p3-word-greek', 'q3a2.loss', 'pdf'):
-        "reads nothing: no notebook was handed in; h12-p3-word-greek.pdf: no heading matching ['Q3 (a)']; should read '0,415': wrong 0",
-    ('h12-p3-word-greek', 'q3c', 'pdf'):
-        "reads nothing: no notebook was handed in; h12-p3-word-greek.pdf: no heading matching ['Q3 (c)']; should read '25,77 GB': correct 1",
-    ('h12-p3-word-greek', 'q3d', 'pdf'):
-        "reads nothing: no notebook was handed in; h12-p3-word-greek.pdf: no heading matching ['Q3 (d)']; should read '14,50 δισεκατομμύρια': correct 1",
-    ('h12-p3-word-greek', 'q3e1', 'pdf'):
-        "reads nothing: no notebook was handed in; h12-p3-word-greek.pdf: no heading matching ['Q3 (e)']; should read '9.437.184': correct 1",
-    ('h12-p3-word-greek', 'q3e2', 'pdf'):
-        "reads nothing: no notebook was handed in; h12-p3-word-greek.pdf: no heading matching ['Q3 (e)']; should read '72,0 MB': convention gib_vs_gb 0.5",
-    ('h12-p3-word-greek', 'q3e3', 'pdf'):
-        "reads nothing: no notebook was handed in; h12-p3-word-greek.pdf: no heading matching ['Q3 (e)']; should read '0,065 %': correct 1",
-    ('h12-p3-latex-swedish', 'q3a2.p', 'pdf'):
-        "reads nothing: no notebook was handed in; h12-p3-latex-swedish.pdf: no heading matching ['Q3 (a)']; should read '0,750': correct 1",
-    ('h12-p3-latex-swedish', 'q3a2.loss', 'pdf'):
-        "reads nothing: no notebook was handed in; h12-p3-latex-swedish.pdf: no heading matching ['Q3 (a)']; should read '0,288': correct 1",
-    ('h12-p3-latex-swedish', 'q3c', 'pdf'):
-        "reads nothing: no notebook was handed in; h12-p3-latex-swedish.pdf: no heading matching ['Q3 (c)']; should read '24,0 GB': convention gib_vs_gb 0.5",
-    ('h12-p3-latex-swedish', 'q3d', 'pdf'):
-        "reads nothing: no notebook was handed in; h12-p3-latex-swedish.pdf: no heading matching ['Q3 (d)']; should read '14 495 514 624': convention no_biases 0.75",
-    ('h12-p3-latex-swedish', 'q3e1', 'pdf'):
-        "reads nothing: no notebook was handed in; h12-p3-latex-swedish.pdf: no heading matching ['Q3 (e)']; should read '9 437 184': correct 1",
-    ('h12-p3-latex-swedish', 'q3e2', 'pdf'):
-        "reads nothing: no notebook was handed in; h12-p3-latex-swedish.pdf: no heading matching ['Q3 (e)']; should read '75,5 MB': correct 1",
-    ('h12-p3-latex-swedish', 'q3e3', 'pdf'):
-        "reads nothing: no notebook was handed in; h12-p3-latex-swedish.pdf: no heading matching ['Q3 (e)']; should read '0,065 %': correct 1",
-    ('h12-p3-word-hebrew', 'q3a2.p', 'pdf'):
-        "reads nothing: no notebook was handed in; h12-p3-word-hebrew.pdf: no part '(II)' in the section; should read '0.1015': wrong 0",
-    ('h12-p3-word-hebrew', 'q3a2.loss', 'pdf'):
-        "reads nothing: no notebook was handed in; h12-p3-word-hebrew.pdf: no part '(II)' in the section; should read '2.2876': wrong 0",
-    ('h12-p3-word-hebrew', 'q3c', 'pdf'):
-        "reads '12,884,901,888 bytes': wrong 0; should read '25.77 GB': correct 1",
-    ('h12-p3-word-hebrew', 'q3e1', 'pdf'):
-        "reads nothing: no notebook was handed in; h12-p3-word-hebrew.pdf: no part '(I)' in the section; should read '9,437,184': correct 1",
-    ('h12-p3-word-hebrew', 'q3e2', 'pdf'):
-        "reads nothing: no notebook was handed in; h12-p3-word-hebrew.pdf: no part '(II)' in the section; should read '75.5 MB': correct 1",
-    ('h12-p3-word-hebrew', 'q3e3', 'pdf'):
-        "reads nothing: no notebook was handed in; h12-p3-word-hebrew.pdf: no part '(III)' in the section; should read '0.065%': correct 1",
-    ('h12-p3-docx-ukrainian', 'q3a2.p', 'docx'):
-        "reads nothing: no notebook was handed in; h12-p3-docx-ukrainian.docx: no heading matching ['Q3 (a)']; should read '0,75': correct 1",
-    ('h12-p3-docx-ukrainian', 'q3a2.loss', 'docx'):
-        "reads nothing: no notebook was handed in; h12-p3-docx-ukrainian.docx: no heading matching ['Q3 (a)']; should read '0,1249': convention log10 0.5",
-    ('h12-p3-docx-ukrainian', 'q3c', 'docx'):
-        "reads nothing: no notebook was handed in; h12-p3-docx-ukrainian.docx: no heading matching ['Q3 (c)']; should read '0,537 ГБ': convention per_head 0.25",
-    ('h12-p3-docx-ukrainian', 'q3d', 'docx'):
-        "reads nothing: no notebook was handed in; h12-p3-docx-ukrainian.docx: no heading matching ['Q3 (d)']; should read '14,497 млрд': correct 1",
-    ('h12-p3-docx-ukrainian', 'q3e1', 'docx'):
-        "reads nothing: no notebook was handed in; h12-p3-docx-ukrainian.docx: no heading matching ['Q3 (e)']; should read '9 437 184': correct 1",
-    ('h12-p3-docx-ukrainian', 'q3e2', 'docx'):
-        "reads nothing: no notebook was handed in; h12-p3-docx-ukrainian.docx: no heading matching ['Q3 (e)']; should read '75,5 МБ': correct 1",
-    ('h12-p3-docx-ukrainian', 'q3e3', 'docx'):
-        "reads nothing: no notebook was handed in; h12-p3-docx-ukrainian.docx: no heading matching ['Q3 (e)']; should read '0,065 %': correct 1",
-    ('h12-p3-docx-swahili', 'q3a2.p', 'docx'):
-        "reads nothing: no notebook was handed in; h12-p3-docx-swahili.docx: no heading matching ['Q3 (a)']; should read '0.750': correct 1",
-    ('h12-p3-docx-swahili', 'q3a2.loss', 'docx'):
-        "reads nothing: no notebook was handed in; h12-p3-docx-swahili.docx: no heading matching ['Q3 (a)']; should read '0.288': correct 1",
-    ('h12-p3-docx-swahili', 'q3c', 'docx'):
-        "reads nothing: no notebook was handed in; h12-p3-docx-swahili.docx: no heading matching ['Q3 (c)']; should read '25.77 GB': correct 1",
-    ('h12-p3-docx-swahili', 'q3d', 'docx'):
-        "reads nothing: no notebook was handed in; h12-p3-docx-swahili.docx: no heading matching ['Q3 (d)']; should read '14,495,514,624': convention no_biases 0.75",
-    ('h12-p3-docx-swahili', 'q3e1', 'docx'):
-        "reads nothing: no notebook was handed in; h12-p3-docx-swahili.docx: no heading matching ['Q3 (e)']; should read '9,437,184': correct 1",
-    ('h12-p3-docx-swahili', 'q3e2', 'docx'):
-        "reads nothing: no notebook was handed in; h12-p3-docx-swahili.docx: no heading matching ['Q3 (e)']; should read '75.50 MB': correct 1",
-    ('h12-p3-docx-swahili', 'q3e3', 'docx'):
-        "reads nothing: no notebook was handed in; h12-p3-docx-swahili.docx: no heading matching ['Q3 (e)']; should read 'mara 1536': convention factor 1",
-    ('h12-p3-docx-thai', 'q3a2.p', 'docx'):
-        "reads nothing: no notebook was handed in; h12-p3-docx-thai.docx: no heading matching ['Q3 (a)']; should read '0.0616': wrong 0",
-    ('h12-p3-docx-thai', 'q3a2.loss', 'docx'):
-        "reads nothing: no notebook was handed in; h12-p3-docx-thai.docx: no heading matching ['Q3 (a)']; should read '2.7876': wrong 0",
-    ('h12-p3-docx-thai', 'q3c', 'docx'):
-        "reads nothing: no notebook was handed in; h12-p3-docx-thai.docx: no heading matching ['Q3 (c)']; should read '25.77 GB': correct 1",
-    ('h12-p3-docx-thai', 'q3d', 'docx'):
-        "reads nothing: no notebook was handed in; h12-p3-docx-thai.docx: no heading matching ['Q3 (d)']; should read '14.50 พันล้าน': correct 1",
-    ('h12-p3-docx-thai', 'q3e1', 'docx'):
-        "reads nothing: no notebook was handed in; h12-p3-docx-thai.docx: no heading matching ['Q3 (e)']; should read '9,437,184': correct 1",
-    ('h12-p3-docx-thai', 'q3e2', 'docx'):
-        "reads nothing: no notebook was handed in; h12-p3-docx-thai.docx: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
-    ('h12-p3-docx-thai', 'q3e3', 'docx'):
-        "reads nothing: no notebook was handed in; h12-p3-docx-thai.docx: no heading matching ['Q3 (e)']; should read '0.0651 %': correct 1",
-    ('h12-p3-txt-boxdraw', 'q3a2.p', 'text'):
-        "reads nothing: no notebook was handed in; h12-p3-txt-boxdraw.txt: no heading matching ['Q3 (a)']; should read '0.750': correct 1",
-    ('h12-p3-txt-boxdraw', 'q3a2.loss', 'text'):
-        "reads nothing: no notebook was handed in; h12-p3-txt-boxdraw.txt: no heading matching ['Q3 (a)']; should read '0.288': correct 1",
-    ('h12-p3-txt-boxdraw', 'q3c', 'text'):
-        "reads nothing: no notebook was handed in; h12-p3-txt-boxdraw.txt: no heading matching ['Q3 (c)']; should read '24 GB': convention gib_vs_gb 0.5",
-    ('h12-p3-txt-boxdraw', 'q3d', 'text'):
-        "reads nothing: no notebook was handed in; h12-p3-txt-boxdraw.txt: no heading matching ['Q3 (d)']; should read '14.50 billion': correct 1",
-    ('h12-p3-txt-boxdraw', 'q3e1', 'text'):
-        "reads nothing: no notebook was handed in; h12-p3-txt-boxdraw.txt: no heading matching ['Q3 (e)']; should read '9437184': correct 1",
-    ('h12-p3-txt-boxdraw', 'q3e2', 'text'):
-        "reads nothing: no notebook was handed in; h12-p3-txt-boxdraw.txt: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
-    ('h12-p3-txt-boxdraw', 'q3e3', 'text'):
-        "reads nothing: no notebook was handed in; h12-p3-txt-boxdraw.txt: no heading matching ['Q3 (e)']; should read '6.51 × 10^-4 %': wrong 0",
-    ('h12-p3-txt-rfc', 'q3c', 'text'):
-        "reads '25,769,803,776': close 0.75; should read '25.77 GB': correct 1",
-    ('h12-labA-docx-swahili', 'q3.lm', 'docx'):
-        "reads nothing: h12-labA-docx-swahili.docx: no heading matching ['Question 3']; no notebook was handed in; should read '20,963,600': convention no_biases 0.5",
-    ('h12-labA-docx-swahili', 'q3.cls', 'docx'):
-        "reads nothing: h12-labA-docx-swahili.docx: no heading matching ['Question 3']; no notebook was handed in; should read '10,963,800': convention no_biases 0.5",
+    # TOML answers, per-seed figures in a landscape table and in JSON; and in the answer
+    # parser Greek, Ukrainian, Thai and Swahili scale, unit and factor words. After the
+    # fixes (the report's own question and answer words, right-to-left PDF lines, box
+    # tables, data files, the parser's one table of words): 42/42, 32/33, 29/29; left, a
+    # claim in Swahili ('usahihi sawa': the comparatives hold no Swahili)
     ('h12-labA-docx-swahili', 'claim', 'docx'):
         'reads better: None; should read better: equal',
-    ('h12-labA-txt-toml', 'q3.lm', 'text'):
-        "reads nothing: h12-labA-txt-toml.txt: no heading matching ['Question 3']; no notebook was handed in; should read '21_018_401': correct 1",
-    ('h12-labA-txt-toml', 'q3.cls', 'text'):
-        "reads nothing: h12-labA-txt-toml.txt: no heading matching ['Question 3']; no notebook was handed in; should read '10_968_602': correct 1",
-    ('h12-labA-txt-toml', 'claim', 'text'):
-        'reads better: None; should read better: scratch',
-    ('h12-labB-latex-landscape', 'seeds', 'pdf'):
-        "reads 4 of 6 rows read are the report's, 0.722 confirmed; should read 6 rows, 18/18 confirmed",
-    ('h12-labB-md-json', 'seeds', 'text'):
-        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 17/18 confirmed",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.
@@ -280,13 +170,6 @@ CHECKER_MISSES: dict[tuple[str, str], str] = {
     "(off by 0.073 %)",
     ("h4-labB-md-rmarkdown", "q1"): "no biases and no LayerNorm combined, unstated: close "
     "(off by 0.094 %)",
-    # held out 12, measured once: scale and unit words the parser does not know
-    ("h12-p3-word-greek", "q3d"): "Greek 'δισεκατομμύρια' (billion) is not read as a scale",
-    ("h12-p3-docx-ukrainian", "q3c"): "Ukrainian 'ГБ' (GB) is not read as a unit",
-    ("h12-p3-docx-ukrainian", "q3d"): "Ukrainian 'млрд' (billion) is not read as a scale",
-    ("h12-p3-docx-ukrainian", "q3e2"): "Ukrainian 'МБ' (MB) is not read as a unit",
-    ("h12-p3-docx-swahili", "q3e3"): "Swahili 'mara 1536' (1536 times) is not read as a factor",
-    ("h12-p3-docx-thai", "q3d"): "Thai 'พันล้าน' (billion) is not read as a scale",
 }
 
 
