@@ -48,6 +48,7 @@ from grader.checks.seedtables import (
     DASHES,
     caption,
     is_rule,
+    is_table_line,
     plain_header,
     read_plain_row,
     read_table,
@@ -255,13 +256,34 @@ def _indent(line: str) -> int:
     return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
 
 
+def _wrapped_first_cells(raw: list[str]) -> list[str]:
+    """The lines with a table's first cell that wrapped put back in its row: a PDF row
+    whose model cell wraps ("Fra bunnen" / "av", its figures set between the two lines)
+    is read as a line of words between the table's rows, then the row with the cell's
+    last word. The words go into that row's first cell and their line becomes an empty
+    rule row, so the table stays one and every line keeps its number."""
+    out = list(raw)
+    for i in range(1, len(raw) - 1):
+        line = raw[i].strip()
+        if (not line or is_table_line(raw[i]) or any(ch.isdigit() for ch in line)
+                or len(line) > 40 or not is_table_line(raw[i - 1])
+                or not is_table_line(raw[i + 1])):
+            continue
+        cells, after = row_cells(out[i - 1]), row_cells(raw[i + 1])
+        if len(cells) != len(after) or not after[0] or not after[0][:1].islower():
+            continue
+        after[0] = f"{line} {after[0]}"
+        out[i], out[i + 1] = "| --- |", "| " + " | ".join(after) + " |"
+    return out
+
+
 def parse_claims(text: str, families: Families | dict[str, list[str]],
                  first_line: int = 1) -> list[dict[str, Any]]:
     """Every per-seed claim of `text` (tables, lists, sentences), as dicts with `line`
     counted from `first_line` (the text's first line in the report as handed in)."""
     fams = families if isinstance(families, Families) else Families(families)
     reader = _Reader(fams)
-    raw = [line[:MAX_LINE] for line in text.splitlines()]
+    raw = _wrapped_first_cells([line[:MAX_LINE] for line in text.splitlines()])
     i = 0
     open_claims: dict[Any, Claim] = {}
     unit_lines: list[tuple[int, str]] = []

@@ -28,7 +28,7 @@ from grader.checks.seedwords import FIELDS, KEYWORD, SEED, TEST, VAL, cell_value
 TABLE_RULE = re.compile(r":?-{2,}:?")
 FIELD_WORDS = re.compile(rf"(?<![a-z])(?:(?P<seed>seed)|(?P<step>step|iter\w*)|"
                          rf"(?P<best_validation>{VAL})|(?P<test>{TEST}))(?![a-z])", re.IGNORECASE)
-STEP_WORDS = ("bước", "schritt", "étape", "paso", "passo", "adım", "krok", "stap",
+STEP_WORDS = ("bước", "schritt", "steg", "trin", "étape", "paso", "passo", "adım", "krok", "stap",
               "langkah", "шаг", "步", "ステップ", "스텝", "चरण")
 """"Step" as a column header says it in the languages students write in (Vietnamese
 "Bước", Polish "Krok", Dutch "Stap", Indonesian "Langkah", Hindi "चरण", …): a column
@@ -45,7 +45,7 @@ def read_table(book: Claims, rows: list[tuple[int, list[str]]], seed: int | None
         return
     if len(rows) < 2:
         return
-    (_, header), body = rows[0], rows[1:]
+    (_, header), body = _header_rows(rows, book)
     first = len(book.claims)
     header = [c.strip("*_ ").lower() for c in header]
     if header and _seed_cell(header[0]) is not None and 2 * sum(
@@ -97,6 +97,26 @@ def read_table(book: Claims, rows: list[tuple[int, list[str]]], seed: int | None
             for field, value in _figures(cell, head, role):
                 book.add(seed, fam or row_family, number, "| " + " | ".join(cells) + " |",
                          field, value, open_claims)
+
+
+def _header_rows(rows: list[tuple[int, list[str]]], book: Claims
+                 ) -> tuple[tuple[int, list[str]], list[tuple[int, list[str]]]]:
+    """The header and the body of a table whose header may run over several rows: a PDF
+    table whose header cells wrap ("Beste val.-" / "nøyaktighet", "Steg" set between them)
+    is read as a row per printed line. Leading rows with no figure and no model's name
+    are one header, each column's words joined; a row naming a model is a group's label
+    ("| Pre-trained | | |"), not the header's."""
+    count = 0
+    while count < len(rows) - 1 and not any(
+            ch.isdigit() for c in rows[count][1] for ch in c) and (
+            count == 0 or book.families.first(" ".join(rows[count][1])) is None):
+        count += 1
+    if count < 2:
+        return rows[0], rows[1:]
+    width = max(len(cells) for _, cells in rows[:count])
+    joined = [" ".join(c.strip("*_ ") for _, cells in rows[:count]
+                       if i < len(cells) and (c := cells[i]).strip("*_ ")) for i in range(width)]
+    return (rows[0][0], joined), rows[count:]
 
 
 def _label_cell(cells: list[str], roles: list[str | None]) -> str:
