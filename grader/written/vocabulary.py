@@ -303,7 +303,8 @@ UNIT_WORDS = (
     r"|mil\s+millones|millones|milliards?|milliarden|Mrd|Mio|Mds?"
     r"|Go|Mo|Ko|(?:kilo|m[eé]ga|giga|t[eé]ra)?octets?"
     r"|miljard|miljoen|mld|miliard(?:y|ów)?|milion(?:y|ów)?|miliar|juta|tỷ|tỉ|triệu"
-    + "|" + "|".join(re.escape(w) for w in AFTER_NUMBER if not w.isascii())
+    + "|" + "|".join(re.escape(w) for w in AFTER_NUMBER
+                     if not w.isascii() and w not in "万萬亿億兆만억조")  # MAGNITUDES: read apart
 )
 """Units and scale words a written value may carry, the abbreviations and units of other
 languages too: German "Mio."/"Mrd.", French "Md"/"Mds", "Go"/"Mo"/"Ko" (octets, bytes),

@@ -57,7 +57,7 @@ Resposta: **37,75 MB**
 def test_a_portuguese_report_is_read_by_its_questao_headings():
     got = extract_answers(PORTUGUESE, Q3)
     assert {k: v.answer for k, v in got.items()} == {
-        "q3a2": "0,7500", "q3c": "25,77 GB", "q3d": "14,50", "q3e1": "9,437,184",
+        "q3a2": "0,7500", "q3c": "25,77 GB", "q3d": "14,50 bilhões", "q3e1": "9,437,184",
         "q3e2": "37,75 MB"}
 
 
