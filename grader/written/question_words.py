@@ -39,6 +39,10 @@ NOT_QUESTION_WORDS = frozenset({
 """Words that number things other than questions: never learned as a question word."""
 MAX_WORD = 24
 """A question word is one word: longer runs of letters are a title's words."""
+MAX_PLAIN_HEADING = 48
+"""A plain-text report's label line is short: "கேள்வி 3 (a)", "3. feladat (c) Memória"."""
+DECORATION = " #*_>|-•\t"
+"""What may stand before a label on its line (Markdown, a bullet, a table's bar)."""
 
 
 def _is_letter(ch: str) -> bool:
@@ -46,39 +50,73 @@ def _is_letter(ch: str) -> bool:
     return ch.isalpha() or unicodedata.category(ch).startswith("M")
 
 
-def _heading(raw: str) -> tuple[int, str, int] | None:
-    """(level, text, column of the text) of a Markdown heading or an all-bold line."""
+def _heading(raw: str) -> tuple[int, str] | None:
+    """(level, text) of a Markdown heading, an all-bold line, or a short line standing
+    alone as a plain-text report's headings do ("கேள்வி 3 (a)", "3. feladat (c)")."""
     md = MD_HEADING.match(raw)
     if md is not None:
-        return len(md.group(1)), md.group(2), md.start(2)
+        return len(md.group(1)), md.group(2)
     bold = BOLD_LINE.match(raw)
     if bold is not None:
-        return 7, bold.group(1), bold.start(1)
+        return 7, bold.group(1)
+    text = raw.strip()
+    if 0 < len(text) <= MAX_PLAIN_HEADING and "=" not in text:
+        return 8, text
     return None
 
 
-def _word_before_number(text: str) -> tuple[int, int] | None:
-    """Where a word standing before a number starts and ends in ``text`` ("2 Uppgift 3 (a)":
-    the section number before it is skipped), or None."""
-    i = 0
-    while i < len(text) and (text[i].isdigit() or text[i] in " .\t"):
-        i += 1  # a section number the document class or the writer put first
-    start = i
-    while i < len(text) and _is_letter(text[i]):
-        i += 1
-    end = i
+def _shape(text: str) -> tuple[str, str] | None:
+    """The word a label line names its question with, and the line with that word read
+    as "Q" (same length): "Ερώτηση 3 (a)" and "2 Uppgift 3 (a)" (a section number
+    first) name it before the number, "3. feladat (a)" (Hungarian, Finnish, Turkish
+    order) after it. None when ``text`` has neither shape."""
+    lead = 0
+    while lead < len(text) and text[lead] in DECORATION:
+        lead += 1
+    found = _word_first(text, lead)
+    if found is None:
+        found = _number_first(text, lead)
+    if found is None:
+        i = lead
+        while i < len(text) and (text[i].isdigit() or text[i] in " .\t"):
+            i += 1  # a section number the document class or the writer put first
+        found = _word_first(text, i) if i > lead else None
+    return found
+
+
+def _word_end(text: str, start: int) -> int:
+    end = start
+    while end < len(text) and _is_letter(text[end]):
+        end += 1
+    return end
+
+
+def _word_first(text: str, start: int) -> tuple[str, str] | None:
+    end = _word_end(text, start)
     if not 2 <= end - start <= MAX_WORD:
         return None
-    while i < len(text) and text[i] in " .\t\u00a0":
-        i += 1
-    if i >= len(text) or not text[i].isdigit():
+    rest = text[end:].lstrip(" .\t\u00a0")
+    if not rest[:1].isdigit():
         return None
-    return start, end
+    read = text[:start] + "Q" + " " * (end - start - 1) + text[end:]
+    return text[start:end].casefold(), read
 
 
-def _as_question(raw: str, start: int, end: int) -> str:
-    """``raw`` with its word ``raw[start:end]`` read as "Q", every column kept."""
-    return raw[:start] + "Q" + " " * (end - start - 1) + raw[end:]
+def _number_first(text: str, start: int) -> tuple[str, str] | None:
+    digits = start
+    while digits < len(text) and text[digits].isdigit():
+        digits += 1
+    if not 1 <= digits - start <= 2 or text[digits:digits + 1] != ".":
+        return None
+    begin = digits + 1
+    while begin < len(text) and text[begin] in " \t\u00a0":
+        begin += 1
+    end = _word_end(text, begin)
+    if not 2 <= end - begin <= MAX_WORD or text[end:].lstrip()[:1].isdigit():
+        return None  # "2. Uppgift 3 (a)": a section number, then the word before its number
+    number = text[start:digits]
+    read = text[:start] + ("Q" + number).ljust(end - start) + text[end:]
+    return text[begin:end].casefold(), read
 
 
 def question_word(lines: Sequence[str]) -> str | None:
@@ -89,18 +127,19 @@ def question_word(lines: Sequence[str]) -> str | None:
         head = _heading(raw)
         if head is None:
             continue
-        level, text, _column = head
+        level, text = head
         plain, _ = strip_markup(text)
         mark = read_mark(raw, heading=True)
-        if mark is not None and any(p[0] in ("q", "task") for p in mark.paths):
+        if level < 8 and mark is not None and any(p[0] in ("q", "task") for p in mark.paths):
             return None  # the grammar reads this report's labels: learn nothing
-        span = _word_before_number(plain)
-        if span is None:
+        if mark is not None and level == 8 and mark.content >= len(raw.rstrip(" :.")) \
+                and any(p[0] in ("q", "task") for p in mark.paths):
+            return None  # a plain line that is a known label and nothing else
+        shape = _shape(plain)
+        if shape is None or shape[0] in NOT_QUESTION_WORDS:
             continue
-        word = plain[span[0]:span[1]].casefold()
-        if word in NOT_QUESTION_WORDS:
-            continue
-        read = read_mark(_as_question(plain, *span), heading=True)
+        word, as_question = shape
+        read = read_mark(as_question, heading=True)
         if read is None:
             continue
         paths = {p for p in read.paths if p[0] == "q"}
@@ -115,20 +154,12 @@ def question_word(lines: Sequence[str]) -> str | None:
 
 def read_as_question(raw: str, word: str | None) -> str:
     """``raw`` with the report's question word at its start read as "Q" (same length, so
-    columns hold), when the word leads the line before a number; else ``raw``."""
+    columns hold), when the word leads the line before a number or follows one ("3.
+    feladat (a)"); else ``raw``."""
     if word is None:
         return raw
-    lead = 0
-    while lead < len(raw) and (raw[lead] in " #*_>|-•\t" or raw[lead].isdigit()
-                               or raw[lead] == "."):
-        lead += 1
-    end = lead
-    while end < len(raw) and _is_letter(raw[end]):
-        end += 1
-    if raw[lead:end].casefold() != word:
-        return raw
-    rest = raw[end:].lstrip(" .\t\u00a0*_")
-    return _as_question(raw, lead, end) if rest[:1].isdigit() else raw
+    shape = _shape(raw)
+    return shape[1] if shape is not None and shape[0] == word else raw
 
 
 # -- the word a report announces its answers with ---------------------------------------------

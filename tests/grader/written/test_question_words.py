@@ -142,3 +142,33 @@ def test_a_word_opening_working_is_no_answer_word():
 def test_a_report_with_a_known_answer_word_learns_none():
     text = ICELANDIC.replace("Svar: 75.5 MB", "Answer: 75.5 MB")
     assert answer_word(read_lines(text, {"3"}), _known) is None
+
+
+# -- plain-text label lines, and the number before the word -------------------------------
+
+
+def test_a_plain_text_report_s_label_lines_need_no_markup():
+    icelandic = ("STAT8021 heimaverkefni 3\n----------------\nSpurning 3 (c)\n"
+                 "48 × 16384^2 × 2 bæti\nSvar: 25.77 GB\nSpurning 3 (d)\nSvar: 14.5 milljarðar\n"
+                 "Spurning 3 (e)\n(II)\nSvar: 75.5 MB\n")
+    assert question_word(icelandic.splitlines()) == "spurning"
+    answers = _answers(icelandic)
+    assert answers["q3c"] == "25.77 GB"
+    assert answers["q3e2"] == "75.5 MB"
+
+
+def test_the_number_may_come_before_the_word():
+    hungarian = ("STAT8021 – 3. házi feladat, 3. rész\n3. feladat (c)\n48 × 16384^2 × 2 bájt\n"
+                 "Válasz: 24,0 GB\n3. feladat (d)\nVálasz: 14,5 milliárd\n")
+    assert question_word(hungarian.splitlines()) == "feladat"
+    assert read_as_question("3. feladat (c)", "feladat") == "Q3         (c)"
+    assert _answers(hungarian)["q3c"] == "24,0 GB"
+    # a section number, then the word before its own number: the word-first shape
+    assert read_as_question("2. Uppgift 3 (a)", "uppgift").startswith("2. Q       3 (a)")
+
+
+def test_short_lines_numbering_other_things_are_not_questions():
+    text = ("Q3 (c)\nSeed 1\n0.853\nSeed 2\n0.851\nRun 3 (b)\n0.861\n25.77 GB\n"
+            "Q3 (d)\n14.5 billion\n")
+    assert question_word(text.splitlines()) is None
+    assert _answers(text)["q3d"] == "14.5 billion"
