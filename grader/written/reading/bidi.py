@@ -120,6 +120,17 @@ def to_logical(visual: str, rtl: bool | None = None) -> str:
     )
 
 
+def pairs_mirrored(text: str) -> bool:
+    """Whether the text's brackets pair when every one is mirrored and not as they stand
+    (")I(" for "(I)"). Why: a line of a right-to-left page that holds no right-to-left
+    letter (a bold part label "(I)" on its own line) is set right to left all the same,
+    and a writer that records the glyph drawn gives its brackets mirrored; with no
+    right-to-left letter ``logical_order`` never sees the line."""
+    if not any(c in _BRACKETS for c in text):
+        return False
+    return _unpaired(text.translate(MIRROR)) < _unpaired(text)
+
+
 def _kind(piece: str) -> str:
     """"R" (right-to-left letter), "L" (left-to-right letter), "N" (digit), "%" (a sign
     of a number), "O" (an opening bracket), "C" (a closing one), " " (a space) or "-"

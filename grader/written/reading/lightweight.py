@@ -1,5 +1,5 @@
-"""Lightweight markup other than Markdown, handed in as text: AsciiDoc, reStructuredText
-and org-mode headings, tables and bold, written as the Markdown every later stage reads.
+"""Lightweight markup other than Markdown, handed in as text: AsciiDoc, reStructuredText,
+org-mode, BBCode (``bbcode``) and Confluence (``confluence``) headings, tables and bold, written as the Markdown every later stage reads.
 
 Why here: the document model's headings are Markdown's ``#`` lines, its tables ``|``
 rows with a ``|---|`` line under the header, its bold ``**…**``. A student who writes
@@ -15,6 +15,8 @@ from __future__ import annotations
 import csv
 
 from calculators.answers.units import memory_unit, scale_word
+from grader.written.reading.bbcode import bbcode, is_bbcode
+from grader.written.reading.confluence import confluence, is_confluence
 from grader.written.reading.journal import journal_headings
 from grader.written.reading.keyed import answers_file, key_label
 from grader.written.reading.pysource import script_report
@@ -43,6 +45,10 @@ def as_markdown(text: str) -> str:
         any(ln.startswith("== ") for ln in lines)
         and next((ln for ln in lines if ln.strip()), "").startswith("= "))
     org = any(ln[:2] == "#+" and ln[2:3].isalpha() for ln in lines)
+    if is_bbcode(lines):
+        lines = bbcode(lines)
+    elif is_confluence(lines):
+        lines = confluence(lines, _bold)
     lines = journal_headings(fenced_sessions(lines))
     lines = _transcript(lines)
     lines = without_task_boxes(student_thread(lines))

@@ -10,7 +10,13 @@ import re
 from collections import Counter
 
 from grader.written.reading.bidi import MIRROR as _MIRROR
-from grader.written.reading.bidi import clusters, has_rtl, logical_order, strong_letters
+from grader.written.reading.bidi import (
+    clusters,
+    has_rtl,
+    logical_order,
+    pairs_mirrored,
+    strong_letters,
+)
 from grader.written.reading.markup import Run, render
 from grader.written.reading.pdf_margins import (
     _drop_line_numbers,
@@ -291,9 +297,15 @@ def _rtl_pages(blocks: list[_Block]) -> set[int]:
 def _logical(row: _Row, rtl_page: bool) -> _Row:
     """A row holding right-to-left letters in the order it was written (see ``bidi``):
     its runs put back in logical order, and, right to left, its cells too (a table's
-    first column is its rightmost). Other rows are left as they are."""
+    first column is its rightmost). A row of a right-to-left page with no right-to-left
+    letter has its brackets mirrored back where that pairs them (``pairs_mirrored``);
+    other rows are left as they are."""
     text = "".join(r.text for cell in row.cells for r in cell)
     if not has_rtl(text):
+        if rtl_page and pairs_mirrored(text):
+            cells = [[Run(r.text.translate(_MIRROR), r.bold, r.italic, r.vert) for r in cell]
+                     for cell in row.cells]
+            return _Row(cells, row.x0, row.size, row.y0, row.y1, row.bounds)
         return row
     right, left = strong_letters(text)
     rtl = rtl_page or right > left
