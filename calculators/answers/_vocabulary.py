@@ -14,7 +14,8 @@ What each entry holds:
 - ``scales``: a word after a number that multiplies it by a power of ten, long and
   abbreviated (``млрд``, ``δισ.``: the reader strips the period).
 - ``leading_scales``: the same, written before the number (Swahili: ``bilioni 14,5``).
-- ``units``: byte units whose case matters (``ГБ`` is gigabytes, as ``GB`` is);
+- ``units``: byte units whose case matters (``ГБ`` is gigabytes, as ``GB`` is; the Finnish
+  ``Gt`` is gigatavu, where a lowercase ``gt`` is nothing);
   ``unit_words``: long names, read whatever the case (``гигабайтов``).
 - ``factors``: a word after a number saying it is a factor (``1536 разів``, ``1536倍``);
   ``leading_factors``: before it (Swahili ``mara 1536``, Hebrew ``פי 1536``).
@@ -36,6 +37,10 @@ Deliberately left out, because a reading would be a guess:
 - Long-scale *billion* words: the Hebrew ``ביליון`` and the Russian ``биллион`` are 10^12
   by their standards and 10^9 in loan use; the Spanish ``billón`` (10^12) and the English
   ``billion`` (10^9, also what a German or French ``Billion`` is read as) stay as they were.
+- ``bilion``: 10^9 in Malay, 10^12 in Romanian and Czech (long scale); the Hungarian
+  ``billió``, the Finnish ``biljoona`` and the Danish ``billion`` are 10^12 as well, and a
+  student writing with the English word in mind means 10^9. Likewise ``mil.`` (the Czech
+  million, the Spanish thousand) and ``trilion``.
 - Chinese ``兆``: 10^12 in Japan and Taiwan, 10^6 (mega) on the mainland.
 - The Hindi ``अरब`` is 10^9 (a hundred crore); it is also the Hindi for "Arab", but after a
   number it is the scale. The Urdu ``ارب`` is left out: no report in the course uses it.
@@ -268,6 +273,90 @@ LANGUAGES: tuple[Language, ...] = (
                     "ترابایت": "TB"},
         factors=frozenset({"برابر"}),
         noise=frozenset({"پارامتر"}),
+    ),
+    Language(  # tavu is byte: "25,77 Gt" (gigatavu), "75,5 Mt"; biljoona (10^12) left out
+        "Finnish", decimal_comma=True,
+        approx=frozenset({"noin"}),
+        scales={"tuhat": _K, "tuhatta": _K, "miljoona": _M, "miljoonaa": _M, "milj": _M,
+                "miljardi": _G, "miljardia": _G, "mrd": _G},
+        units={"kt": "kB", "Mt": "MB", "Gt": "GB", "Tt": "TB"},
+        unit_words=_inflected(
+            {"tavu": "B", "kilotavu": "kB", "megatavu": "MB", "gigatavu": "GB",
+             "teratavu": "TB"}, ("", "a", "ä", "ua")),
+        factors=frozenset({"kertaa"}),
+        noise=frozenset({"parametria", "parametrit"}),
+    ),
+    Language(  # bilion is 10^12 in Romanian, 10^9 in Malay: left out
+        "Romanian", decimal_comma=True,
+        approx=frozenset({"aproximativ", "circa"}),
+        scales={"mie": _K, "mii": _K, "milion": _M, "milioane": _M,
+                "miliard": _G, "miliarde": _G, "mld": _G},
+        factors=frozenset({"ori"}),
+        noise=frozenset({"parametri"}),
+    ),
+    Language(  # bilion (10^12, long scale) left out; "mil." (Czech million, Spanish mil) too
+        "Czech", decimal_comma=True,
+        approx=frozenset({"přibližně", "asi", "cca"}),
+        scales={"tisíc": _K, "tisíce": _K, "tis": _K, "milion": _M, "miliony": _M,
+                "milionů": _M, "miliarda": _G, "miliardy": _G, "miliard": _G, "mld": _G},
+        factors=frozenset({"krát", "krat"}),
+    ),
+    Language(  # billió is 10^12 (long scale): left out
+        "Hungarian", decimal_comma=True,
+        approx=frozenset({"körülbelül", "mintegy"}),
+        scales={"ezer": _K, "millió": _M, "milliárd": _G, "md": _G, "mrd": _G},
+    ),
+    Language(  # billion is 10^12 in Danish: it stays the English 10^9
+        "Danish", decimal_comma=True,
+        approx=frozenset({"cirka", "omkring"}),
+        scales={"tusind": _K, "tusinde": _K, "million": _M, "millioner": _M, "mio": _M,
+                "milliard": _G, "milliarder": _G, "mia": _G, "mrd": _G},
+        factors=frozenset({"gange"}),
+    ),
+    Language(
+        "Norwegian", decimal_comma=True,
+        approx=frozenset({"cirka", "omtrent"}),
+        scales={"tusen": _K, "million": _M, "millioner": _M, "mill": _M, "mio": _M,
+                "milliard": _G, "milliarder": _G, "mrd": _G},
+        factors=frozenset({"ganger"}),
+    ),
+    Language(  # bilion left out (see Romanian); juta is Indonesian's too
+        "Malay", decimal_comma=False,
+        scales={"ribu": _K, "juta": _M},
+        factors=frozenset({"kali"}),
+    ),
+    Language(
+        "Tagalog", decimal_comma=False,
+        approx=frozenset({"mga"}),
+        scales={"libo": _K, "milyon": _M, "bilyon": _G, "trilyon": _T},
+        factors=frozenset({"beses"}),
+    ),
+    Language(
+        "Georgian", decimal_comma=True,
+        approx=frozenset({"დაახლოებით"}),
+        scales={"ათასი": _K, "მილიონი": _M, "მლნ": _M, "მილიარდი": _G,
+                "მლრდ": _G, "ტრილიონი": _T, "ტრლნ": _T},
+        unit_words={"ბაიტი": "B", "კილობაიტი": "kB", "მეგაბაიტი": "MB", "გიგაბაიტი": "GB",
+                    "ტერაბაიტი": "TB"},
+        factors=frozenset({"ჯერ"}),
+    ),
+    Language(  # South Asian scales: lakh 10^5, crore 10^7
+        "Tamil", decimal_comma=False,
+        approx=frozenset({"சுமார்", "ஏறத்தாழ"}),
+        scales={"ஆயிரம்": _K, "லட்சம்": 10**5, "இலட்சம்": 10**5, "கோடி": 10**7,
+                "மில்லியன்": _M, "பில்லியன்": _G, "டிரில்லியன்": _T},
+        unit_words={"பைட்": "B", "கிலோபைட்": "kB", "மெகாபைட்": "MB", "ஜிகாபைட்": "GB",
+                    "டெராபைட்": "TB"},
+        factors=frozenset({"மடங்கு"}),
+    ),
+    Language(
+        "Bengali", decimal_comma=False,
+        approx=frozenset({"প্রায়"}),
+        scales={"হাজার": _K, "লাখ": 10**5, "লক্ষ": 10**5, "কোটি": 10**7,
+                "মিলিয়ন": _M, "বিলিয়ন": _G, "ট্রিলিয়ন": _T},
+        unit_words={"বাইট": "B", "কিলোবাইট": "kB", "মেগাবাইট": "MB", "গিগাবাইট": "GB",
+                    "টেরাবাইট": "TB"},
+        factors=frozenset({"গুণ"}),
     ),
     Language(
         "Swahili", decimal_comma=False,
