@@ -80,9 +80,10 @@ def read_table(book: Claims, rows: list[tuple[int, list[str]]], seed: int | None
     roles = [column_role(h) for h in header]
     column_family = [book.families.first(h) for h in header]
     spanned: str | None = None  # the model a multirow-like first cell names for the rows below
+    other = _other_group(body, roles, book)
     for number, cells in body:
         text = " ".join(c for c, r in zip(cells, roles, strict=False) if r in (None, "model"))
-        named = book.families.first(text)
+        named = book.families.first(text) or other.get(_label_cell(cells, roles).lower())
         if named is not None:
             spanned = named
         elif not _label_cell(cells, roles):
@@ -117,6 +118,31 @@ def _header_rows(rows: list[tuple[int, list[str]]], book: Claims
     joined = [" ".join(c.strip("*_ ") for _, cells in rows[:count]
                        if i < len(cells) and (c := cells[i]).strip("*_ ")) for i in range(width)]
     return (rows[0][0], joined), rows[count:]
+
+
+def _other_group(body: list[tuple[int, list[str]]], roles: list[str | None], book: Claims
+                 ) -> dict[str, str]:
+    """The model of a group of rows whose name no word knows, where the table's model
+    column ("Modell", "Model") holds two names, one of them a known model's, and the pack
+    has two models, each name over as many rows (a run per seed) and two or more: the
+    other group is the other model (a name in a language the words do not cover yet,
+    beside "Forhåndstrent" or "Pre-trained"). Empty otherwise: two unknown names say
+    nothing of which is which, and one row of "RoBERTa-small" may be a third model."""
+    names = list(book.families.words)
+    if "model" not in roles or len(names) != 2:
+        return {}
+    rows: dict[str, int] = {}
+    for _, cells in body:
+        label = _label_cell(cells, roles).lower()
+        if label:
+            rows[label] = rows.get(label, 0) + 1
+    known = {label: book.families.first(label) for label in rows}
+    if (len(rows) != 2 or len(set(rows.values())) != 1 or min(rows.values()) < 2
+            or sum(f is not None for f in known.values()) != 1):
+        return {}
+    (named,) = {f for f in known.values() if f is not None}
+    rest = next(n for n in names if n != named)
+    return {label: rest for label, f in known.items() if f is None}
 
 
 def _label_cell(cells: list[str], roles: list[str | None]) -> str:

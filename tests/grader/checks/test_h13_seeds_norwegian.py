@@ -70,3 +70,35 @@ def test_a_negated_norwegian_name_is_not_the_pretrained_model():
 | Ikke forhåndstrent | 1 | 0,712 | 1800 | 0,698 |
 """
     assert claims(text) == [("scratch", 1, 0.712, 1800, 0.698)]
+
+
+def test_a_model_column_of_two_names_one_unknown_gives_the_other_model():
+    text = """| Modell | Frø (seed) | Beste val | Steg | Test |
+| Forhåndstrent | 1 | 0,853 | 1200 | 0,841 |
+| Forhåndstrent | 2 | 0,851 | 1400 | 0,840 |
+| Tilfeldig start | 1 | 0,712 | 1800 | 0,698 |
+| Tilfeldig start | 2 | 0,705 | 2000 | 0,699 |
+"""
+    assert claims(text) == [("pretrained", 1, 0.853, 1200, 0.841),
+                            ("pretrained", 2, 0.851, 1400, 0.840),
+                            ("scratch", 1, 0.712, 1800, 0.698),
+                            ("scratch", 2, 0.705, 2000, 0.699)]
+
+
+def test_one_row_of_an_unknown_name_may_be_a_third_model():
+    text = """| Modell | Frø (seed) | Beste val | Steg | Test |
+| Forhåndstrent | 1 | 0,853 | 1200 | 0,841 |
+| Forhåndstrent | 2 | 0,851 | 1400 | 0,840 |
+| Tilfeldig start | 1 | 0,712 | 1800 | 0,698 |
+"""
+    assert [c[0] for c in claims(text)] == ["pretrained", "pretrained", None]
+
+
+def test_two_unknown_names_say_nothing_of_which_model_is_which():
+    text = """| Modell | Frø (seed) | Beste val | Steg | Test |
+| Variant A | 1 | 0,853 | 1200 | 0,841 |
+| Variant A | 2 | 0,851 | 1400 | 0,840 |
+| Variant B | 1 | 0,712 | 1800 | 0,698 |
+| Variant B | 2 | 0,705 | 2000 | 0,699 |
+"""
+    assert [c[0] for c in claims(text)] == [None, None, None, None]
