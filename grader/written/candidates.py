@@ -180,6 +180,8 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
                     else [])
         matches = list(_CANDIDATE.finditer(text))[-MAX_CANDIDATES:]
         named = [m.span(2) for m in QUESTION_LABEL.finditer(text)]  # "So Question 1: …"
+        if (numbered := environment_number(text)) is not None:
+            named.append(numbered)  # "**Answer 3.4.** …": the environment's number
         matches = [m for m in matches if not any(s <= m.start() < e for s, e in named)]
         spelled = spelled_out(text)
         # a heading that is a value alone ("## 9,437,184 params", a poster's result set
@@ -199,6 +201,43 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
         out.extend(_number_candidates(row, matches, sources, index, symbols, names))
     out.sort(key=lambda c: (c.line, c.column))
     return _run_on_asides(out)
+
+
+ENVIRONMENTS = ("answer", "solution", "theorem", "lemma", "proposition", "corollary",
+                "definition", "remark", "example", "exercise", "problem", "claim", "proof")
+"""The numbered environments of LaTeX's amsthm ("**Answer 3.4.** The FFN holds …"):
+their number names the environment, it is no value."""
+
+
+def environment_number(text: str) -> tuple[int, int] | None:
+    """Where the number of a numbered environment that opens ``text`` stands ("Answer
+    3.4.", "**Remark 3.8.**", "Theorem 2."): a word of ``ENVIRONMENTS``, a number of dotted
+    parts, and a full stop closing it; None when the line opens otherwise ("Answer: 3.4 GB",
+    "Answer 3.4 GB")."""
+    i = 0
+    while i < len(text) and text[i] in " *_#>":
+        i += 1
+    end = i
+    while end < len(text) and text[end].isalpha():
+        end += 1
+    if text[i:end].lower() not in ENVIRONMENTS or text[end:end + 1] != " ":
+        return None
+    start = stop = end + 1
+    while stop < len(text) and (text[stop].isdigit() or text[stop] == "."):
+        stop += 1
+    number = text[start:stop]
+    if not number[:1].isdigit() or not number.endswith(".") or ".." in number:
+        return None
+    after = text[stop:stop + 1]
+    return (start, stop - 1) if after in ("", " ", "*", "_") else None
+
+
+def environment_answer(text: str) -> bool:
+    """Whether ``text`` opens a numbered Answer or Solution environment ("**Answer 3.3.**
+    (Q3 (c)) … take 25.77 GB."): it states the answer, its Proof after it the working."""
+    if environment_number(text) is None:
+        return False
+    return text.lstrip(" *_#>").lower().startswith(("answer", "solution"))
 
 
 def _answer_row(text: str) -> bool:

@@ -26,6 +26,7 @@ from grader.written.candidates import (
     Candidate,
     Source,
     candidates,
+    environment_answer,
     only_value,
 )
 from grader.written.offered import pick, shotgun
@@ -122,7 +123,8 @@ class _Reader:
                                 tasks=any(t is not None and t.kind == "task" for t in asked))
         self.plain = plain_lines(text)
         self.answered = _under_answer_headings(blocks(text)) | answer_lines(
-            self.lines, lambda raw: ANSWER_LINE.match(raw) is not None)  # "Svar: 24,0 GB"
+            self.lines, lambda raw: ANSWER_LINE.match(raw) is not None) | {  # "Svar: 24,0 GB"
+            line.number for line in self.lines if environment_answer(line.raw)}
         self.all_phrases = [n for q in questions for p in q.headings for n in q.names(p)]
 
     def range_of(self, spec: QuestionSpec) -> _Range | str:
