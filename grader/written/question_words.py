@@ -65,7 +65,7 @@ def _heading(raw: str) -> tuple[int, str] | None:
     return None
 
 
-def _shape(text: str) -> tuple[str, str] | None:
+def _shape(text: str, as_word: str = "Q") -> tuple[str, str] | None:
     """The word a label line names its question with, and the line with that word read
     as "Q" (same length): "Ερώτηση 3 (a)" and "2 Uppgift 3 (a)" (a section number
     first) name it before the number, "3. feladat (a)" (Hungarian, Finnish, Turkish
@@ -73,14 +73,14 @@ def _shape(text: str) -> tuple[str, str] | None:
     lead = 0
     while lead < len(text) and text[lead] in DECORATION:
         lead += 1
-    found = _word_first(text, lead)
+    found = _word_first(text, lead, as_word)
     if found is None:
-        found = _number_first(text, lead)
+        found = _number_first(text, lead, as_word)
     if found is None:
         i = lead
         while i < len(text) and (text[i].isdigit() or text[i] in " .\t"):
             i += 1  # a section number the document class or the writer put first
-        found = _word_first(text, i) if i > lead else None
+        found = _word_first(text, i, as_word) if i > lead else None
     return found
 
 
@@ -91,18 +91,20 @@ def _word_end(text: str, start: int) -> int:
     return end
 
 
-def _word_first(text: str, start: int) -> tuple[str, str] | None:
+def _word_first(text: str, start: int, as_word: str) -> tuple[str, str] | None:
     end = _word_end(text, start)
     if not 2 <= end - start <= MAX_WORD:
         return None
     rest = text[end:].lstrip(" .\t\u00a0")
     if not rest[:1].isdigit():
         return None
-    read = text[:start] + "Q" + " " * (end - start - 1) + text[end:]
+    if end - start < len(as_word):
+        return None  # too short to be read as the word without moving the columns
+    read = text[:start] + as_word.ljust(end - start) + text[end:]
     return text[start:end].casefold(), read
 
 
-def _number_first(text: str, start: int) -> tuple[str, str] | None:
+def _number_first(text: str, start: int, as_word: str) -> tuple[str, str] | None:
     digits = start
     while digits < len(text) and text[digits].isdigit():
         digits += 1
@@ -115,13 +117,15 @@ def _number_first(text: str, start: int) -> tuple[str, str] | None:
     if not 2 <= end - begin <= MAX_WORD or text[end:].lstrip()[:1].isdigit():
         return None  # "2. Uppgift 3 (a)": a section number, then the word before its number
     number = text[start:digits]
-    read = text[:start] + ("Q" + number).ljust(end - start) + text[end:]
+    if end - start < len(as_word) + len(number):
+        return None
+    read = text[:start] + (as_word + number).ljust(end - start) + text[end:]
     return text[begin:end].casefold(), read
 
 
-def question_word(lines: Sequence[str]) -> str | None:
-    """The word (case-folded) this report numbers its questions with, when the grammar
-    knows none of its heading words; None when it knows one, or no word qualifies."""
+def _numbering_words(lines: Sequence[str]) -> dict[str, tuple[int, set[tuple], int]] | None:
+    """Each word that numbers the report's label lines: (outermost level, label paths,
+    first line); None when the grammar already reads a heading's label word."""
     found: dict[str, tuple[int, set[tuple], int]] = {}
     for index, raw in enumerate(lines):
         head = _heading(raw)
@@ -147,19 +151,47 @@ def question_word(lines: Sequence[str]) -> str | None:
             continue
         best, seen, first = found.get(word, (level, set(), index))
         found[word] = (min(best, level), seen | paths, first)
+    return found
+
+
+def question_word(lines: Sequence[str]) -> str | None:
+    """The word (case-folded) this report numbers its questions with, when the grammar
+    knows none of its heading words; None when it knows one, or no word qualifies."""
+    found = _numbering_words(lines) or {}
     ranked = sorted((level, -len(paths), first, word)
                     for word, (level, paths, first) in found.items() if len(paths) >= 2)
     return ranked[0][3] if ranked else None
 
 
-def read_as_question(raw: str, word: str | None) -> str:
-    """``raw`` with the report's question word at its start read as "Q" (same length, so
-    columns hold), when the word leads the line before a number or follows one ("3.
-    feladat (a)"); else ``raw``."""
+def task_word(lines: Sequence[str], question: str | None) -> str | None:
+    """Where a pack asks questions and tasks (lab B: Questions 1-2, Tasks 3-4), the word
+    that numbers the report's other headings at the question word's level, none of its
+    numbers the question word's ("Spørsmål 1", "Spørsmål 2", then "Oppgave 3 og 4"):
+    the report's word for a task. None when there is no such word, or two."""
+    if question is None:
+        return None
+    found = _numbering_words(lines) or {}
+    level, asked, _first = found[question]
+    numbers = {p[1] for p in asked}
+    others = [word for word, (lvl, paths, _f) in found.items()
+              if word != question and lvl == level and len(word) >= len("Task")
+              and not numbers & {p[1] for p in paths}]
+    return others[0] if len(others) == 1 else None
+
+
+def read_as_question(raw: str, word: str | None, task: str | None = None) -> str:
+    """``raw`` with the report's question word at its start read as "Q" (its task word as
+    "Task"; same length, so columns hold), when the word leads the line before a number
+    or follows one ("3. feladat (a)"); else ``raw``."""
     if word is None:
         return raw
     shape = _shape(raw)
-    return shape[1] if shape is not None and shape[0] == word else raw
+    if shape is not None and shape[0] == word:
+        return shape[1]
+    if task is not None and shape is not None and shape[0] == task:
+        as_task = _shape(raw, "Task")
+        return as_task[1] if as_task is not None else raw
+    return raw
 
 
 # -- the word a report announces its answers with ---------------------------------------------

@@ -47,7 +47,7 @@ from grader.written.labels import (
     strip_markup,
     target_of,
 )
-from grader.written.question_words import question_word, read_as_question
+from grader.written.question_words import question_word, read_as_question, task_word
 from grader.written.runin import COPYRIGHT, Parts, run_in
 from grader.written.vocabulary import (
     BOLD_LINE,
@@ -103,6 +103,7 @@ def read_lines(text: str, lettered: set[str] | None = None,
     pending = list(_numbered(text))
     contents = {pending[i][0] for i in contents_lines([raw for _, raw in pending])}
     word = question_word([raw for _, raw in pending])  # "Swali 3", "Ερώτηση 3 (a)"
+    task = task_word([raw for _, raw in pending], word) if tasks else None  # "Oppgave 3"
     pending.reverse()
     fences = [n for n, raw in pending if _fence(raw)]
     fences = set(fences[:len(fences) // 2 * 2])  # a fence never closed fences nothing
@@ -134,12 +135,12 @@ def read_lines(text: str, lettered: set[str] | None = None,
         if table:
             first_cell = raw.split("|")[1] if raw.count("|") >= 2 else raw
             start = raw.index("|") + 1
-            mark = read_mark(read_as_question(first_cell, word), heading=False)
+            mark = read_mark(read_as_question(first_cell, word, task), heading=False)
             if mark is not None:  # the answer text starts after the label, inside the cell
                 mark = Mark(mark.paths, start + mark.content, mark.letter_only, mark.roman_only,
                             mark.weak)
         else:
-            mark = read_mark(read_as_question(raw, word), heading or bold)
+            mark = read_mark(read_as_question(raw, word, task), heading or bold)
             if bold and not heading and mark is not None and not mark.letter_only \
                     and not mark.roman_only:
                 heading = True  # "**Question 3 (c)**": a bold label line is a heading

@@ -11,7 +11,7 @@ reports the grammar already reads are read as before.
 from __future__ import annotations
 
 from grader.written import QuestionSpec, extract_answers
-from grader.written.question_words import answer_word, question_word, read_as_question
+from grader.written.question_words import answer_word, question_word, read_as_question, task_word
 from grader.written.sections import read_lines
 from grader.written.vocabulary import ANSWER_LINE
 
@@ -172,3 +172,19 @@ def test_short_lines_numbering_other_things_are_not_questions():
             "Q3 (d)\n14.5 billion\n")
     assert question_word(text.splitlines()) is None
     assert _answers(text)["q3d"] == "14.5 billion"
+
+
+def test_a_pack_of_questions_and_tasks_learns_the_report_s_word_for_each():
+    # lab B asks Questions 1-2 and Tasks 3-4; a Norwegian report numbers them
+    # "Spørsmål 1", "Spørsmål 2", "Oppgave 3 og 4"
+    lines = ["# Spørsmål 1", "22 829 056 parametre", "# Spørsmål 2", "Frosne lag.",
+             "# Oppgave 3 og 4", "| modell | frø | val |"]
+    word = question_word(lines)
+    assert word == "spørsmål"
+    assert task_word(lines, word) == "oppgave"
+    assert read_as_question("# Oppgave 3 og 4", word, "oppgave") == "# Task    3 og 4"
+    read = read_lines("\n".join(lines), tasks=True)
+    assert read[4].paths[0][:2] == ("task", "3")
+    assert read_lines("\n".join(lines), tasks=False)[4].paths[0][:2] == ("q", "2")  # no task
+    # a word numbering the question word's own numbers is no task word
+    assert task_word(["# Spørsmål 1", "# Spørsmål 2", "# Steg 2"], word) is None
