@@ -303,12 +303,16 @@ UNIT_WORDS = (
     r"|mil\s+millones|millones|milliards?|milliarden|Mrd|Mio|Mds?"
     r"|Go|Mo|Ko|(?:kilo|m[eé]ga|giga|t[eé]ra)?octets?"
     r"|miljard|miljoen|mld|miliard(?:y|ów)?|milion(?:y|ów)?|miliar|juta|tỷ|tỉ|triệu"
+    r"|Gt|Mt|Tt|(?:kilo|mega|giga|tera)?tavu[aä]?|miljardia?|miljoonaa?|tuhatta|miliarde"
+    r"|milioane|miliarda|milliarder|millioner|mrd|bilyon|milyon|lakhs?|crores?"
     + "|" + "|".join(re.escape(w) for w in AFTER_NUMBER
                      if not w.isascii() and w not in "万萬亿億兆만억조")  # MAGNITUDES: read apart
 )
 """Units and scale words a written value may carry, the abbreviations and units of other
 languages too: German "Mio."/"Mrd.", French "Md"/"Mds", "Go"/"Mo"/"Ko" (octets, bytes),
 Dutch "miljard", Polish "mld", Indonesian "miliar"/"juta", Vietnamese "tỷ"/"triệu",
+Finnish "Gt"/"Mt" (gigatavu, megatavu) and "miljardia", Romanian "miliarde", Danish and
+Norwegian "milliarder"/"mrd", Tagalog "bilyon", Indian English "lakh"/"crore",
 and as a note typed on a phone has them, lower case: "37.7mb", "25.77gb" (bytes meant).
 Every word of the parser's table (``calculators.answers._vocabulary``) written in another
 script is one too ("ГБ", "млрд", "δισεκατομμύρια", "พันล้าน"): the parser and the reader

@@ -60,7 +60,7 @@ SHOTGUN = re.compile(r"shotgun|several|different values|more than one", re.IGNOR
 KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # PDF: the MathML fraction is read ('p ( mat ) = e^3/(e^0.5 + ...) and L = − ln (...)' on one line), but a closed form mid-line, before 'and L =', is not taken as an answer
     ('p3-md-formulas', 'q3a2.p', 'pdf'):
-        "reads nothing: p3-md-formulas.pdf: no number in the section; should read 'e^3/(e^0.5+e^0.1+e^3+e^0.2+e^1)': correct 1",
+        "reads nothing: no notebook was handed in; p3-md-formulas.pdf: no number in the section; should read 'e^3/(e^0.5+e^0.1+e^3+e^0.2+e^1)': correct 1",
     # held out 2: 14 reports written at 18:20 by a helper who never read the readers, added
     # at 19:15 before any tuning on them (manifest batch 'held-out-2'). Families: outline
     # and '(c) Title' headings with no question number, a summary table read as part of the
@@ -140,7 +140,7 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     ('h11-p3-word-canva', 'q3a2.p', 'pdf'):
         "reads '20.09 / 26.78': close 0.75; should read '0.750': correct 1",
     ('h11-p3-docx-toc', 'q3d', 'docx'):
-        "reads '2': wrong 0; should read '14.497 billion': correct 1",
+        "reads '302,020,608': convention one_layer 0.25; should read '14.497 billion': correct 1",
     ('h11-labA-latex-todonotes', 'q3.lm', 'pdf'):
         "reads '242,000': wrong 0; should read '21,018,401': correct 1",
     ('h11-labA-latex-todonotes', 'q3.cls', 'pdf'):
@@ -160,91 +160,26 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # held out 13: 18 reports written at 17:25-17:40 by a helper who never read the readers,
     # after held-out-12's families and the learned question and answer words were in, added at
     # 17:48 before any tuning on them (batch 'held-out-13'), measured once at ed6489d: 8/29 PDF,
-    # 19/29 DOCX, 8/33 text
-    ('h13-p3-latex-amsart', 'q3a2.p', 'pdf'):
-        "reads '26.7791': shotgun 0; should read '0.75': correct 1",
-    ('h13-p3-latex-amsart', 'q3c', 'pdf'):
-        "reads '3.4': wrong 0; should read '25.77 GB': correct 1",
-    ('h13-p3-latex-amsart', 'q3d', 'pdf'):
-        "reads '3.5': wrong 0; should read '14.497 billion': correct 1",
-    ('h13-p3-latex-amsart', 'q3e1', 'pdf'):
-        "reads '3.6': wrong 0; should read '9,437,184': correct 1",
-    ('h13-p3-latex-amsart', 'q3e2', 'pdf'):
-        "reads '3.7': wrong 0; should read '37.75 MB': convention one_state 0.5",
-    ('h13-p3-latex-amsart', 'q3e3', 'pdf'):
-        "reads '3.2': wrong 0; should read '0.065%': correct 1",
+    # 19/29 DOCX, 8/33 text. After its families (learned words in plain lines, the number
+    # before the word and a task word; BBCode and Confluence markup; digits of every script;
+    # numbered amsthm answers; the parser's words of nine more languages; per-seed tables
+    # in Norwegian and Georgian): see docs/benchmarks.md
     ('h13-p3-word-persian', 'q3a2.p', 'pdf'):
-        "reads nothing: no notebook was handed in; h13-p3-word-persian.pdf: no heading matching ['Q3 (a)']; should read '۰٫۷۵': correct 1",
+        "reads '1.6487': wrong 0; should read '۰٫۷۵': correct 1",
     ('h13-p3-word-persian', 'q3a2.loss', 'pdf'):
-        "reads nothing: no notebook was handed in; h13-p3-word-persian.pdf: no heading matching ['Q3 (a)']; should read '۰٫۲۸۸': correct 1",
-    ('h13-p3-word-persian', 'q3c', 'pdf'):
-        "reads nothing: no notebook was handed in; h13-p3-word-persian.pdf: no heading matching ['Q3 (c)']; should read '0.537 GB': convention per_head 0.25",
-    ('h13-p3-word-persian', 'q3d', 'pdf'):
-        "reads nothing: no notebook was handed in; h13-p3-word-persian.pdf: no heading matching ['Q3 (d)']; should read '14.497 میلیارد': correct 1",
-    ('h13-p3-word-persian', 'q3e1', 'pdf'):
-        "reads nothing: no notebook was handed in; h13-p3-word-persian.pdf: no heading matching ['Q3 (e)']; should read '9,437,184': correct 1",
-    ('h13-p3-word-persian', 'q3e2', 'pdf'):
-        "reads nothing: no notebook was handed in; h13-p3-word-persian.pdf: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
-    ('h13-p3-word-persian', 'q3e3', 'pdf'):
-        "reads nothing: no notebook was handed in; h13-p3-word-persian.pdf: no heading matching ['Q3 (e)']; should read '0.065%': correct 1",
+        "reads '0.288': shotgun 0; should read '۰٫۲۸۸': correct 1",
     ('h13-p3-docx-finnish', 'q3a2.loss', 'docx'):
         "reads '2': wrong 0; should read '0,415': wrong 0",
-    ('h13-p3-docx-finnish', 'q3c', 'docx'):
-        "reads '25,77': close 0.75; should read '25,77 Gt': correct 1",
-    ('h13-p3-docx-finnish', 'q3d', 'docx'):
-        "reads '14,497': wrong 0; should read '14,497 mrd.': correct 1",
-    ('h13-p3-docx-finnish', 'q3e2', 'docx'):
-        "reads '75,5': close 0.75; should read '75,5 Mt': correct 1",
-    ('h13-p3-txt-bbcode', 'q3a2.p', 'text'):
-        "reads nothing: no notebook was handed in; h13-p3-txt-bbcode.txt: no heading matching ['Q3 (a)']; should read '0.75': correct 1",
-    ('h13-p3-txt-bbcode', 'q3a2.loss', 'text'):
-        "reads nothing: no notebook was handed in; h13-p3-txt-bbcode.txt: no heading matching ['Q3 (a)']; should read '0.2876': correct 1",
-    ('h13-p3-txt-bbcode', 'q3c', 'text'):
-        "reads nothing: no notebook was handed in; h13-p3-txt-bbcode.txt: no heading matching ['Q3 (c)']; should read '51.54 GB': wrong 0",
     ('h13-p3-txt-bbcode', 'q3d', 'text'):
-        "reads nothing: no notebook was handed in; h13-p3-txt-bbcode.txt: no heading matching ['Q3 (d)']; should read '14,495,514,624': convention no_biases 0.75",
-    ('h13-p3-txt-bbcode', 'q3e1', 'text'):
-        "reads nothing: no notebook was handed in; h13-p3-txt-bbcode.txt: no heading matching ['Q3 (e)']; should read '9437184': correct 1",
-    ('h13-p3-txt-bbcode', 'q3e2', 'text'):
-        "reads nothing: no notebook was handed in; h13-p3-txt-bbcode.txt: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
-    ('h13-p3-txt-bbcode', 'q3e3', 'text'):
-        "reads nothing: no notebook was handed in; h13-p3-txt-bbcode.txt: no heading matching ['Q3 (e)']; should read '1536x': convention factor 1",
+        "reads '14.5 billion': correct 1; should read '14,495,514,624': convention no_biases 0.75",
     ('h13-p3-md-czech', 'q3a2.loss', 'text'):
         "reads '0,1015': wrong 0; should read '2,2876': wrong 0",
-    ('h13-p3-txt-hungarian', 'q3a2.p', 'text'):
-        "reads nothing: no notebook was handed in; h13-p3-txt-hungarian.txt: no heading matching ['Q3 (a)']; should read '0,750': correct 1",
-    ('h13-p3-txt-hungarian', 'q3a2.loss', 'text'):
-        "reads nothing: no notebook was handed in; h13-p3-txt-hungarian.txt: no heading matching ['Q3 (a)']; should read '0,288': correct 1",
-    ('h13-p3-txt-hungarian', 'q3c', 'text'):
-        "reads nothing: no notebook was handed in; h13-p3-txt-hungarian.txt: no heading matching ['Q3 (c)']; should read '24,0 GB': convention gib_vs_gb 0.5",
-    ('h13-p3-txt-hungarian', 'q3d', 'text'):
-        "reads nothing: no notebook was handed in; h13-p3-txt-hungarian.txt: no heading matching ['Q3 (d)']; should read '14,50 milliárd': correct 1",
-    ('h13-p3-txt-hungarian', 'q3e1', 'text'):
-        "reads nothing: no notebook was handed in; h13-p3-txt-hungarian.txt: no heading matching ['Q3 (e)']; should read '9 437 184': correct 1",
-    ('h13-p3-txt-hungarian', 'q3e2', 'text'):
-        "reads nothing: no notebook was handed in; h13-p3-txt-hungarian.txt: no heading matching ['Q3 (e)']; should read '75,5 MB': correct 1",
-    ('h13-p3-txt-hungarian', 'q3e3', 'text'):
-        "reads nothing: no notebook was handed in; h13-p3-txt-hungarian.txt: no heading matching ['Q3 (e)']; should read '0,065%': correct 1",
     ('h13-p3-docx-romanian', 'q3a2.p', 'docx'):
         "reads '0,2876': shotgun 0; should read '0,75': correct 1",
     ('h13-p3-docx-romanian', 'q3a2.loss', 'docx'):
         "reads '26,7791': wrong 0; should read '0,2876': correct 1",
-    ('h13-p3-docx-romanian', 'q3d', 'docx'):
-        "reads '0,302': shotgun 0; should read '0,302 miliarde': convention one_layer 0.25",
-    ('h13-p3-txt-tamil', 'q3a2.p', 'text'):
-        "reads nothing: no notebook was handed in; h13-p3-txt-tamil.txt: no heading matching ['Q3 (a)']; should read '0.75': correct 1",
-    ('h13-p3-txt-tamil', 'q3a2.loss', 'text'):
-        "reads nothing: no notebook was handed in; h13-p3-txt-tamil.txt: no heading matching ['Q3 (a)']; should read '0.288': correct 1",
-    ('h13-p3-txt-tamil', 'q3c', 'text'):
-        "reads nothing: no notebook was handed in; h13-p3-txt-tamil.txt: no heading matching ['Q3 (c)']; should read '25.77 GB': correct 1",
     ('h13-p3-txt-tamil', 'q3d', 'text'):
-        "reads nothing: no notebook was handed in; h13-p3-txt-tamil.txt: no heading matching ['Q3 (d)']; should read '1,449.7 கோடி': correct 1",
-    ('h13-p3-txt-tamil', 'q3e1', 'text'):
-        "reads nothing: no notebook was handed in; h13-p3-txt-tamil.txt: no heading matching ['Q3 (e)']; should read '94,37,184': correct 1",
-    ('h13-p3-txt-tamil', 'q3e2', 'text'):
-        "reads nothing: no notebook was handed in; h13-p3-txt-tamil.txt: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
-    ('h13-p3-txt-tamil', 'q3e3', 'text'):
-        "reads nothing: no notebook was handed in; h13-p3-txt-tamil.txt: no heading matching ['Q3 (e)']; should read '0.065%': correct 1",
+        "reads '1,449.7': wrong 0; should read '1,449.7 கோடி': correct 1",
     ('h13-p3-word-wandb', 'q3a2.loss', 'pdf'):
         "reads '0.12494': convention log10 0.375; should read '0.1249': convention log10 0.5",
     ('h13-p3-word-wandb', 'q3c', 'pdf'):
@@ -263,16 +198,10 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         'reads better: pretrained; should read better: equal',
     ('h13-labA-word-tagalog', 'claim', 'pdf'):
         'reads better: None; should read better: scratch',
-    ('h13-labB-word-norwegian', 'seeds', 'pdf'):
-        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 18/18 confirmed",
-    ('h13-labB-docx-georgian', 'q1', 'docx'):
-        "reads '14': wrong 0; should read '22,819,840': convention no_layernorm 0.75",
-    ('h13-labB-docx-georgian', 'seeds', 'docx'):
-        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 18/18 confirmed",
-    ('h13-labB-txt-confluence', 'q1', 'text'):
-        "reads nothing: no notebook was handed in; h13-labB-txt-confluence.txt: no heading matching ['Question 1']; should read '22,829,056': correct 1",
     ('h13-labB-txt-confluence', 'seeds', 'text'):
-        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 17/18 confirmed",
+        "reads 6 of 6 rows read are the report's, 1 confirmed; should read 6 rows, 17/18 "
+        "confirmed (scratch seed 2's test 0.696 against the logs' 0.699 is within the pack's "
+        "tolerance of 0.005: the writer called it a contradiction, the pack's rule does not)",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.
@@ -286,13 +215,10 @@ CHECKER_MISSES: dict[tuple[str, str], str] = {
     "(off by 0.073 %)",
     ("h4-labB-md-rmarkdown", "q1"): "no biases and no LayerNorm combined, unstated: close "
     "(off by 0.094 %)",
-    # held out 13, measured once: digits and words the parser does not read
+    # held out 13, measured once: digits and words the parser does not read (after the
+    # fixes: Persian digits, which the report reader folds to ASCII, the parser does not)
     ("h13-p3-word-persian", "q3a2.p"): "Persian digits and decimal separator ('۰٫۷۵')",
     ("h13-p3-word-persian", "q3a2.loss"): "Persian digits and decimal separator ('۰٫۲۸۸')",
-    ("h13-p3-docx-finnish", "q3c"): "Finnish 'Gt' (gigatavu, GB) is not a unit",
-    ("h13-p3-docx-finnish", "q3e2"): "Finnish 'Mt' (megatavu, MB) is not a unit",
-    ("h13-p3-docx-romanian", "q3d"): "Romanian 'miliarde' (billion) is not a scale",
-    ("h13-p3-txt-tamil", "q3d"): "Tamil 'கோடி' (crore, 10^7) is not a scale",
 }
 
 
