@@ -12,6 +12,8 @@ only.
 
 from __future__ import annotations
 
+from grader.written.reading.tags import replace_tags
+
 _CLOSERS = ("[/b]", "[/i]", "[/quote]", "[/code]", "[/size]", "[/url]", "[/list]", "[/u]",
             "[/color]")
 _INLINE = {"b": "**", "i": "*", "u": "", "s": "", "size": "", "color": "", "colour": "",
@@ -70,20 +72,5 @@ def bbcode(lines: list[str]) -> list[str]:
 def _inline(line: str) -> str:
     """The line with its tags as Markdown marks or dropped; a bracket that is no tag
     ("[0.5, 0.1]", "[1]") kept."""
-    out: list[str] = []
-    i = 0
-    while i < len(line):
-        j = line.find("[", i)
-        if j < 0:
-            break
-        k = line.find("]", j)
-        if k < 0:
-            break
-        name = line[j + 1:k].lstrip("/").split("=")[0].strip().lower()
-        if name in _INLINE:
-            out.append(line[i:j] + _INLINE[name])
-        else:
-            out.append(line[i:k + 1])
-        i = k + 1
-    out.append(line[i:])
-    return "".join(out)
+    return replace_tags(line, "[", "]", lambda inner: _INLINE.get(
+        inner.lstrip("/").split("=")[0].strip().lower()))

@@ -12,6 +12,8 @@ file's own. String scans only.
 
 from __future__ import annotations
 
+from grader.written.reading.tags import replace_tags
+
 _FENCED = ("code", "noformat")
 
 
@@ -76,27 +78,16 @@ def _macros(line: str) -> str:
     """The line with each "{macro}" dropped, one with a title as the bold label
     "**title:** "; a brace that is no macro ("{x}" in a formula with a space or digit
     in it) kept."""
-    out: list[str] = []
-    i = 0
-    while i < len(line):
-        j = line.find("{", i)
-        if j < 0:
-            break
-        k = line.find("}", j)
-        if k < 0:
-            break
-        inner = line[j + 1:k]
-        name = inner.split(":")[0]
-        if not (name.isalpha() and name.islower()):
-            out.append(line[i:k + 1])
-            i = k + 1
-            continue
-        title = ""
-        for param in inner[len(name) + 1:].split("|"):
-            key, _, value = param.partition("=")
-            if key.strip().lower() == "title" and value.strip():
-                title = value.strip()
-        out.append(line[i:j] + (f"**{title}:** " if title else ""))
-        i = k + 1
-    out.append(line[i:])
-    return "".join(out)
+    return replace_tags(line, "{", "}", _macro)
+
+
+def _macro(inner: str) -> str | None:
+    name = inner.split(":")[0]
+    if not (name.isalpha() and name.islower()):
+        return None
+    title = ""
+    for param in inner[len(name) + 1:].split("|"):
+        key, _, value = param.partition("=")
+        if key.strip().lower() == "title" and value.strip():
+            title = value.strip()
+    return f"**{title}:** " if title else ""
