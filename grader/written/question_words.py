@@ -45,6 +45,10 @@ DECORATION = " #*_>|-•\t"
 """What may stand before a label on its line (Markdown, a bullet, a table's bar)."""
 
 
+_Found = dict[str, tuple[int, set[tuple], int]]
+"""Each word numbering label lines: (outermost level, label paths, first line)."""
+
+
 def _is_letter(ch: str) -> bool:
     """A letter of any script, or a mark joined to one (Thai and Devanagari vowel signs)."""
     return ch.isalpha() or unicodedata.category(ch).startswith("M")
@@ -123,10 +127,10 @@ def _number_first(text: str, start: int, as_word: str) -> tuple[str, str] | None
     return text[begin:end].casefold(), read
 
 
-def _numbering_words(lines: Sequence[str]) -> dict[str, tuple[int, set[tuple], int]] | None:
+def _numbering_words(lines: Sequence[str]) -> _Found | None:
     """Each word that numbers the report's label lines: (outermost level, label paths,
     first line); None when the grammar already reads a heading's label word."""
-    found: dict[str, tuple[int, set[tuple], int]] = {}
+    found: _Found = {}
     for index, raw in enumerate(lines):
         head = _heading(raw)
         if head is None:
@@ -157,10 +161,7 @@ def _numbering_words(lines: Sequence[str]) -> dict[str, tuple[int, set[tuple], i
 def question_word(lines: Sequence[str]) -> str | None:
     """The word (case-folded) this report numbers its questions with, when the grammar
     knows none of its heading words; None when it knows one, or no word qualifies."""
-    found = _numbering_words(lines) or {}
-    ranked = sorted((level, -len(paths), first, word)
-                    for word, (level, paths, first) in found.items() if len(paths) >= 2)
-    return ranked[0][3] if ranked else None
+    return _question(_numbering_words(lines) or {})
 
 
 def task_word(lines: Sequence[str], question: str | None) -> str | None:
@@ -168,9 +169,26 @@ def task_word(lines: Sequence[str], question: str | None) -> str | None:
     that numbers the report's other headings at the question word's level, none of its
     numbers the question word's ("Spørsmål 1", "Spørsmål 2", then "Oppgave 3 og 4"):
     the report's word for a task. None when there is no such word, or two."""
+    return _task(_numbering_words(lines) or {}, question)
+
+
+def learned_words(lines: Sequence[str], tasks: bool) -> tuple[str | None, str | None]:
+    """The report's question word and (where the pack asks tasks) its task word, from one
+    reading of its label lines: what ``question_word`` and ``task_word`` give."""
+    found = _numbering_words(lines) or {}
+    question = _question(found)
+    return question, _task(found, question) if tasks else None
+
+
+def _question(found: _Found) -> str | None:
+    ranked = sorted((level, -len(paths), first, word)
+                    for word, (level, paths, first) in found.items() if len(paths) >= 2)
+    return ranked[0][3] if ranked else None
+
+
+def _task(found: _Found, question: str | None) -> str | None:
     if question is None:
         return None
-    found = _numbering_words(lines) or {}
     level, asked, _first = found[question]
     numbers = {p[1] for p in asked}
     others = [word for word, (lvl, paths, _f) in found.items()
@@ -246,34 +264,36 @@ def answer_word(lines: Sequence[_Line], known: Callable[[str], bool]) -> str | N
     when no line opens with an answer word ``known`` reads; None when one does, or when no
     word leads ``MIN_ANSWER_LINES`` lines stating a value in two sections or more (and
     states one in two of its lines in three at least), or two words tie."""
+    return _answer_scan(lines, known)[0]
+
+
+def answer_lines(lines: Sequence[_Line], known: Callable[[str], bool]) -> set[int]:
+    """The numbers of the lines the report's own answer word opens (``answer_word``)."""
+    return _answer_scan(lines, known)[1]
+
+
+def _answer_scan(lines: Sequence[_Line], known: Callable[[str], bool]
+                 ) -> tuple[str | None, set[int]]:
+    """The learned answer word and the lines it opens stating a value, in one pass."""
     counts: dict[str, int] = {}
-    stating: dict[str, int] = {}
+    stating: dict[str, set[int]] = {}
     sections: dict[str, set[tuple]] = {}
     for line in lines:
         if line.code or line.table:
             continue
         if known(line.raw):
-            return None  # the vocabulary reads this report's answer lines: learn nothing
+            return None, set()  # the vocabulary reads this report's answer lines
         opened = _colon_word(line.raw)
         if opened is None or opened[0] in NOT_ANSWER_WORDS or not line.paths:
             continue
         word, states = opened
         counts[word] = counts.get(word, 0) + 1
         if states:
-            stating[word] = stating.get(word, 0) + 1
+            stating.setdefault(word, set()).add(line.number)
             sections.setdefault(word, set()).add(line.paths[0])
-    ranked = sorted(((n, len(sections[w]), w) for w, n in stating.items()
-                     if n >= MIN_ANSWER_LINES and len(sections[w]) >= 2
-                     and 3 * n >= 2 * counts[w]), reverse=True)
+    ranked = sorted(((len(n), len(sections[w]), w) for w, n in stating.items()
+                     if len(n) >= MIN_ANSWER_LINES and len(sections[w]) >= 2
+                     and 3 * len(n) >= 2 * counts[w]), reverse=True)
     if not ranked or (len(ranked) > 1 and ranked[0][:2] == ranked[1][:2]):
-        return None
-    return ranked[0][2]
-
-
-def answer_lines(lines: Sequence[_Line], known: Callable[[str], bool]) -> set[int]:
-    """The numbers of the lines the report's own answer word opens (``answer_word``)."""
-    word = answer_word(lines, known)
-    if word is None:
-        return set()
-    return {line.number for line in lines
-            if not line.code and not line.table and _colon_word(line.raw) == (word, True)}
+        return None, set()
+    return ranked[0][2], stating[ranked[0][2]]

@@ -47,7 +47,7 @@ from grader.written.labels import (
     strip_markup,
     target_of,
 )
-from grader.written.question_words import question_word, read_as_question, task_word
+from grader.written.question_words import learned_words, read_as_question
 from grader.written.runin import COPYRIGHT, Parts, run_in
 from grader.written.vocabulary import (
     BOLD_LINE,
@@ -102,8 +102,8 @@ def read_lines(text: str, lettered: set[str] | None = None,
     paths: tuple[Path, ...] = ()
     pending = list(_numbered(text))
     contents = {pending[i][0] for i in contents_lines([raw for _, raw in pending])}
-    word = question_word([raw for _, raw in pending])  # "Swali 3", "Ερώτηση 3 (a)"
-    task = task_word([raw for _, raw in pending], word) if tasks else None  # "Oppgave 3"
+    # the report's own words: "Swali 3", "Ερώτηση 3 (a)"; a task's "Oppgave 3"
+    word, task = learned_words([raw for _, raw in pending], tasks)
     pending.reverse()
     fences = [n for n, raw in pending if _fence(raw)]
     fences = set(fences[:len(fences) // 2 * 2])  # a fence never closed fences nothing

@@ -296,6 +296,9 @@ def has_digit(text: str) -> bool:
 
 # -- numbers and units --------------------------------------------------------------------------
 
+MAGNITUDES = {"万": 4, "萬": 4, "亿": 8, "億": 8, "兆": 12, "만": 4, "억": 8, "조": 12}
+"""CJK magnitude words and their powers of ten: ``145 亿`` is 145 × 10^8 (14.5 billion),
+never 145; ``944 万`` is 9.44 million; Korean writes them ``145억``, ``944만``."""
 UNIT_WORDS = (
     r"KiB|MiB|GiB|TiB|kB|KB|MB|GB|TB|Gb|Mb|kb|mb|gb|tb|bytes?|bits?|billions?|millions?|thousands?"
     r"|trillions?|bn|[kKMBGT](?![A-Za-z])"
@@ -306,7 +309,7 @@ UNIT_WORDS = (
     r"|Gt|Mt|Tt|(?:kilo|mega|giga|tera)?tavu[aä]?|miljardia?|miljoonaa?|tuhatta|miliarde"
     r"|milioane|miliarda|milliarder|millioner|mrd|bilyon|milyon|lakhs?|crores?"
     + "|" + "|".join(re.escape(w) for w in AFTER_NUMBER
-                     if not w.isascii() and w not in "万萬亿億兆만억조")  # MAGNITUDES: read apart
+                     if not w.isascii() and w not in MAGNITUDES)  # those: magnitude_after
 )
 """Units and scale words a written value may carry, the abbreviations and units of other
 languages too: German "Mio."/"Mrd.", French "Md"/"Mds", "Go"/"Mo"/"Ko" (octets, bytes),
@@ -331,9 +334,6 @@ spelled by the readers); as a Spanish or German student writes it, dots grouping
 thousands (``9.437.184``: two groups or more, ``16.384`` stays a decimal) and a decimal
 comma (``0,7500``, ``25,77 GB``: a comma before anything but a group of three, never
 inside a list ``0,1,2``), which the answer parser reads as meant."""
-MAGNITUDES = {"万": 4, "萬": 4, "亿": 8, "億": 8, "兆": 12, "만": 4, "억": 8, "조": 12}
-"""CJK magnitude words and their powers of ten: ``145 亿`` is 145 × 10^8 (14.5 billion),
-never 145; ``944 万`` is 9.44 million; Korean writes them ``145억``, ``944만``."""
 
 
 def magnitude_after(text: str) -> int | None:
