@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from sympy import Integer, Rational
 
+from calculators.answers._digits import ascii_digits
 from calculators.answers._limits import MAX_DIGITS, MAX_EXPONENT
 from calculators.answers._vocabulary import unspaced
 
@@ -93,7 +94,7 @@ def _star_pair(match: re.Match[str]) -> str:
 
 def preprocess(text: str, *, keep_math_delimiters: bool = False) -> str:
     """Fold the notations a student may use into one plain form; never evaluates."""
-    s = text.translate(_CHAR_FOLDS)
+    s = ascii_digits(text).translate(_CHAR_FOLDS)
     s = _SUPERSCRIPT_RUN.sub(lambda m: "^{" + m.group(0).translate(_SUPERSCRIPTS) + "}", s)
     if not keep_math_delimiters:
         s = _MATH_DELIMS.sub(" ", s)

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from calculators.answers._digits import ascii_digits
+
 _SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱ", "0123456789+-=()ni", strict=True))
 _SUBSCRIPTS = dict(zip("₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜ", "0123456789+-=()aeoxhklmnpst", strict=True))
 _SUP_RUN = re.compile("[" + "".join(_SUPERSCRIPTS) + "]+")
@@ -144,29 +146,6 @@ def normalise(text: str) -> str:
     text = _SUP_RUN.sub(lambda m: raised("".join(_SUPERSCRIPTS[c] for c in m.group()), "^"), text)
     text = _SUB_RUN.sub(lambda m: raised("".join(_SUBSCRIPTS[c] for c in m.group()), "_"), text)
     return ascii_digits(unicodedata.normalize("NFKC", text))
-
-
-_ARABIC_SEPARATORS = {"\u066b": ".", "\u066c": ","}
-"""The Arabic decimal (٫) and thousands (٬) separators, read as such between digits."""
-
-
-def ascii_digits(text: str) -> str:
-    """Every Unicode decimal digit (Arabic-Indic ٣, Persian ۳, Devanagari ३, Thai ๓ ...)
-    as its ASCII digit, and ٫ / ٬ between two digits as '.' / ','. Why: NFKC folds
-    full-width digits but leaves these, so a heading 'پرسش ۳ (a)' or a value '۰٫۷۵'
-    would read as no label and no number. One character for one, so lines keep their
-    length and the line numbers quoted stay the file's own."""
-    if text.isascii():
-        return text
-    chars = list(text)
-    for i, ch in enumerate(chars):
-        if ch.isdecimal() and not ch.isascii():
-            chars[i] = str(unicodedata.decimal(ch))
-    for i, ch in enumerate(chars):
-        if (ch in _ARABIC_SEPARATORS and 0 < i < len(chars) - 1
-                and chars[i - 1].isdigit() and chars[i + 1].isdigit()):
-            chars[i] = _ARABIC_SEPARATORS[ch]
-    return "".join(chars)
 
 
 LOST_GLYPHS = re.compile("[\ufffd\ue000-\uf8ff]|\\(cid:\\d+\\)")

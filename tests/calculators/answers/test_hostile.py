@@ -47,7 +47,7 @@ HOSTILE = [
     ("[x for x in range(10**9)]", "'x' is not a number"),
     ("1; import os", "it has ';' where the formula should end"),
     ("\x00\x01", "it has 'U+0000' where a number should be"),
-    ("١٢٣", "it has '١' where a number should be"),
+    ("①②③", "it has '①' where a number should be"),
 ]
 
 

@@ -124,3 +124,20 @@ def test_scale_words_and_digit_groups_of_the_corpus_newer_languages(text, value)
 
 def test_indian_grouping_shows_a_decimal_point():
     assert shows_decimal_comma("94,37,184 parameters and 0.065 %") is False
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("۰٫۷۵", Rational(3, 4)),  # Persian digits and the Arabic decimal separator
+    ("١٤٫٥ مليار", Integer(14_500_000_000)),  # Arabic-Indic digits and the Arabic scale word
+    ("१४.५", Rational(29, 2)),  # Devanagari
+    ("๑๕๓๖", Integer(1536)),  # Thai
+])
+def test_digits_of_other_scripts_are_read_as_the_student_typed_them(text, value):
+    """A Persian student types '۰٫۷۵' into `answers check` as into the report: the parser
+    reads it as the report reader does (held-out-13's Persian report)."""
+    assert parse_answer(text).value == value
+
+
+def test_digits_that_are_not_decimal_digits_are_still_no_number():
+    assert parse_answer("①②③").status == "unreadable"
+    assert parse_answer("²³").value != 23

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from calculators.answers._digits import ascii_digits
 from grader.written.reading.bidi import pairs_mirrored
-from grader.written.reading.normalise import ascii_digits, normalise
+from grader.written.reading.normalise import normalise
 
 
 @pytest.mark.parametrize(("text", "want"), [
