@@ -85,6 +85,8 @@ def _formula_in(segment: str, symbols: Mapping[str, Any],
             piece = segment[a:b].rstrip(".,;")
             if not re.search(r"[-+*/×·⋅∙^²³(\\]|\d\s*[A-Za-z]", piece.strip("*")):
                 continue  # a lone symbol ("and H = 6144") is no formula
+            if piece.lstrip("*").lstrip()[:1] in tuple("+/×·⋅∙^"):
+                continue  # "+ nlayers" of "emb + nlayers * layer": the tail of a longer one
             parsed = parse_answer(piece, symbols)
             if parsed.ok and parsed.is_formula and parsed.expr is not None and (
                     parsed.expr.free_symbols or closed):

@@ -52,10 +52,12 @@ NUMS = ("num", "num2", "num3", "num4", "num5", "bare")
 _BARE = (rf"(?P<bare>\d+)(?=\s*\(\s*[a-hA-H]\s*\)|\s?(?-i:[a-h])(?:[-–.]{ROMAN})?\)"
          rf"|(?-i:[a-h])[.:](?:\s|$)|\.\d{{1,2}}(?![\d.,])"
          rf"|\s?(?-i:[a-h])(?:\s*{ROMAN}|10|[1-9])?\s*{ARROW}|(?-i:[a-h])\s+{ROMAN}:\s"
+         rf"|\s?(?-i:[a-h])(?:\s+{ROMAN})?\s*$"
          rf"|\.(?-i:[a-h])\.(?=\s|$|\*|(?-i:{ROMAN})\.))")
 """A question number with no word before its letter: "3(c)", "3c)", "3e-ii)" (a phone's
 shorthand), "3c.", "3.3", and as a note typed fast has it, an arrow marking the answer:
-"3e ii ->", "3e2 ->", "3 c ->", or a colon after the numeral: "3e ii: ...". "3.a." and
+"3e ii ->", "3e2 ->", "3 c ->", or a colon after the numeral: "3e ii: ...", or the label
+alone on its line: "3c", "3e ii" (nothing after it can be a value it was read from). "3.a." and
 "3.a.ii." are Word's multilevel outline numbers ("%1.%2.%3.")."""
 _PART_WORD = (r"(?:(?:sub[\s-]?)?(?:part|question|item|teil)|parte|al[íi]nea|letra|小問|소문항"
               r"|onderdeel|deelvraag|podpunkt|punkt|(?<![^\W\d_])ý|bagian|butir)")
@@ -77,7 +79,7 @@ _LETTER = (
     rf"|\s*(?:[,:.\-–—·(]\s*)?{_PART_WORD}\s*\.?\s*"
     rf"(?:\(\s*(?P<l5>{_PAREN_LETTER})\s*\)|(?P<l6>[a-h])(?:\)|(?![a-z0-9])))"
     rf"|\s+(?P<l7>(?-i:[a-h]))(?=\s*[-–—.]\s*(?:{ROMAN}(?![a-z0-9])|(?:10|[1-9])(?![\d.,]))"
-    rf"|(?:\s+{ROMAN})?\s*{ARROW})"
+    rf"|(?:\s+{ROMAN})?\s*{ARROW}|(?:\s+{ROMAN})?\s*$)"
     r"|\.(?P<sub>\d{1,2})(?![\d.,]))"
 )
 LETTER_NAMES = ("l1", "l2", "l3", "l4", "l5", "l6", "l7", "l10", "l11", "l12")
@@ -92,12 +94,13 @@ def _roman_part(tag: str = "") -> str:
             rf"|\s+(?P<r6{tag}>{ROMAN})\.(?=\s|$|\*)"
             rf"|\s*[-–—.,]\s*\(\s*(?P<r7{tag}>{ROMAN})\s*\)"
             rf"|\s+(?P<r10{tag}>{ROMAN})(?::|\s*{ARROW})(?=\s|$)"
+            rf"|\s+(?P<r11{tag}>{ROMAN})\s*$"
             rf"|\s*\(\s*(?P<n1{tag}>10|[1-9])\s*\)|[.\-–](?P<n2{tag}>10|[1-9])(?![\d.,]))")
 
 
 _ROMAN_PART = _roman_part()
-_ROMAN_NAMES = ("r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r12",
-                "r1b", "r2b", "r3b", "r4b", "r6b", "r7b", "r10b")
+_ROMAN_NAMES = ("r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12",
+                "r1b", "r2b", "r3b", "r4b", "r6b", "r7b", "r10b", "r11b")
 _ARABIC_NAMES = ("n1", "n2", "n3", "n4", "n5", "n6", "n1b", "n2b")
 """A sub-part numbered after its letter ("(e)(2)", "e.2", "Q3 e-2"): read as the numeral."""
 _NUMERALS = {v: k for k, v in ROMAN_VALUES.items()}

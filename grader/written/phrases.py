@@ -280,11 +280,14 @@ def _names_word(word: str, name: str) -> bool:
     return (len(word) >= 4 and stem(word) in stems) or (len(initials) >= 2 and word == initials)
 
 
-def named_span(text: str, names: Sequence[str], siblings: Sequence[str]) -> tuple[int, int] | None:
+def named_span(text: str, names: Sequence[str], siblings: Sequence[str],
+               alone: bool = False) -> tuple[int, int] | None:
     """Where a line naming several parts in turn speaks of this one ("Answer: Language-model
     network: 21,018,401 ... Classifier network: 10,968,602 ..."): from the first word named
     like this part (and like no sibling) to the next word named like a sibling. None unless
-    the line names this part and a sibling: a line naming one part is that part's section."""
+    the line names this part and a sibling: a line naming one part is that part's section.
+    ``alone``: a line naming this part and no sibling is read too, to its end (the answer's
+    lines under "**Answer:**", one part a line)."""
     def mine(word: str) -> bool:
         return any(_names_word(word, n) for n in names) \
             and not any(_names_word(word, o) for o in siblings)
@@ -295,7 +298,7 @@ def named_span(text: str, names: Sequence[str], siblings: Sequence[str]) -> tupl
 
     words = _words_at(text)
     start = next((at for at, word in words if mine(word)), None)
-    if start is None or not any(theirs(word) for _, word in words):
+    if start is None or not (alone or any(theirs(word) for _, word in words)):
         return None
     return start, next((at for at, word in words if at > start and theirs(word)), len(text))
 

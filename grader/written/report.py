@@ -213,13 +213,16 @@ class _Reader:
         """The part's piece of an answer line that names several parts in turn, the answer
         stated before the working ("**Answer:** Language-model network: **21,018,401** ...
         Classifier network: **10,968,602** ..."): marked as the answer, it beats the working
-        after it, whose rows ("LM head 200 × 50,001") are named like the parts too."""
+        after it, whose rows ("LM head 200 × 50,001") are named like the parts too. Under an
+        answer heading ("**Answer:**" on a line of its own) a line naming this part alone is
+        its answer too: the same statement, a part a line."""
         assert spec.part is not None
         for i in range(head, end):
             line = self.lines[i]
             if line.table or not (line.number in self.answered or ANSWER_LINE.match(line.raw)):
                 continue
-            span = named_span(line.raw, spec.names(spec.part), siblings)
+            span = named_span(line.raw, spec.names(spec.part), siblings,
+                              alone=line.number in self.answered)
             if span is not None:
                 return _Range(i, i + 1, True, self.lines[head].raw.strip(), (head, i), span)
         return None

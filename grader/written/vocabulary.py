@@ -68,11 +68,13 @@ def states_value(raw: str) -> bool:
 
 def value_alone(text: str) -> bool:
     """Whether a heading is a value and nothing else ("## 9,437,184 params", "## 25.77 GB",
-    a poster's result printed large): it opens with a digit, reads whole as an answer and
-    has a unit, a scale or four digits or more, where "3 Results", "1 Introduction" and a
-    section number "3.2 Memory" do not."""
+    a poster's result printed large, also as the end of the equation above it: "= 0.065 %"):
+    it opens with a digit, reads whole as an answer and has a unit, a scale or four digits
+    or more, where "3 Results", "1 Introduction" and a section number "3.2 Memory" do
+    not."""
     from calculators.answers.parse import parse_answer  # the parser reads the value
 
+    text = text.lstrip("=≈ ")
     if not text[:1].isdigit() or len(text) > 40:
         return False
     parsed = parse_answer(text)
@@ -236,8 +238,9 @@ def _outside(text: str, spans: Sequence[re.Match[str]]) -> str:
 
 def _navigation_lines(lines: Sequence[str]) -> set[int]:
     """A page's navigation (a sidebar of the headings, with no page numbers): three lines
-    or more in a row, each only labels and titles, two of them naming two questions or
-    more. Its entries open no section; a run of headings has its sections between them."""
+    or more in a row, each only labels and titles, naming four questions or more (one a
+    line, or two where the sidebar's lines ran together). Its entries open no section; a
+    run of headings has its sections between them."""
     found: set[int] = set()
     run: list[tuple[int, int]] = []
     for k, raw in enumerate([*lines, ""]):
@@ -245,7 +248,7 @@ def _navigation_lines(lines: Sequence[str]) -> set[int]:
         if n:
             run.append((k, n))
             continue
-        if len(run) >= 3 and sum(c >= 2 for _, c in run) >= 2:
+        if len(run) >= 3 and sum(c for _, c in run) >= 4:
             found.update(k for k, _ in run)
         run = []
     return found

@@ -86,6 +86,7 @@ class _Para:
     top: float = 0.0  # where it starts and ends on its page
     bottom: float = 0.0
     code: bool = False  # a line of a code block: never joined to its neighbours
+    after_break: bool = False  # opens a line broken by hand (``_broken_early``): stays apart
     grid: list[tuple[list[str], list[tuple[float, float]]]] = field(default_factory=list)
     """A table's rows: each cell's text and where it stands (x0, x1): ``_align_tables``
     puts them in the table's columns."""

@@ -48,8 +48,10 @@ _DIGIT_GROUPS = re.compile(r"(?<=[=≈] )\d{1,3}(?:, \d{3})+(?![\d.,])")
 ("= 9, 437, 184"); after "=" that is one number, not a list."""
 
 
-def _paragraphs(block: _Block, rtl: bool = False) -> list[_Para]:
-    """The block's paragraphs; ``rtl``: its page runs right to left (``_rtl_pages``)."""
+def _paragraphs(block: _Block, rtl: bool = False,
+                edges: dict[tuple[int, int, int], float] | None = None) -> list[_Para]:
+    """The block's paragraphs; ``rtl``: its page runs right to left (``_rtl_pages``);
+    ``edges``: where the page's lines that start at each left edge end (``_right_edges``)."""
     rows = [_logical(r, rtl) for r in _rows(block.lines, block.rules) if r.cells]
     if not rows:
         return []
@@ -88,7 +90,10 @@ def _paragraphs(block: _Block, rtl: bool = False) -> list[_Para]:
     for row in rows:
         weight[row.size] += sum(len(r.text.strip()) for cell in row.cells for r in cell)
     body = weight.most_common(1)[0][0]
+    right = max((edges or {}).get((block.page, round(left), round(body)), 0.0),
+                max((_x1(row) for row in rows), default=0.0))
     paras: list[list[_Row]] = [[]]
+    hand_broken: set[int] = set()
     for row in rows:
         indented = row.x0 - left > 0.8 * row.size
         current = paras[-1]
@@ -98,11 +103,14 @@ def _paragraphs(block: _Block, rtl: bool = False) -> list[_Para]:
         # last words in the block of the paragraph under it: Typst) is no part of it;
         # smaller text after body text (inline code, a formula's lower line) is
         resized = bool(current) and current[-1].size >= HEADING_RATIO * max(row.size, body)
-        if current and (item or (indented and not starts_list) or resized):
+        broken = bool(current) and not rtl and _broken_early(current[-1], row, right)
+        if current and (item or (indented and not starts_list) or resized or broken):
             paras.append([])
+            if broken:
+                hand_broken.add(len(paras) - 1)
         paras[-1].append(row)
     out = []
-    for para in paras:
+    for k, para in enumerate(paras):
         runs: list[Run] = []
         for row in para:
             # one odd wide gap in a paragraph (a stretched justified line) is a space
@@ -121,10 +129,47 @@ def _paragraphs(block: _Block, rtl: bool = False) -> list[_Para]:
                     runs.append(Run(" "))
             runs.extend(line_runs)
         size = min(row.size for row in para)
-        out.append(_Para(render(runs), block.page, size if len(para) <= 2 else None, size))
+        out.append(_Para(render(runs), block.page, size if len(para) <= 2 else None, size,
+                         after_break=k in hand_broken))
         out[-1].rows = [render(runs, emphasis=False)]
         out[-1].top, out[-1].bottom = min(r.y0 for r in para), max(r.y1 for r in para)
     return out
+
+
+def _x1(row: _Row) -> float:
+    return max((b[1] for b in row.bounds), default=row.x0)
+
+
+def _broken_early(prev: _Row, row: _Row, right: float) -> bool:
+    """Whether ``prev`` ended before the column did although ``row``'s first word would
+    have fitted after it: a line broken by hand (Word's Shift+Enter, HTML's ``<br>``, a
+    Google Doc's lines with no space between them), not a paragraph wrapping. Why: such
+    lines ("... = 20.09 / 26.78" | "Ans: probability = 0.75") are lines of their own to
+    the writer and to a TA; joined, the answer word stands in the middle of a line.
+    The word's width is measured in the row's own average glyph width, words as the line
+    breaker sees them (split at plain spaces only: a no-break space keeps "25.77 GB" one
+    word); a margin of one em keeps a ragged line that only just missed whole."""
+    text = "".join(r.text for cell in row.cells for r in cell)
+    width = _x1(row) - row.x0
+    if not text.strip() or width <= 0 or not prev.bounds:
+        return False
+    glyph = width / len(text)
+    word = text.lstrip(" ").split(" ", 1)[0]
+    return right - _x1(prev) > (len(word) + 1) * glyph + row.size
+
+
+def _right_edges(blocks: list[_Block]) -> dict[tuple[int, int, int], float]:
+    """Where the lines of each page that start at the same left edge, in the same size,
+    end at the most: a column's right edge, for blocks of a few lines that cannot show it
+    themselves. Keyed by the left edge, a two-column page keeps one edge a column; by the
+    size, a title or a banner of key figures set wider over a poster's columns is not
+    taken for the body's edge."""
+    edges: dict[tuple[int, int, int], float] = {}
+    for block in blocks:
+        for line in block.lines:
+            key = (block.page, round(line.x0), round(line.size))
+            edges[key] = max(edges.get(key, 0.0), line.x1)
+    return edges
 
 
 def _join_broken(paras: list[_Para]) -> list[_Para]:
@@ -154,6 +199,7 @@ def _join_broken(paras: list[_Para]) -> list[_Para]:
             and not para.table
             and not prev.code
             and not para.code
+            and not para.after_break
             and parts[0]
             and para.text
             and abs((prev.size or 0) - (para.size or 0)) < 0.6
@@ -344,7 +390,8 @@ def _logical_runs(runs: list[Run], rtl: bool) -> list[Run]:
 def _layout(blocks: list[_Block], heights: dict[int, float]) -> tuple[list[str], list[int]]:
     blocks = _rejoin(_drop_point_tallies(_drop_margins(_drop_line_numbers(blocks), heights)))
     rtl = _rtl_pages(blocks)
-    paras = _join_broken([p for b in blocks for p in _paragraphs(b, b.page in rtl)])
+    edges = _right_edges(blocks)
+    paras = _join_broken([p for b in blocks for p in _paragraphs(b, b.page in rtl, edges)])
     weights: Counter[float] = Counter()
     for block in blocks:
         for line in block.lines:

@@ -203,27 +203,14 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "confirmed (scratch seed 2's test 0.696 against the logs' 0.699 is within the pack's "
         "tolerance of 0.005: the writer called it a contradiction, the pack's rule does not)",
     # held out 14 (one class as a TA receives it, mostly English), measured once at b6efb12:
-    # 30/36 PDF, 23/26 DOCX, 22/29 text
-    ('h14-p3-word-gdocs', 'q3a2.p', 'pdf'):
-        "reads '20.09 / 26.78': close 0.75; should read '0.75': correct 1",
-    ('h14-p3-word-gdocs', 'q3e1', 'pdf'):
-        "reads '98,304': wrong 0; should read '9,437,184': correct 1",
-    ('h14-p3-txt-phone', 'q3a2.p', 'text'):
-        "reads nothing: no notebook was handed in; h14-p3-txt-phone.txt: no part '(II)' in the section; should read '0.75': correct 1",
-    ('h14-p3-txt-phone', 'q3a2.loss', 'text'):
-        "reads nothing: no notebook was handed in; h14-p3-txt-phone.txt: no part '(II)' in the section; should read '0.415': wrong 0",
-    ('h14-p3-txt-phone', 'q3c', 'text'):
-        "reads nothing: no notebook was handed in; h14-p3-txt-phone.txt: no heading matching ['Q3 (c)']; should read '25.8 GB': correct 1",
-    ('h14-p3-txt-phone', 'q3d', 'text'):
-        "reads nothing: no notebook was handed in; h14-p3-txt-phone.txt: no heading matching ['Q3 (d)']; should read '14.5 billion': correct 1",
-    ('h14-p3-txt-phone', 'q3e1', 'text'):
-        "reads nothing: no notebook was handed in; h14-p3-txt-phone.txt: no heading matching ['Q3 (e)']; should read '9437184': correct 1",
-    ('h14-p3-txt-phone', 'q3e2', 'text'):
-        "reads nothing: no notebook was handed in; h14-p3-txt-phone.txt: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
-    ('h14-p3-txt-phone', 'q3e3', 'text'):
-        "reads nothing: no notebook was handed in; h14-p3-txt-phone.txt: no heading matching ['Q3 (e)']; should read '0.065%': correct 1",
+    # 30/36 PDF, 23/26 DOCX, 22/29 text; after its families 32/36, 23/26, 29/29. Left: code
+    # printed in a PDF is not known as code (R's "cls_head <- nhid * nclasses + nclasses"
+    # is a formula in the symbols), Quarto's "On this page" margin contents read into the
+    # middle of a table, a DOCX text box, a seeds-as-columns table with "step"/"test acc"
+    # rows repeated per model, and French's "graine" for seed
     ('h14-labA-latex-rmarkdown', 'q3.cls', 'pdf'):
-        "reads '+ nlayers': wrong 0; should read '10,968,602': correct 1",
+        "reads 'nhid * nclasses + nclasses' (an R code line): wrong 0; should read "
+        "'10,968,602': correct 1",
     ('h14-labA-word-quarto', 'q3.lm', 'pdf'):
         "reads '10,000,200': wrong 0; should read '20,963,600': convention no_biases 0.5",
     ('h14-labA-word-quarto', 'q3.cls', 'pdf'):

@@ -1,0 +1,160 @@
+"""Held-out-14's families (one class as a TA receives it): a label alone on its line
+("3c", "3e ii", "q3a ii", typed on a phone), lines a writer broke by hand inside a PDF
+paragraph (Google Docs, Word's Shift+Enter, HTML's <br>), a page's navigation one entry a
+line, a result printed large as the end of its equation ("= 0.065 %"), and an answer's
+parts stated a line each under "**Answer:**"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from grader.written import QuestionSpec, extract_answers
+from grader.written.labels import read_mark
+from grader.written.vocabulary import contents_lines, value_alone
+
+pymupdf = pytest.importorskip("pymupdf", reason="the reports extra reads PDFs with pymupdf")
+
+
+@pytest.mark.parametrize(("line", "path"), [
+    ("3c", ("?", "3", "c", None)),
+    ("3 c", ("?", "3", "c", None)),
+    ("3e ii", ("?", "3", "e", "ii")),
+    ("3e iii", ("?", "3", "e", "iii")),
+    ("q3a ii", ("q", "3", "a", "ii")),
+    ("q3 a ii", ("q", "3", "a", "ii")),
+    ("Q3 a", ("q", "3", "a", None)),
+])
+def test_a_label_alone_on_its_line_is_read_whole(line, path):
+    mark = read_mark(line, heading=False)
+    assert mark is not None and mark.paths == (path,)
+
+
+@pytest.mark.parametrize("line", ["3d 14.5 billion", "3 GB", "2 × 48"])
+def test_a_number_and_letter_followed_by_more_is_no_lone_label(line):
+    mark = read_mark(line, heading=False)
+    assert mark is None or mark.paths[0][2] is None
+
+
+PHONE = """stat8021 a3 part 3 - typed on my phone
+
+q3a ii
+Softmax: e^3/(e^0.5+e^0.1+e^3+e^0.2+e^1) = 20.09/26.78
+-> p(mat) = 0.75
+
+3c
+48 heads x 16384 x 16384 x 2 bytes = 25,769,803,776 bytes
+-> 25.8 GB
+
+3e ii
+9437184 x 8 bytes = 75,497,472 bytes
+-> 75.5 MB
+"""
+
+
+def test_a_report_labelled_by_lone_lines_is_read_part_by_part():
+    questions = [QuestionSpec("q3a2", ("Q3 (a)",), part="(II)"),
+                 QuestionSpec("q3c", ("Q3 (c)",)),
+                 QuestionSpec("q3e2", ("Q3 (e)",), part="(II)")]
+    found = extract_answers(PHONE, questions)
+    assert {k: v.answer for k, v in found.items()} == {
+        "q3a2": "0.75", "q3c": "25.8 GB", "q3e2": "75.5 MB"}
+
+
+def _wrap(text: str, width: float, size: float = 11) -> list[str]:
+    lines, current = [], ""
+    for word in text.split(" "):
+        longer = f"{current} {word}".strip()
+        if current and pymupdf.get_text_length(longer, "helv", size) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = longer
+    return [*lines, current]
+
+
+def _pdf(path: Path, lines: list[str]) -> Path:
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    for k, line in enumerate(lines):
+        page.insert_text((72, 100 + 14 * k), line, fontsize=11, fontname="helv")
+    doc.save(path)
+    return path
+
+
+def test_lines_broken_by_hand_stay_lines_and_a_wrapped_paragraph_stays_one(tmp_path):
+    from grader.written.reading import read_document
+
+    prose = ("The softmax of the logits gives the probability of the target word, and the "
+             "cross-entropy loss is the negative natural log of that probability, which is "
+             "what the model minimises during pre-training on unlabelled text.")
+    wrapped = _wrap(prose, 468)  # a 1-inch margin on Letter paper
+    assert len(wrapped) >= 2
+    hand = ["II. softmax: e^3 / (e^0.5 + e^0.1 + e^3) = 20.09 / 26.78",
+            "Ans: probability = 0.75", "cross entropy = -ln(0.75)", "Ans: loss = 0.29"]
+    text = read_document(_pdf(tmp_path / "broken.pdf", wrapped + hand)).text
+    assert text.splitlines() == [prose, *hand]
+
+
+def test_the_answer_after_working_broken_by_hand_is_read(tmp_path):
+    from grader.written.reading import read_document
+
+    lines = ["Q3(a)", "II. softmax: e^3 / (e^0.5 + e^0.1 + e^3 + e^0.2 + e^1) = 20.09 / 26.78",
+             "Ans: probability = 0.75", "cross entropy = -ln(0.75)", "Ans: loss = 0.29"]
+    path = _pdf(tmp_path / "gdocs.pdf", lines)
+    text = read_document(path).text
+    found = extract_answers(text, [
+        QuestionSpec("p", ("Q3 (a)",), part="(II)", labels=("p(mat)", "probability", "softmax")),
+        QuestionSpec("loss", ("Q3 (a)",), part="(II)",
+                     labels=("loss", "cross-entropy", "cross entropy", "-ln"))])
+    assert (found["p"].answer, found["loss"].answer) == ("0.75", "0.29")
+
+
+def test_a_navigation_one_entry_a_line_opens_no_section():
+    lines = ["Q3 (a) (I) Objective", "Q3 (a) (II) Softmax and loss", "Q3 (b) Architectures",
+             "Q3 (c) Attention-score memory", "Home › Assignment 3 › Part 3",
+             "## Q3 (a) (I) Objective", "The model predicts the next token."]
+    assert contents_lines(lines) == {0, 1, 2, 3}
+    # three headings one under another, with their sections between them, are no navigation
+    assert contents_lines(["## Q3 (c)", "25.77 GB", "## Q3 (d)", "14.5 billion",
+                           "## Q3 (e)", "0.065 %"]) == set()
+
+
+@pytest.mark.parametrize(("text", "alone"), [
+    ("= 0.065 %", True), ("≈ 25.77 GB", True), ("9,437,184 params", True),
+    ("= x + y", False), ("3 Results", False),
+])
+def test_a_result_printed_large_may_open_with_its_equals_sign(text, alone):
+    assert value_alone(text) is alone
+
+
+ANSWER_FIRST = """## Exercise 3
+**Answer:**
+Language-model network: **21,018,401** trainable parameters
+Classifier network: **10,968,602** trainable parameters
+Breakdown (n_hid = 200, 4 layers):
+| block | count |
+|---|---|
+| classifier head 200 × 2 + 2 | 402 |
+So 10,000,200 + 968,000 + 10,050,201 for the language model and
+10,000,200 + 968,000 + 402 for the classifier.
+"""
+
+
+def test_parts_stated_a_line_each_under_the_answer_word_beat_the_working_after_them():
+    specs = [QuestionSpec("lm", ("Exercise 3",), part="Language-model network"),
+             QuestionSpec("cls", ("Exercise 3",), part="Classifier network")]
+    found = extract_answers(ANSWER_FIRST, specs)
+    assert (found["lm"].answer, found["cls"].answer) == ("21,018,401", "10,968,602")
+
+
+def test_the_tail_of_a_longer_expression_is_no_formula():
+    from grader.written.formulas import formulas_in_line
+
+    symbols = {"nlayers": 4, "nhid": 200}
+    found = formulas_in_line("cls_total <- emb + nlayers * layer + cls_head", symbols,
+                             ["nlayers", "nhid"])
+    assert all(not text.lstrip().startswith("+")
+               for text in ("cls_total <- emb + nlayers * layer + cls_head"[s:e]
+                            for s, e, _, _ in found))
