@@ -172,8 +172,10 @@ def _walk(el: Any, runs: list[Run], ctx: _Ctx | None = None) -> None:
                     runs.append(Run(_sym(part), bold, italic, vert))
                 elif part.tag == f"{MC}AlternateContent":
                     _walk(_chosen(part), runs, ctx)
-                elif part.tag == f"{W}drawing":
-                    _walk(part, runs, ctx)  # text boxes
+                elif part.tag in (f"{W}drawing", f"{W}pict"):
+                    # text boxes: DrawingML, or VML alone (w:pict: Word 2003's format,
+                    # LibreOffice, python-docx's own shapes), no mc:AlternateContent around it
+                    _walk(part, runs, ctx)
         elif tag in (f"{M}oMath", f"{M}oMathPara"):
             runs.append(Run(" " + _math(child) + " "))
         elif tag == f"{MC}AlternateContent":

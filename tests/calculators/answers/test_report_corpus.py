@@ -206,7 +206,7 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # 30/36 PDF, 23/26 DOCX, 22/29 text; after its families 32/36, 23/26, 29/29. Left: code
     # printed in a PDF is not known as code (R's "cls_head <- nhid * nclasses + nclasses"
     # is a formula in the symbols), Quarto's "On this page" margin contents read into the
-    # middle of a table, a DOCX text box, a seeds-as-columns table with "step"/"test acc"
+    # middle of a table, a seeds-as-columns table with "step"/"test acc"
     # rows repeated per model, and French's "graine" for seed
     ('h14-labA-latex-rmarkdown', 'q3.cls', 'pdf'):
         "reads 'nhid * nclasses + nclasses' (an R code line): wrong 0; should read "
@@ -217,8 +217,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "reads nothing: h14-labA-word-quarto.pdf: no part 'Classification task' in the section; no notebook was handed in; should read '10,963,800': convention no_biases 0.5",
     ('h14-labA-word-quarto', 'claim', 'pdf'):
         'reads better: None; should read better: scratch',
-    ('h14-labB-docx-textbox', 'q1', 'docx'):
-        "reads '1,577,984': wrong 0; should read '22,696,960': convention no_position_embeddings 0.75",
     ('h14-labB-docx-textbox', 'seeds', 'docx'):
         "reads 0 of 12 rows read are the report's, 1 confirmed; should read 6 rows, 18/18 confirmed",
     ('h14-labB-docx-french', 'seeds', 'docx'):

@@ -158,3 +158,26 @@ def test_the_tail_of_a_longer_expression_is_no_formula():
     assert all(not text.lstrip().startswith("+")
                for text in ("cls_total <- emb + nlayers * layer + cls_head"[s:e]
                             for s, e, _, _ in found))
+
+
+def test_a_text_box_in_vml_alone_is_read(tmp_path):
+    """A floating text box written as VML only (``w:pict``, no mc:AlternateContent: Word
+    2003's format, LibreOffice): its answer is on the page, so it is in the reading."""
+    from grader.written.reading import read_document
+    from tests.grader.written._word import word_file
+
+    def p(*runs: str) -> str:
+        return "<w:p>" + "".join(runs) + "</w:p>"
+
+    def r(text: str) -> str:
+        return f'<w:r><w:t xml:space="preserve">{text}</w:t></w:r>'
+
+    box = ('<w:r><w:pict><v:shape id="Text Box 2" type="#_x0000_t202" '
+           'style="position:absolute;margin-left:318pt;width:150pt;height:58pt">'
+           "<v:textbox><w:txbxContent>" + p(r("Q1 result")) + p(r("Total: 22,696,960"))
+           + "</w:txbxContent></v:textbox></v:shape></w:pict></w:r>")
+    body = [p(r("Question 1")), p(r("Counting the parameters of the encoder:"), box),
+            p(r("Token embeddings: 32000 × 512 = 16,384,000"))]
+    text = read_document(word_file(tmp_path, body)).text
+    assert "22,696,960" in text
+    assert text.index("Total: 22,696,960") < text.index("Token embeddings")
