@@ -15,10 +15,12 @@ from __future__ import annotations
 import re
 
 from grader.checks.seedwords import (
+    AND_WORDS,
     CHAIN,
     KEYWORD,
     ORDINAL_SEED,
     ORDINALS,
+    SEEDS_WORDS,
     STEP_AFTER,
     STEP_BEFORE,
     TEST,
@@ -124,11 +126,11 @@ def _name_unnamed(figures: list[tuple[int, str | None, float | int]]
     return out
 
 
-_SEP = r"\s*(?:,\s*(?:and\s+)?|and\s+|&\s*|/\s*)"
+_SEP = rf"\s*(?:,\s*(?:(?:and|{AND_WORDS})\s+)?|(?:and|{AND_WORDS})\s+|&\s*|/\s*)"
 _RANGE = r"\d+\s*(?:[-–—]|to)\s*\d+"  # "seeds 1–3": the seeds between, in order
 MAX_RANGE = 10
 _ITEM = r"(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?|\.\d+)(?:\s*k\b)?(?:\s*%)?"
-SEED_LIST = re.compile(rf"(?<![a-z])seeds[\s#:=]*(?P<list>\d+(?:{_SEP}\d+)+|{_RANGE})"
+SEED_LIST = re.compile(rf"(?:(?<![a-z])seeds|{SEEDS_WORDS})[\s#:=]*(?P<list>\d+(?:{_SEP}\d+)+|{_RANGE})"
                        r"(?![\d.,]*\d)", re.IGNORECASE)
 FIGURE_LIST = re.compile(rf"(?<![\w.,]){_ITEM}(?:{_SEP}{_ITEM})+(?!\w|\.\d)(?!,\d)", re.IGNORECASE)
 

@@ -11,10 +11,15 @@ leave out the outer pipes, and a cell may hold several figures joined by "/" in 
 its label names them. The model is the one the row, the column, the table's caption or
 the heading above names; a row whose model cell is empty is of the model named last in
 that column (LaTeX's multirow writes "Pre-trained" once, over its three seeds' rows, and
-the rows below it would otherwise take the caption's model). A table of one run has a row per field and no header ("| Best
-validation accuracy | 0.853 |" / "| Reached at step | 1200 |", a Word table under the
-heading "Pre-trained – seed 1"): its seed is the heading's. A report in a language with a
-decimal comma writes "0,853" and "1.200" (`cell_value`) and its own word for "step".
+the rows below it would otherwise take the caption's model). In a table with a column
+per seed, a row whose label names a field and no model ("| step | 1200 | 1400 |" under "|
+pre-trained best val | 0.853 | 0.851 |") is of the model the last row naming one named,
+as is one whose model cell, before a "Metric" column, is left blank under a merged cell;
+otherwise its steps and test accuracies are of no model. A table of one run has a row
+per field and no header ("| Best validation accuracy | 0.853 |" / "| Reached at step |
+1200 |", a Word table under the heading "Pre-trained – seed 1"): its seed is the
+heading's. A report in a language with a decimal comma writes "0,853" and "1.200"
+(`cell_value`) and its own words for "seed" and "step" (`seedwords.OTHER_LANGUAGES`).
 """
 
 from __future__ import annotations
@@ -23,16 +28,29 @@ import re
 from typing import Any
 
 from grader.checks.seedrecords import Claim, Claims
-from grader.checks.seedwords import FIELDS, KEYWORD, SEED, TEST, VAL, cell_value
+from grader.checks.seedwords import (
+    FIELDS,
+    KEYWORD,
+    SEED,
+    SEED_WORDS,
+    SEEDS_WORDS,
+    STEP_WORDS,
+    STEPS_WORDS,
+    TEST,
+    VAL,
+    cell_value,
+)
 
 TABLE_RULE = re.compile(r":?-{2,}:?")
-FIELD_WORDS = re.compile(rf"(?<![a-z])(?:(?P<seed>seed)|(?P<step>step|iter\w*)|"
-                         rf"(?P<best_validation>{VAL})|(?P<test>{TEST}))(?![a-z])", re.IGNORECASE)
-STEP_WORDS = ("bước", "schritt", "steg", "trin", "étape", "paso", "passo", "adım", "krok", "stap",
-              "langkah", "шаг", "步", "ステップ", "스텝", "चरण")
-""""Step" as a column header says it in the languages students write in (Vietnamese
-"Bước", Polish "Krok", Dutch "Stap", Indonesian "Langkah", Hindi "चरण", …): a column
-whose header is read as no field loses every step of the table."""
+FIELD_WORDS = re.compile(rf"(?<![a-z])(?:(?P<seed>seed|{SEED_WORDS})|(?P<step>step|iter\w*|"
+                         rf"{STEP_WORDS}|{STEPS_WORDS})|(?P<best_validation>{VAL})|(?P<test>{TEST}))"
+                         r"(?![a-z])", re.IGNORECASE)
+OTHER_FIELD = re.compile(rf"(?P<seed>{SEED_WORDS}|{SEEDS_WORDS})|(?P<step>{STEP_WORDS}|"
+                         rf"{STEPS_WORDS})", re.IGNORECASE)
+""""Seed" and "step" as a column header says them in the languages students write in
+(French "Graine" / "Pas", Vietnamese "Bước", Polish "Krok", Hindi "चरण", …; the words are
+`seedwords.OTHER_LANGUAGES`): a column whose header is read as no field loses every
+figure of its column."""
 CELL = re.compile(r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?%?|\.\d+%?")
 
 
@@ -59,10 +77,17 @@ def read_table(book: Claims, rows: list[tuple[int, list[str]]], seed: int | None
         seeds = [int(c) for c in header[1:]]  # "| Seed | 1 | 2 | 3 |"
     if sum(s is not None for s in seeds) >= 2:  # one column per seed
         named = tuple(s for s in seeds if s is not None)
+        lead = 1 + next(i for i, s in enumerate(seeds) if s is not None)
+        above: str | None = None  # the model the last row that named one named
         for number, cells in body:
-            label = cells[0] if cells else ""
+            label = " ".join(c.strip("*_ ") for c in cells[:lead] if c.strip("*_ "))
             key = column_role(label)
-            fam = book.families.first(label) or book.family
+            fam = book.families.first(label)
+            if fam is not None:
+                above = fam
+            elif key in FIELDS:
+                fam = above  # "| step | 1200 | …" under "| pre-trained best val | … |"
+            fam = fam or book.family
             for seed, cell in zip(seeds, cells[1:], strict=False):
                 if seed is None:
                     continue
@@ -284,11 +309,11 @@ def column_role(header: str) -> str | None:
     words = [(m.start(), {"val": "best_validation", "test": "test"}.get(str(m.lastgroup)))
              for m in KEYWORD.finditer(low) if m.lastgroup != "train"]
     for word, role in (("seed", "seed"), ("step", "step"), ("iter", "step"),
-                       *((w, "step") for w in STEP_WORDS),
                        ("model", "model"), ("init", "model"), ("run", "model")):
         pos = low.find(word)
         if pos >= 0:
             words.append((pos, role))
+    words += [(m.start(), str(m.lastgroup)) for m in OTHER_FIELD.finditer(low)]
     words.sort(key=lambda w: w[0])
     return words[0][1] if words else None
 

@@ -4,7 +4,10 @@ Why a module of its own: the sentences, the tables and the pairing of lab B's pe
 claims (`grader.checks.seedclaims`) must agree on what "val", "seed 2", "1.2k steps" or
 "85.3%" mean; one vocabulary here keeps a table header and a sentence from reading the
 same word two ways. A number gets its role (seed, step, epoch, accuracy) from the words
-around it before anything is paired, so a seed index is never read as an accuracy.
+around it before anything is paired, so a seed index is never read as an accuracy. A
+report in French or Spanish says "graine 1" or "semilla 1" and "au pas 1200" or "en el
+paso 1200": the words of the languages students write in are one table here
+(``OTHER_LANGUAGES``), read only next to a number.
 """
 
 from __future__ import annotations
@@ -12,8 +15,56 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-VAL = r"val(?:id(?:ation)?)?|dev(?:elopment)?|eval(?:uation)?"
-TEST = r"test(?:ing)?"
+OTHER_LANGUAGES: dict[str, dict[str, tuple[str, ...]]] = {
+    # language: {"seed" | "seeds" | "step" | "steps" | "and": its words}
+    "French": {"seed": ("graine",), "seeds": ("graines",), "step": ("pas", "étape"),
+               "steps": ("pas", "étapes"), "and": ("et",)},
+    "Spanish": {"seed": ("semilla",), "seeds": ("semillas",), "step": ("paso",),
+                "steps": ("pasos",), "and": ("y",)},
+    "Portuguese": {"seed": ("semente",), "seeds": ("sementes",), "step": ("passo",),
+                   "steps": ("passos",), "and": ("e",)},
+    "Italian": {"seed": ("seme",), "step": ("passo",), "steps": ("passi",), "and": ("e",)},
+    "German": {"step": ("schritt",), "steps": ("schritte", "schritten"), "and": ("und",)},
+    "Dutch": {"step": ("stap",), "steps": ("stappen",), "and": ("en",)},
+    "Norwegian, Danish, Swedish": {"seed": ("frø", "frö"), "step": ("steg", "steget", "trin"),
+                                   "steps": ("steg", "trin"), "and": ("og", "och")},
+    "Polish": {"seed": ("ziarno",), "step": ("krok", "kroku"), "steps": ("kroków", "kroki"),
+               "and": ("i",)},
+    "Turkish": {"step": ("adım",), "steps": ("adım",), "and": ("ve",)},
+    "Indonesian": {"step": ("langkah",), "steps": ("langkah",), "and": ("dan",)},
+    "Russian": {"seed": ("сид",), "step": ("шаг", "шаге", "шага"), "steps": ("шагов", "шага"),
+                "and": ("и",)},
+    "Vietnamese": {"seed": ("hạt giống",), "step": ("bước",), "steps": ("bước",),
+                   "and": ("và",)},
+    "Hindi": {"seed": ("बीज",), "step": ("चरण",), "steps": ("चरण",)},
+    "Georgian": {"step": ("ნაბიჯი", "ნაბიჯზე"), "steps": ("ნაბიჯი",)},
+    "Chinese": {"seed": ("种子", "種子"), "step": ("步",), "steps": ("步",)},
+    "Japanese": {"seed": ("シード",), "step": ("ステップ",), "steps": ("ステップ",)},
+    "Korean": {"seed": ("시드",), "step": ("스텝",), "steps": ("스텝",)},
+}
+"""The words for a seed and a step in the languages students write in, besides English's
+(German, Dutch and others say "Seed" too). Each counts only right before (a step, a seed)
+or right after (steps) a number, never alone: French "pas" is also "not", Italian "seme"
+a seed of any plant, so "ne dépasse pas 0.86" holds no step (an accuracy is no step)
+and "la graine" with no number is no seed. Where one language inflects the word, each
+form used next to a number is listed ("на шаге 1200", "1200 шагов"). "And" joins the
+last two of a list of seeds or figures ("graines 1, 2 et 3"), only between numbers."""
+
+
+def _words(kind: str) -> str:
+    """The words of `kind` of every language, longest first, as one alternation; a word
+    of an alphabet is whole (no letter touches it: "dépasse" holds no "pas"), one of the
+    scripts written without spaces ("第1200步") is not."""
+    words = sorted({w for lang in OTHER_LANGUAGES.values() for w in lang.get(kind, ())},
+                   key=len, reverse=True)
+    return "|".join(re.escape(w) if ord(w[0]) >= 0x3000  # Chinese, Japanese, Korean
+                    else rf"(?<![^\W\d_]){re.escape(w)}(?![^\W\d_])" for w in words)
+
+
+SEED_WORDS, SEEDS_WORDS, STEP_WORDS, STEPS_WORDS, AND_WORDS = (_words(k) for k in (
+    "seed", "seeds", "step", "steps", "and"))
+VAL = r"val(?:id(?:ation|ación|ação|azione|ierung)?)?|dev(?:elopment)?|eval(?:uation)?"
+TEST = r"test(?:ing|e)?"
 KEYWORD = re.compile(rf"(?<![a-z])(?:(?P<val>{VAL})|(?P<test>{TEST})|"
                      r"(?P<train>train(?:ing)?(?=[\s_-]*(?:acc|set|split|loss))))(?![a-z])",
                      re.IGNORECASE)
@@ -23,7 +74,8 @@ TRAIL = re.compile(rf"\s*\)?\s*(?:\(\s*)?(?:(?:on|in|for|at|of)\s+(?:the\s+)?)?"
                    rf"(?:held[- ]out\s+)?(?:(?P<val>{VAL})|(?P<test>{TEST}))(?![a-z])",
                    re.IGNORECASE)
 CHAIN = re.compile(r"^\s*(?:acc\w*|set|split)?\s*(?:,|and|&|/|or)\s*(?:the\s+)?$", re.IGNORECASE)
-SEED = re.compile(r"(?<![a-z])seed(?P<many>s)?[\s_#:=-]*(?:no\.?\s*|number\s*|of\s+)?"
+SEED = re.compile(rf"(?:(?<![a-z])seed(?P<many>s)?|(?P<several>{SEEDS_WORDS})|{SEED_WORDS})"
+                  r"[\s_#:=-]*(?:no\.?\s*|n[°º]\s*|number\s*|of\s+)?"
                   r"(?P<n>\d+)(?![\d.]*\d)", re.IGNORECASE)
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "1st": 1, "2nd": 2,
             "3rd": 3, "4th": 4, "5th": 5, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
@@ -36,10 +88,11 @@ GENERIC_SEED = re.compile(r"(?<![a-z])(?:(?:one|every|each|all|any|some|per|acro
                           r"(?:\w+\s+)?seeds?)(?![a-z])", re.IGNORECASE)
 """Seeds spoken of together or unnamed ("for one seed", "on every seed", "across seeds"):
 figures of such a sentence are no claim about the seed named before it."""
-STEP_BEFORE = re.compile(r"(?<![a-z])(?:global[\s_]+)?(?:step|iteration|iter|update)s?"
-                         r"[\s_#:=]*(?:no\.?\s*|number\s*)?$", re.IGNORECASE)
-STEP_AFTER = re.compile(r"^\s*(?:training\s+)?(?:steps|iterations|iters|updates)\b",
-                        re.IGNORECASE)
+STEP_BEFORE = re.compile(r"(?:(?<![a-z])(?:global[\s_]+)?(?:step|iteration|iter|update)s?"
+                         rf"|{STEP_WORDS}|{STEPS_WORDS})[\s_#:=]*(?:no\.?\s*|n[°º]\s*|number\s*)?$",
+                         re.IGNORECASE)
+STEP_AFTER = re.compile(r"^\s*(?:(?:training\s+)?(?:steps|iterations|iters|updates)\b"
+                        rf"|(?:{STEPS_WORDS}))", re.IGNORECASE)
 DURATION = re.compile(r"(?<![a-z])(?:every|for|with|of|over)\s+(?:(?:a\s+)?total\s+of\s+|"
                       r"about\s+|around\s+|~\s*|only\s+|just\s+)?$", re.IGNORECASE)
 """Words before "N steps" that make it a length of training or an interval ("trained for
@@ -231,7 +284,8 @@ def read_numbers(text: str) -> list[Number]:
         before = text[max(0, m.start() - 40):m.start()]
         after = text[m.end():m.end() + 30]
         if m.start() in seeds:
-            role = "seeds" if seeds[m.start()].group("many") else "seed"
+            named = seeds[m.start()]
+            role = "seeds" if named.group("many") or named.group("several") else "seed"
         elif (STEP_AFTER.match(after) and DURATION.search(before) or PER_RUN.match(after)
               ) and not pct:
             role = "other"
