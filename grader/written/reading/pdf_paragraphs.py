@@ -413,7 +413,19 @@ def _layout(blocks: list[_Block], heights: dict[int, float]) -> tuple[list[str],
     level = {s: min(i + 1, 6) for i, s in enumerate(sizes)}
     lines: list[str] = []
     pages: list[int] = []
+    # Code printed among prose (an R Markdown chunk, a notebook's cell, a listing) is fenced
+    # as Markdown has it, so "## [1] 21018401" is R's output, no heading, and "cls_head <-
+    # nhid * nclasses" an assignment, no formula offered as the answer. A report that is
+    # mostly code (a script handed in as its report, answers in its comments and prints)
+    # is read as text: its comments are its headings.
+    code = sum(p.code for p in paras if p.text.strip())
+    fence = code * 2 < sum(1 for p in paras if p.text.strip() and not p.table)
+    fenced = False  # inside a fenced run of code lines
     for para in paras:
+        if fence and para.code != fenced and para.text.strip():
+            lines.append("```")
+            pages.append(para.page)
+            fenced = para.code
         if para.table:
             out = para.rows
         elif para.heading_size:
@@ -424,4 +436,7 @@ def _layout(blocks: list[_Block], heights: dict[int, float]) -> tuple[list[str],
             if line.strip():
                 lines.append(_DIGIT_GROUPS.sub(lambda m: m.group().replace(", ", ","), line))
                 pages.append(para.page)
+    if fenced:
+        lines.append("```")
+        pages.append(pages[-1])
     return lines, pages

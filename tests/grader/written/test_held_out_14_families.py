@@ -181,3 +181,29 @@ def test_a_text_box_in_vml_alone_is_read(tmp_path):
     text = read_document(word_file(tmp_path, body)).text
     assert "22,696,960" in text
     assert text.index("Total: 22,696,960") < text.index("Token embeddings")
+
+
+def test_code_among_prose_in_a_pdf_is_fenced(tmp_path):
+    """An R Markdown chunk printed to PDF: its output "## [1] 10968602" is no heading and
+    its assignment no formula; the prose around it is read as prose."""
+    from grader.written.reading import read_document
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    lines = [("helv", "Question 3"), ("helv", "I counted the parameters by hand in R."),
+             ("cour", "cls_head <- nhid * nclasses + nclasses"), ("cour", "cls_total"),
+             ("cour", "## [1] 10968602"),
+             ("helv", "With the 2-class head the classifier has 10,968,602 parameters."),
+             ("helv", "Almost half of the LM model was its output layer.")]
+    y, last = 100, "helv"
+    for font, text in lines:
+        y += 30 if font != last else 0  # the chunk's box: a block of its own
+        page.insert_text((72, y), text, fontsize=11, fontname=font)
+        y += 24 if font == "helv" else 13
+        last = font
+    doc.save(tmp_path / "rmd.pdf")
+    text = read_document(tmp_path / "rmd.pdf").text.splitlines()
+    assert text[2:7] == ["```", "cls_head <- nhid * nclasses + nclasses", "cls_total",
+                         "## [1] 10968602", "```"]
+    found = extract_answers("\n".join(text), [QuestionSpec("cls", ("Question 3",))])
+    assert found["cls"].answer == "10,968,602"
