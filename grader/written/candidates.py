@@ -60,7 +60,7 @@ _BOLD_SPANS = re.compile(r"\*\*(.+?)\*\*|__(.+?)__|\\textbf\{([^{}]*)\}|\\mathbf
 _BOXED_SPANS = re.compile(r"\\(?:boxed|fbox)\{((?:[^{}]|\{[^{}]*\})*)\}|\[\[(.+?)\]\]")
 _KEYWORDS = re.compile(
     r"\b(total|therefore|thus|hence|answer|result|gives|overall|altogether|so|i\.e\.|that is"
-    r"|which is|equals|comes to|amounts to|works out (?:to|at))"
+    r"|which is|equals|comes to|amounts to|works out (?:to|at)|gets?|obtains?|obtained)"
     r"(?!\w)", re.I
 )
 _OPERATOR_AFTER = re.compile(
@@ -364,7 +364,11 @@ def _tier(row: _Row, m: re.Match[str], before: str, after: str, written: str,
         return TIER_NUMBER, "number"  # "with L = 48 and H = 6144": the question's data
     if row.boxes(ns, ne):
         return TIER_FINAL, "boxed"
-    if row.cells is not None and row.cells[0] <= s < row.cells[1]:
+    if row.cells is not None and row.cells[0] <= s < row.cells[1] and (
+            row.in_bold(ns, ne) or not any(row.cells[0] <= bs < row.cells[1]
+                                           for bs, _ in row.bold)):
+        # a cell holding its working and a bold final ("... = 25,769,803,776 bytes / 2^30
+        # **Final: 24 GB**", a Google Doc's table a question): the bold value is the cell's
         return TIER_FINAL, "answer cell"
     if row.answer_line and settled:
         return TIER_FINAL, "answer line"
@@ -411,6 +415,19 @@ def _named_result(before: str) -> bool:
             and not any(ch in name for ch in "=≈:|"))
 
 
+def _completes(sources: Sequence[Source], index: int, before: str, after: str) -> bool:
+    """Whether a value alone on its line is the result of the product or sum on the line
+    above, with no "=" between them ("98,304 × 2 × 48" / "9,437,184": a boxed result under
+    display mathematics, the "=" left to the eye)."""
+    if index == 0 or before.strip(" *_$") or after.strip(" *_$.") or sources[index].code:
+        return False
+    above = sources[index - 1]
+    tail = clean(above.text).rstrip(" *_$.")
+    last = tail.rsplit("=", 1)[-1].rsplit("≈", 1)[-1]
+    return (not above.code and not above.table and tail[-1:].isdigit()
+            and (any(op in last for op in "×*·+/÷") or " x " in last) and has_digit(last))
+
+
 def _number_candidates(row: _Row, matches: Sequence[re.Match[str]], sources: Sequence[Source],
                        index: int, symbols: Mapping[str, Any] | None,
                        names: Sequence[str]) -> list[Candidate]:
@@ -433,6 +450,8 @@ def _number_candidates(row: _Row, matches: Sequence[re.Match[str]], sources: Seq
         tier, why = _tier(row, m, before, after, written,
                           _sentence(row, before, sources, index), names)
         ns, ne = m.span(1)
+        if tier == TIER_NUMBER and _completes(sources, index, before, after):
+            tier, why = TIER_CONCLUSIVE, "result of the line above"
         if tier > TIER_NUMBER and _datum(written, after, symbols):
             tier, why = TIER_NUMBER, "the question's datum"  # "all 48 layers have ..."
         in_parens = before.count("(") - before.count("^(") > before.count(")")

@@ -52,12 +52,14 @@ NUMS = ("num", "num2", "num3", "num4", "num5", "bare")
 _BARE = (rf"(?P<bare>\d+)(?=\s*\(\s*[a-hA-H]\s*\)|\s?(?-i:[a-h])(?:[-–.]{ROMAN})?\)"
          rf"|(?-i:[a-h])[.:](?:\s|$)|\.\d{{1,2}}(?![\d.,])"
          rf"|\s?(?-i:[a-h])(?:\s*{ROMAN}|10|[1-9])?\s*{ARROW}|(?-i:[a-h])\s+{ROMAN}:\s"
-         rf"|\s?(?-i:[a-h])(?:\s+{ROMAN})?\s*$"
+         rf"|\s?(?-i:[a-h])(?:(?:\s+|[-–.]){ROMAN})?(?=\s*$|\s{{2}}|\t)"
          rf"|\.(?-i:[a-h])\.(?=\s|$|\*|(?-i:{ROMAN})\.))")
 """A question number with no word before its letter: "3(c)", "3c)", "3e-ii)" (a phone's
 shorthand), "3c.", "3.3", and as a note typed fast has it, an arrow marking the answer:
 "3e ii ->", "3e2 ->", "3 c ->", or a colon after the numeral: "3e ii: ...", or the label
-alone on its line: "3c", "3e ii" (nothing after it can be a value it was read from). "3.a." and
+alone on its line: "3c", "3e ii" (nothing after it can be a value it was read from), or
+set off from its answer by a column of spaces: "3c      25.8 gigabytes", "3e-III  0.065"
+(an answers-only sheet aligned with spaces or tabs). "3.a." and
 "3.a.ii." are Word's multilevel outline numbers ("%1.%2.%3.")."""
 _PART_WORD = (r"(?:(?:sub[\s-]?)?(?:part|question|item|teil)|parte|al[íi]nea|letra|小問|소문항"
               r"|onderdeel|deelvraag|podpunkt|punkt|(?<![^\W\d_])ý|bagian|butir)")
@@ -94,7 +96,7 @@ def _roman_part(tag: str = "") -> str:
             rf"|\s+(?P<r6{tag}>{ROMAN})\.(?=\s|$|\*)"
             rf"|\s*[-–—.,]\s*\(\s*(?P<r7{tag}>{ROMAN})\s*\)"
             rf"|\s+(?P<r10{tag}>{ROMAN})(?::|\s*{ARROW})(?=\s|$)"
-            rf"|\s+(?P<r11{tag}>{ROMAN})\s*$"
+            rf"|\s+(?P<r11{tag}>{ROMAN})(?=\s*$|\s{{2}}|\t)"
             rf"|\s*\(\s*(?P<n1{tag}>10|[1-9])\s*\)|[.\-–](?P<n2{tag}>10|[1-9])(?![\d.,]))")
 
 

@@ -185,7 +185,7 @@ def read_lines(text: str, lettered: set[str] | None = None,
             mark = Mark(((*closed[:3], mark.paths[0][3]),), mark.content)
         opens = False
         if mark is not None:
-            new = _apply(mark, paths, lettered)
+            new = _apply(mark, paths, lettered, heading and MD_HEADING.match(raw) is not None)
             if new is not None:
                 if new[0] == END and paths and paths[0] != END:
                     closed = paths[0]
@@ -364,8 +364,12 @@ def split_run_in(text: str, targets: Sequence[Target | None]) -> str:
     return "".join(out) + "\n"
 
 
-def _apply(mark: Mark, paths: tuple[Path, ...], lettered: set[str]) -> tuple[Path, ...] | None:
-    """The paths after a line with ``mark``, or None when the mark does not count."""
+def _apply(mark: Mark, paths: tuple[Path, ...], lettered: set[str],
+           titled: bool = False) -> tuple[Path, ...] | None:
+    """The paths after a line with ``mark``, or None when the mark does not count.
+    ``titled``: the mark opens a Markdown heading, so a part before the current one
+    ("### (e) (II)" after "### (e) (III)": answers out of order) is that part again, not
+    a list inside the answer."""
     if mark.letter_only or mark.roman_only:
         if not paths or paths[0] == END:
             return None
@@ -374,11 +378,11 @@ def _apply(mark: Mark, paths: tuple[Path, ...], lettered: set[str]) -> tuple[Pat
         if new_letter is not None and new_letter == letter and new_roman is not None:
             new_letter = None  # "a-ii" under "Q3-a": the numeral is what moves on
         if new_letter is not None:
-            if letter is not None and new_letter <= letter:
+            if letter is not None and new_letter <= letter and not titled:
                 return None  # "a)" after "(c)": a list inside the answer
             return ((kind, num, new_letter, new_roman),)
         assert new_roman is not None
-        if roman is not None and ROMAN_VALUES[new_roman] <= ROMAN_VALUES[roman]:
+        if roman is not None and ROMAN_VALUES[new_roman] <= ROMAN_VALUES[roman] and not titled:
             return None
         return ((kind, num, letter, new_roman),)
     if mark.weak and mark.paths[0][1] not in lettered:

@@ -212,7 +212,7 @@ def contents_lines(lines: Sequence[str]) -> set[int]:
         if len(entries) >= 3 and (all(e[2] for e in entries) or titled):
             found.update(e[0] for e in entries)
         i = max(j, i + 1)
-    return found | _navigation_lines(lines)
+    return found | _navigation_lines(lines) | _titled_navigation(lines)
 
 
 def _navigation_entries(raw: str) -> int:
@@ -251,6 +251,39 @@ def _navigation_lines(lines: Sequence[str]) -> set[int]:
         if len(run) >= 3 and sum(c for _, c in run) >= 4:
             found.update(k for k, _ in run)
         run = []
+    return found
+
+
+NAVIGATION_WORDS = ("on this page", "in this section", "page contents", "on this page:",
+                    *CONTENTS_WORDS)
+"""The title over a page's own navigation (Quarto, Jupyter Book, Read the Docs, a wiki)."""
+NAVIGATION_ENTRY_CHARS = 48
+MAX_NAVIGATION_ENTRIES = 24
+
+
+def _titled_navigation(lines: Sequence[str]) -> set[int]:
+    """A page's navigation under its title ("On this page", a Quarto page's margin printed
+    beside the text): the short lines under it, each a title with no sentence, value or
+    table in it, are its entries ("1 Question 1", "3.1 Language modeling", "task"); they
+    open no section. It ends at the first line that is more than such a title, or that
+    names an entry again (the text resumed under the heading the navigation listed)."""
+    found: set[int] = set()
+    for k, raw in enumerate(lines):
+        title = (heading_text(raw) or raw).strip(" #*_:").lower()
+        if title not in NAVIGATION_WORDS:
+            continue
+        entries: list[int] = []
+        seen: set[str] = set()
+        for j in range(k + 1, min(len(lines), k + 1 + MAX_NAVIGATION_ENTRIES)):
+            text = lines[j].strip().strip("*_")
+            if not text or len(text) > NAVIGATION_ENTRY_CHARS or text.startswith(("|", "#")) \
+                    or text.endswith((".", ":", "?")) or any(c in text for c in "=≈%") \
+                    or text in seen:  # an entry again: the page's own heading, resumed
+                break
+            seen.add(text)
+            entries.append(j)
+        if len(entries) >= 3:
+            found.update(entries)
     return found
 
 

@@ -23,7 +23,7 @@ from grader.written.reading.pdf_margins import (
     _drop_margins,
     _drop_point_tallies,
 )
-from grader.written.reading.pdf_page import _Block, _Line, _Para
+from grader.written.reading.pdf_page import _Block, _Line, _Para, _Span
 from grader.written.reading.pdf_rows import (
     _limits_of,
     _merge_markers,
@@ -264,6 +264,62 @@ def _join_wrapped_headings(paras: list[_Para]) -> list[_Para]:
     return out
 
 
+MARKER_CHARS = 6
+"""The longest marker set apart in a margin: "(b)", "(III)", "3.", "(e)"."""
+
+
+def _hung_markers(blocks: list[_Block]) -> list[_Block]:
+    """A part's marker hung in the margin, printed after the text it marks (LaTeX's exam
+    class, a hanging list: "(b)" is a block of its own, left of its paragraph's first line
+    and on its baseline, but written to the page after it) goes back into that line, so
+    the paragraph it labels follows it, as the page shows. Only a short one-line block
+    that ends like a marker (")" or ".") and an earlier block with a line on its baseline
+    starting less than three ems to its right ("(a)  (I)  Causal language ...": a
+    sub-part's marker between its part's and the text)."""
+    hung: dict[int, _Line] = {}  # id of the line a marker opens -> the marker's line
+    for k, block in enumerate(blocks):
+        if len(block.lines) != 1 or block.row:
+            continue
+        mark = block.lines[0]
+        text = mark.text.strip()
+        if not 2 <= len(text) <= MARKER_CHARS or text[-1] not in ").":
+            continue
+        for j in range(k - 1, -1, -1):
+            other = blocks[j]
+            if other.page != block.page:
+                break
+            line = next((ln for ln in other.lines[:MAX_HUNG_LINES]
+                         if abs(ln.baseline - mark.baseline) <= 0.35 * mark.size
+                         and 0 < ln.x0 - mark.x1 < 3 * mark.size and id(ln) not in hung), None)
+            if line is not None:
+                hung[id(line)] = mark
+                break
+    if not hung:
+        return blocks
+    moved = {id(mark) for mark in hung.values()}
+    out = []
+    for block in blocks:
+        if len(block.lines) == 1 and id(block.lines[0]) in moved:
+            continue
+        if any(id(ln) in hung for ln in block.lines):
+            block = _Block([_opened(hung[id(ln)], ln) if id(ln) in hung else ln
+                            for ln in block.lines], block.page, block.rules, block.row)
+        out.append(block)
+    return out
+
+
+def _opened(mark: _Line, line: _Line) -> _Line:
+    """``line`` with the marker hung before it as its first words."""
+    space = _Span(" ", mark.x1, line.x0, line.baseline, line.size, False, False, False, 0)
+    return _Line([*mark.spans, space, *line.spans], mark.x0, line.x1, min(mark.y0, line.y0),
+                 max(mark.y1, line.y1), line.baseline, line.size)
+
+
+MAX_HUNG_LINES = 40
+"""How far into a block a hung marker's line is looked for (a page of long blocks stays
+linear)."""
+
+
 def _rejoin(blocks: list[_Block]) -> list[_Block]:
     """Blocks that continue the previous block's line are one block again.
 
@@ -389,6 +445,7 @@ def _logical_runs(runs: list[Run], rtl: bool) -> list[Run]:
 
 def _layout(blocks: list[_Block], heights: dict[int, float]) -> tuple[list[str], list[int]]:
     blocks = _rejoin(_drop_point_tallies(_drop_margins(_drop_line_numbers(blocks), heights)))
+    blocks = _hung_markers(blocks)
     rtl = _rtl_pages(blocks)
     edges = _right_edges(blocks)
     paras = _join_broken([p for b in blocks for p in _paragraphs(b, b.page in rtl, edges)])

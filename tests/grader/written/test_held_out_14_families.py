@@ -207,3 +207,15 @@ def test_code_among_prose_in_a_pdf_is_fenced(tmp_path):
                          "## [1] 10968602", "```"]
     found = extract_answers("\n".join(text), [QuestionSpec("cls", ("Question 3",))])
     assert found["cls"].answer == "10,968,602"
+
+
+def test_a_page_navigation_under_its_title_opens_no_section():
+    """Quarto prints its "On this page" margin beside the text; read in the flow, its
+    entries ("3.2 Classification task") would open the part before the real heading."""
+    lines = ["LM head (weight)", "**On this page**", "1 Question 1", "2 Question 2",
+             "3.1 Language modeling task", "task", "3.2 Classification task",
+             "4 Question 4", "**Total**", "3.2 Classification task", "Same body, new head:"]
+    assert contents_lines(lines) == {2, 3, 4, 5, 6, 7, 8}
+    # a heading "Contents" over prose is no navigation
+    assert contents_lines(["## Contents", "This report holds my answers to all parts.",
+                           "Q3 (c)", "25.77 GB"]) == set()
