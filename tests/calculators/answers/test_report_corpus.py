@@ -211,6 +211,44 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "reads '10,000,200': wrong 0; should read '20,963,600': convention no_biases 0.5",
     ('h14-labA-word-quarto', 'claim', 'pdf'):
         'reads better: None; should read better: scratch',
+    # held out 16 (a third class as a TA receives it), measured once at d386a71: 24/31 PDF,
+    # 28/31 DOCX, 21/29 text
+    ('h16-p3-latex-amsart', 'q3a2.loss', 'pdf'):
+        "reads '0.2877': close 0.75; should read '0.2877': correct 1",
+    ('h16-p3-latex-beamer', 'q3d', 'pdf'):
+        "reads '0.065 %': wrong 0; should read '14.50 billion': correct 1",
+    ('h16-p3-latex-beamer', 'q3e1', 'pdf'):
+        "reads nothing: no notebook was handed in; h16-p3-latex-beamer.pdf: no heading matching ['Q3 (e)']; should read '9,437,184': correct 1",
+    ('h16-p3-latex-beamer', 'q3e2', 'pdf'):
+        "reads nothing: no notebook was handed in; h16-p3-latex-beamer.pdf: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
+    ('h16-p3-latex-beamer', 'q3e3', 'pdf'):
+        "reads nothing: no notebook was handed in; h16-p3-latex-beamer.pdf: no heading matching ['Q3 (e)']; should read '0.065 %': correct 1",
+    ('h16-p3-latex-tcolorbox', 'q3e1', 'pdf'):
+        "reads '98,304': wrong 0; should read '9,437,184': correct 1",
+    ('h16-p3-latex-tcolorbox', 'q3e3', 'pdf'):
+        "reads '0.00065': correct 1; should read '0.00065 %': wrong 0",
+    ('h16-p3-docx-cover', 'q3a2.p', 'docx'):
+        "reads '26.7791': wrong 0; should read '0.7500': correct 1",
+    ('h16-p3-docx-cover', 'q3a2.loss', 'docx'):
+        "reads '0.2877': close 0.75; should read '0.2877': correct 1",
+    ('h16-p3-txt-whatsapp', 'q3a2.p', 'text'):
+        "reads nothing: no notebook was handed in; h16-p3-txt-whatsapp.txt: no heading matching ['Q3 (a)']; should read '0.75': correct 1",
+    ('h16-p3-txt-whatsapp', 'q3a2.loss', 'text'):
+        "reads nothing: no notebook was handed in; h16-p3-txt-whatsapp.txt: no heading matching ['Q3 (a)']; should read '0.1249': convention log10 0.5",
+    ('h16-p3-txt-whatsapp', 'q3c', 'text'):
+        "reads nothing: no notebook was handed in; h16-p3-txt-whatsapp.txt: no heading matching ['Q3 (c)']; should read '25.8 GB': correct 1",
+    ('h16-p3-txt-whatsapp', 'q3d', 'text'):
+        "reads nothing: no notebook was handed in; h16-p3-txt-whatsapp.txt: no heading matching ['Q3 (d)']; should read '0.302 billion': convention one_layer 0.25",
+    ('h16-p3-txt-whatsapp', 'q3e1', 'text'):
+        "reads nothing: no notebook was handed in; h16-p3-txt-whatsapp.txt: no heading matching ['Q3 (e)']; should read '9437184': correct 1",
+    ('h16-p3-txt-whatsapp', 'q3e2', 'text'):
+        "reads nothing: no notebook was handed in; h16-p3-txt-whatsapp.txt: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
+    ('h16-p3-txt-whatsapp', 'q3e3', 'text'):
+        "reads nothing: no notebook was handed in; h16-p3-txt-whatsapp.txt: no heading matching ['Q3 (e)']; should read '0.065%': correct 1",
+    ('h16-p3-md-jupyter', 'q3a2.loss', 'text'):
+        "reads '0.2877': close 0.75; should read '0.2877': correct 1",
+    ('h16-labB-docx-landscape', 'seeds', 'docx'):
+        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 18/18 confirmed",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.
@@ -224,6 +262,13 @@ CHECKER_MISSES: dict[tuple[str, str], str] = {
     "(off by 0.073 %)",
     ("h4-labB-md-rmarkdown", "q1"): "no biases and no LayerNorm combined, unstated: close "
     "(off by 0.094 %)",
+    # held out 16: the loss from the probability rounded to 0.75 (-ln 0.75 = 0.2877, where
+    # the exact logits give 0.28762). The corpus' first writer called it a rounding slip
+    # (p3-docx-e-ii: close); held-out-16's writer calls it right. A rule for the course to
+    # set in the pack (a tolerance on the loss), not a reading miss: left as the pack says.
+    ("h16-p3-latex-amsart", "q3a2.loss"): "0.2877 from the rounded probability: close",
+    ("h16-p3-docx-cover", "q3a2.loss"): "0.2877 from the rounded probability: close",
+    ("h16-p3-md-jupyter", "q3a2.loss"): "0.2877 from the rounded probability: close",
 }
 
 
