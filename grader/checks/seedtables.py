@@ -15,7 +15,11 @@ the rows below it would otherwise take the caption's model). In a table with a c
 per seed, a row whose label names a field and no model ("| step | 1200 | 1400 |" under "|
 pre-trained best val | 0.853 | 0.851 |") is of the model the last row naming one named,
 as is one whose model cell, before a "Metric" column, is left blank under a merged cell;
-otherwise its steps and test accuracies are of no model. A table of one run has a row
+otherwise its steps and test accuracies are of no model. A row per model may instead
+hold every run, a group of columns per seed under a header of two rows ("| Model | Seed 1 |
+Seed 2 |" over "| | best val | step | test | best val | step | test |", a Word table whose
+"Seed N" cells span their group): each column's seed is its group's and its field the one
+the second row names (`_read_seed_groups`). A table of one run has a row
 per field and no header ("| Best validation accuracy | 0.853 |" / "| Reached at step |
 1200 |", a Word table under the heading "Pre-trained – seed 1"): its seed is the
 heading's. A report in a language with a decimal comma writes "0,853" and "1.200"
@@ -61,7 +65,7 @@ def read_table(book: Claims, rows: list[tuple[int, list[str]]], seed: int | None
             if not all(TABLE_RULE.fullmatch(c) for c in cells if c)]
     if _read_pairs(book, rows, seed):
         return
-    if len(rows) < 2:
+    if len(rows) < 2 or _read_seed_groups(book, rows):
         return
     (_, header), body = _header_rows(rows, book)
     first = len(book.claims)
@@ -123,6 +127,77 @@ def read_table(book: Claims, rows: list[tuple[int, list[str]]], seed: int | None
             for field, value in _figures(cell, head, role):
                 book.add(seed, fam or row_family, number, "| " + " | ".join(cells) + " |",
                          field, value, open_claims)
+
+
+def _read_seed_groups(book: Claims, rows: list[tuple[int, list[str]]]) -> bool:
+    """A table with a row per model and a group of columns per seed, its header over two
+    rows: "| Model | Seed 1 | Seed 2 |" above "| | best val | step | test | best val | step
+    | test |" (a Word table in a landscape section, each "Seed N" cell spanning its run's
+    columns). Each column's seed is its group's and its field the one the second row
+    names. The span is given once per merged cell (the DOCX reader: the top row then has
+    fewer cells, and the groups must share the figure columns evenly), as empty cells
+    after the seed (Markdown), or repeated in each column it covers. True when the header
+    is such a pair of rows, even where the groups cannot be told apart (then nothing is
+    read: a figure under the wrong seed would contradict the logs); False otherwise."""
+    top = [c.strip("*_ ") for c in rows[0][1]]
+    sub = [c.strip("*_ ") for c in rows[1][1]]
+    top_seeds = [_seed_cell(c) for c in top]
+    if len({s for s in top_seeds if s is not None}) < 2 or any(
+            ch.isdigit() for c in sub for ch in c):
+        return False
+    roles = [column_role(c) for c in sub]
+    lead = next((i for i, r in enumerate(roles) if r in FIELDS), 0)
+    if lead < 1 or len(sub) - lead < 4 or any(r not in FIELDS for r in roles[lead:]):
+        return False
+    columns = _group_seeds(top, top_seeds, lead, len(sub))
+    if not columns:
+        return True
+    groups: dict[int | None, list[str | None]] = {}
+    for column, role in zip(columns, roles[lead:], strict=True):
+        groups.setdefault(column, []).append(role)
+    if any(len(set(g)) != len(g) for g in groups.values()):
+        return True  # a field twice under one seed: the groups are not the seeds'
+    above: str | None = None  # the model of a row whose label cell is left blank
+    for number, cells in rows[2:]:
+        if len(cells) != len(sub):
+            continue
+        label = " ".join(c.strip("*_ ") for c in cells[:lead] if c.strip("*_ "))
+        fam = book.families.first(label)
+        if fam is not None:
+            above = fam
+        elif not label:
+            fam = above
+        fam = fam or book.family
+        open_claims: dict[Any, Claim] = {}
+        for seed_of, role, cell in zip(columns, roles[lead:], cells[lead:], strict=True):
+            value = cell_value(cell, str(role))
+            if value is not None:
+                book.add(seed_of, fam, number, "| " + " | ".join(cells) + " |", str(role),
+                         value, open_claims)
+    return True
+
+
+def _group_seeds(top: list[str], seeds: list[int | None], lead: int, width: int
+                 ) -> list[int | None]:
+    """The seed of each figure column (from `lead` to `width`) under a top row of seed
+    groups; empty when the top row does not say it. A top row as wide as the row below
+    gives each column the seed named over it or, under an empty cell, the one on its left;
+    a narrower one (each merged cell once) has as many label cells as the row below and
+    then one cell per seed, each over an equal share of the figure columns."""
+    if len(top) == width:
+        out: list[int | None] = []
+        last: int | None = None
+        for cell, seed in zip(top[lead:], seeds[lead:], strict=True):
+            if seed is None and cell:
+                return []
+            last = seed if seed is not None else last
+            out.append(last)
+        return out if out and out[0] is not None else []
+    named = seeds[lead:]
+    if len(top) > width or any(s is None for s in named) or any(seeds[:lead]):
+        return []
+    share, rest = divmod(width - lead, len(named))
+    return [] if rest or share < 2 else [s for s in named for _ in range(share)]
 
 
 def _header_rows(rows: list[tuple[int, list[str]]], book: Claims
