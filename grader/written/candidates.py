@@ -60,7 +60,7 @@ _BOLD_SPANS = re.compile(r"\*\*(.+?)\*\*|__(.+?)__|\\textbf\{([^{}]*)\}|\\mathbf
 _BOXED_SPANS = re.compile(r"\\(?:boxed|fbox)\{((?:[^{}]|\{[^{}]*\})*)\}|\[\[(.+?)\]\]")
 _KEYWORDS = re.compile(
     r"\b(total|therefore|thus|hence|answer|result|gives|overall|altogether|so|i\.e\.|that is"
-    r"|which is|equals|comes to|amounts to|works out (?:to|at)|gets?|obtains?|obtained)"
+    r"|which is|equals|comes to|amounts to|works out (?:to|at)|(?:we|i)(?: can| could| would)? get|obtain(?:s|ed)?)"
     r"(?!\w)", re.I
 )
 _OPERATOR_AFTER = re.compile(
@@ -356,8 +356,8 @@ def _tier(row: _Row, m: re.Match[str], before: str, after: str, written: str,
     operand = bool(_OPERATOR_AFTER.match(after)) or bool(
         _PAREN_AFTER.match(after) and not _unit_last(written)) or bool(
         before.rstrip(" \t\n*{(").endswith(_OPERATORS))
-    chain_continues = bool(_CHAIN_AFTER.search(
-        _NEXT_ITEM.split(after, 1)[0] if row.answer_line else _past_remark(after)))
+    chain_continues = bool(_CHAIN_AFTER.search(_this_sentence(
+        _NEXT_ITEM.split(after, 1)[0] if row.answer_line else _past_remark(after))))
     settled = not operand and not chain_continues
     keyword = _KEYWORDS.search(sentence)
     if defines(before, names):
@@ -389,6 +389,16 @@ def _tier(row: _Row, m: re.Match[str], before: str, after: str, written: str,
     if _IS_BEFORE.search(before) and _SENTENCE_CLOSES.match(after) and not operand:
         return TIER_CONCLUSIVE, "ends a sentence"  # "... by LoRA are 9,437,184."
     return TIER_NUMBER, "number"
+
+
+def _this_sentence(after: str) -> str:
+    """What follows a value up to the end of its sentence: "= 0.7500. The cross-entropy
+    loss is then −ln(0.7500) = 0.2877" ends the chain at the full stop; the next
+    sentence's "=" is its own working."""
+    end = _SENTENCE_END.search(after)
+    stop = end is not None and after[end.start()] == "." \
+        and not after[end.end():end.end() + 1].isdigit()  # "=1. 1.1052": no sentence's end
+    return after[:end.start()] if stop and end is not None else after
 
 
 def _past_remark(after: str) -> str:

@@ -29,6 +29,7 @@ from grader.written.candidates import (
     environment_answer,
     only_value,
 )
+from grader.written.labels import parse_label, read_mark
 from grader.written.offered import pick, shotgun
 from grader.written.owners import labelled_lines, own_candidates
 from grader.written.phrases import (
@@ -98,13 +99,23 @@ def _under_answer_headings(found: Sequence[Block]) -> set[int]:
     values beat the working before (a notebook exported to Markdown: code, its output, then
     "### Answer") or after them (the answer stated first)."""
     out: set[int] = set()
-    under = False
+    under = named = False
     for block in found:
         if block.kind == "heading":
             under = is_answer_heading(block.text)
+            named = under and "(" in block.text  # "Answer (e)(II)": that part's answer only
+        elif under and (parse_label(block.text) is not None
+                        or named and _opens_part(block.text)):
+            under = False  # "**Q3 (d)**" in bold (no heading to the blocks), "(III) ..."
         elif under and block.kind not in ("code", "table"):  # a table's header says
             out.update(range(block.line, block.end_line + 1))
     return out
+
+
+def _opens_part(text: str) -> bool:
+    """Whether ``text`` opens with a part's marker ("(III) 9,437,184 / ...")."""
+    mark = read_mark(text, heading=False)
+    return mark is not None and (mark.letter_only or mark.roman_only)
 
 
 class _Reader:

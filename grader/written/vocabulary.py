@@ -508,8 +508,12 @@ exported to Markdown has it): what stands under it, to the next heading, is the 
 
 
 def is_answer_heading(text: str) -> bool:
-    """Whether a heading's text (markers and markup aside) is only an answer word."""
-    return " ".join(text.strip(" #*_:.\t").lower().split()) in ANSWER_HEADINGS
+    """Whether a heading's text (markers and markup aside) is only an answer word, or one
+    naming the part it answers in brackets ("Answer (e)(I)", a tcolorbox's title)."""
+    words = " ".join(text.strip(" #*_:.\t").lower().split())
+    while words.endswith(")") and "(" in words and len(words) - words.rfind("(") <= 7:
+        words = words[:words.rfind("(")].rstrip(" :")
+    return words in ANSWER_HEADINGS
 
 
 TOTAL_WORDS = frozenset({"total", "totals", "sum", "overall", "all", "gesamt", "insgesamt",

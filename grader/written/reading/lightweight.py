@@ -151,22 +151,33 @@ _STUDENT_SPEAKERS = ("me", "i", "student", "myself")
 
 def _turn(line: str) -> tuple[str, str, int, bool] | None:
     """(speaker, said, where the said text starts, whether time-stamped) of a chat turn:
-    ``[14:02] TA: Let's start with Question 1.``, ``Me: …``; the time stamp optional, the
+    ``[14:02] TA: Let's start with Question 1.``, ``Me: …``, WhatsApp's ``[27/11/26,
+    23:38] Kevin Okafor: …`` and ``27/11/2026, 23:38 - Kevin Okafor: …``; the time stamp optional, the
     speaker one or two words before a colon, never an answer word ("Answer: …")."""
     rest = line.lstrip()
     stamped = rest.startswith("[")
-    if stamped:
-        close = rest.find("]")
-        stamp = rest[1:close]
-        if close < 0 or not stamp or not all(c.isdigit() or c in ":. " for c in stamp):
+    dash = rest.find(" - ") if rest[:1].isdigit() else -1
+    if stamped or dash > 0:
+        close = rest.find("]") if stamped else dash
+        stamp = rest[1:close] if stamped else rest[:dash]
+        if close < 0 or not _stamp(stamp):
             return None
-        rest = rest[close + 1:].lstrip()
+        rest = rest[close + (1 if stamped else 3):].lstrip()
+        stamped = True
     colon = rest.find(":")
     speaker = rest[:colon].strip()
     if (colon <= 0 or len(speaker.split()) > 2 or not speaker[:1].isalpha()
             or not rest[colon + 1:colon + 2].isspace() or is_answer_heading(speaker)):
         return None
     return speaker.lower(), rest[colon + 1:].strip(), len(line) - len(rest) + colon + 1, stamped
+
+
+def _stamp(text: str) -> bool:
+    """Whether ``text`` is a chat's time stamp: "14:02", or with the date as WhatsApp
+    exports it ("27/11/26, 23:38", "11/27/26, 11:38:05 PM", Android's "27/11/2026, 23:38"
+    before " - ")."""
+    return ":" in text and any(c.isdigit() for c in text) and all(
+        c.isdigit() or c in ":./,- " or c in "APMapm" for c in text)
 
 
 def _transcript(lines: list[str]) -> list[str]:

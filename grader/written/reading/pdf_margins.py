@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from grader.written.reading.pdf_page import _Block, _Line
+from grader.written.vocabulary import QUESTION_LABEL
 
 MARGIN = 0.1
 """Top and bottom fraction of a page where running headers and footers live."""
@@ -31,6 +32,7 @@ def _drop_margins(blocks: list[_Block], heights: dict[int, float]) -> list[_Bloc
         return line.y1 < MARGIN * h or line.y0 > (1 - MARGIN) * h
 
     seen: dict[str, set[int]] = {}
+    exact: dict[str, set[int]] = {}  # the same text, digits and all
     top: dict[int, float] = {}
     bottom: dict[int, float] = {}
     for block in blocks:
@@ -41,6 +43,7 @@ def _drop_margins(blocks: list[_Block], heights: dict[int, float]) -> list[_Bloc
             bottom[block.page] = max(bottom.get(block.page, line.y1), line.y1)
             if in_margin(line, block.page):
                 seen.setdefault(_key(line.text), set()).add(block.page)
+                exact.setdefault(" ".join(line.text.split()), set()).add(block.page)
     baselines: dict[int, list[float]] = {}
     for block in blocks:
         baselines.setdefault(block.page, []).extend(ln.baseline for ln in block.lines)
@@ -70,7 +73,8 @@ def _drop_margins(blocks: list[_Block], heights: dict[int, float]) -> list[_Bloc
             key = _key(line.text)
             if in_margin(line, block.page):
                 number = _in_row(line, block.page, key)
-                if not key or (len(seen.get(key, ())) >= 2 and not number):
+                if not key or (len(seen.get(key, ())) >= 2 and not number
+                               and not _continued_title(line.text, seen[key], exact)):
                     continue
                 if (_PAGE_NUMBER.match(key) and not number) or _PRINT_STAMP.match(key):
                     continue
@@ -86,6 +90,15 @@ def _drop_margins(blocks: list[_Block], heights: dict[int, float]) -> list[_Bloc
         if kept:
             out.append(_Block(kept, block.page, block.rules))
     return out
+
+
+def _continued_title(text: str, pages: set[int], exact: dict[str, set[int]]) -> bool:
+    """Whether a margin line repeated on a page or two is a title continued, not a running
+    header: a slide's frame title over two frames ("Q3 (e) LoRA (1/2)", "(2/2)") names a
+    question and differs in its digits; a header repeats itself word for word, or on
+    three pages or more."""
+    return len(pages) < 3 and len(exact.get(" ".join(text.split()), ())) < 2 \
+        and QUESTION_LABEL.search(text) is not None
 
 
 LINE_NUMBERS_MIN = 5

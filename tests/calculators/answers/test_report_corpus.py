@@ -203,8 +203,8 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "confirmed (scratch seed 2's test 0.696 against the logs' 0.699 is within the pack's "
         "tolerance of 0.005: the writer called it a contradiction, the pack's rule does not)",
     # held out 14 (one class as a TA receives it, mostly English), measured once at b6efb12:
-    # 30/36 PDF, 23/26 DOCX, 22/29 text; after its families 33/36, 26/26, 29/29. Left:
-    # Quarto's "On this page" margin contents read into the middle of a table
+    # 30/36 PDF, 23/26 DOCX, 22/29 text; after its families 34/36, 26/26, 29/29. Left: a
+    # Quarto table whose last rows' values its "On this page" margin contents split off
     # (held out 15, measured once at 59b4382: 18/31 PDF, 26/31 DOCX, 21/29 text; after its
     # families 31/31, 31/31, 29/29: none left here)
     ('h14-labA-word-quarto', 'q3.lm', 'pdf'):
@@ -212,43 +212,17 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     ('h14-labA-word-quarto', 'claim', 'pdf'):
         'reads better: None; should read better: scratch',
     # held out 16 (a third class as a TA receives it), measured once at d386a71: 24/31 PDF,
-    # 28/31 DOCX, 21/29 text
+    # 28/31 DOCX, 21/29 text; after its families 29/31, 30/31, 28/29. Left: the loss 0.2877
+    # (a pack rule: CHECKER_MISSES below), and a tcolorbox whose working's fraction beats
+    # the boxed "0.00065 %" written as a percentage
     ('h16-p3-latex-amsart', 'q3a2.loss', 'pdf'):
         "reads '0.2877': close 0.75; should read '0.2877': correct 1",
-    ('h16-p3-latex-beamer', 'q3d', 'pdf'):
-        "reads '0.065 %': wrong 0; should read '14.50 billion': correct 1",
-    ('h16-p3-latex-beamer', 'q3e1', 'pdf'):
-        "reads nothing: no notebook was handed in; h16-p3-latex-beamer.pdf: no heading matching ['Q3 (e)']; should read '9,437,184': correct 1",
-    ('h16-p3-latex-beamer', 'q3e2', 'pdf'):
-        "reads nothing: no notebook was handed in; h16-p3-latex-beamer.pdf: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
-    ('h16-p3-latex-beamer', 'q3e3', 'pdf'):
-        "reads nothing: no notebook was handed in; h16-p3-latex-beamer.pdf: no heading matching ['Q3 (e)']; should read '0.065 %': correct 1",
-    ('h16-p3-latex-tcolorbox', 'q3e1', 'pdf'):
-        "reads '98,304': wrong 0; should read '9,437,184': correct 1",
     ('h16-p3-latex-tcolorbox', 'q3e3', 'pdf'):
         "reads '0.00065': correct 1; should read '0.00065 %': wrong 0",
-    ('h16-p3-docx-cover', 'q3a2.p', 'docx'):
-        "reads '26.7791': wrong 0; should read '0.7500': correct 1",
     ('h16-p3-docx-cover', 'q3a2.loss', 'docx'):
         "reads '0.2877': close 0.75; should read '0.2877': correct 1",
-    ('h16-p3-txt-whatsapp', 'q3a2.p', 'text'):
-        "reads nothing: no notebook was handed in; h16-p3-txt-whatsapp.txt: no heading matching ['Q3 (a)']; should read '0.75': correct 1",
-    ('h16-p3-txt-whatsapp', 'q3a2.loss', 'text'):
-        "reads nothing: no notebook was handed in; h16-p3-txt-whatsapp.txt: no heading matching ['Q3 (a)']; should read '0.1249': convention log10 0.5",
-    ('h16-p3-txt-whatsapp', 'q3c', 'text'):
-        "reads nothing: no notebook was handed in; h16-p3-txt-whatsapp.txt: no heading matching ['Q3 (c)']; should read '25.8 GB': correct 1",
-    ('h16-p3-txt-whatsapp', 'q3d', 'text'):
-        "reads nothing: no notebook was handed in; h16-p3-txt-whatsapp.txt: no heading matching ['Q3 (d)']; should read '0.302 billion': convention one_layer 0.25",
-    ('h16-p3-txt-whatsapp', 'q3e1', 'text'):
-        "reads nothing: no notebook was handed in; h16-p3-txt-whatsapp.txt: no heading matching ['Q3 (e)']; should read '9437184': correct 1",
-    ('h16-p3-txt-whatsapp', 'q3e2', 'text'):
-        "reads nothing: no notebook was handed in; h16-p3-txt-whatsapp.txt: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
-    ('h16-p3-txt-whatsapp', 'q3e3', 'text'):
-        "reads nothing: no notebook was handed in; h16-p3-txt-whatsapp.txt: no heading matching ['Q3 (e)']; should read '0.065%': correct 1",
     ('h16-p3-md-jupyter', 'q3a2.loss', 'text'):
         "reads '0.2877': close 0.75; should read '0.2877': correct 1",
-    ('h16-labB-docx-landscape', 'seeds', 'docx'):
-        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 18/18 confirmed",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.
