@@ -13,23 +13,9 @@ from the text by hand: (family, seed, best validation, step, test).
 
 from __future__ import annotations
 
-from grader.checks.seedclaims import Families, parse_claims
+from grader.checks.seedclaims import parse_claims
 from grader.checks.seedwords import read_numbers
-
-FAMILIES = Families({"pretrained": ["pretrained", "pre-trained"],
-                     "scratch": ["scratch", "random", "not pre-trained"]})
-
-Row = tuple[str | None, int, float | None, int | None, float | None]
-
-
-def claims(text: str) -> list[Row]:
-    return [(c["family"], c["seed"], c.get("best_validation"), c.get("step"), c.get("test"))
-            for c in parse_claims(text, FAMILIES)]
-
-
-EXPECTED = [("pretrained", 1, 0.853, 1200, 0.841), ("pretrained", 2, 0.851, 1400, 0.840),
-            ("pretrained", 3, 0.861, 1600, 0.850), ("scratch", 1, 0.712, 1800, 0.698),
-            ("scratch", 2, 0.705, 2000, 0.699), ("scratch", 3, 0.720, 1600, 0.707)]
+from tests.grader.checks._seeds import EXPECTED, FAMILIES, claims
 
 # as the DOCX reader gives h14-labB-docx-textbox.docx's Task 3 table
 TRANSPOSED = """Best validation accuracy for each seed, the step where it happened, and the test accuracy at that step (from the training logs):
