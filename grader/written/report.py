@@ -104,8 +104,8 @@ def _under_answer_headings(found: Sequence[Block]) -> set[int]:
         if block.kind == "heading":
             under = is_answer_heading(block.text)
             named = under and "(" in block.text  # "Answer (e)(II)": that part's answer only
-        elif under and (parse_label(block.text) is not None
-                        or named and _opens_part(block.text)):
+        elif under and (parse_label(block.text) is not None or named and _opens_part(
+                f"{block.marker} {block.text}" if block.marker else block.text)):
             under = False  # "**Q3 (d)**" in bold (no heading to the blocks), "(III) ..."
         elif under and block.kind not in ("code", "table"):  # a table's header says
             out.update(range(block.line, block.end_line + 1))

@@ -67,15 +67,20 @@ Per layer 8H^2 + 5H with H = 6144, times L = 48:
 (II) Adam stores two fp32 moments: 9,437,184 × 8 = 75,497,472 bytes.
 **Answer (e)(II)**
 75.50 MB
+(III) 9,437,184 / 14,496,989,184 = 0.00065
+**Answer (e)(III)**
+0.00065 % of the FFN parameters
 """
 
 
 def test_an_answer_box_titled_with_its_part_answers_that_part_only():
     specs = [QuestionSpec("d", ("Q3 (d)",)), QuestionSpec("e1", ("Q3 (e)",), part="(I)"),
-             QuestionSpec("e2", ("Q3 (e)",), part="(II)")]
+             QuestionSpec("e2", ("Q3 (e)",), part="(II)"),
+             QuestionSpec("e3", ("Q3 (e)",), part="(III)")]
     found = extract_answers(BOXES, specs)
     assert {k: v.answer for k, v in found.items()} == {
-        "d": "14.497 billion", "e1": "9,437,184", "e2": "75.50 MB"}
+        "d": "14.497 billion", "e1": "9,437,184", "e2": "75.50 MB",
+        "e3": "0.00065 %"}  # the box's value, written as a percentage, not the working's
 
 
 def test_a_chain_of_working_ends_with_its_sentence():
@@ -85,3 +90,14 @@ def test_a_chain_of_working_ends_with_its_sentence():
              QuestionSpec("loss", ("Q3 (a)",), part="(II)", labels=("loss", "-ln"))]
     found = extract_answers(text, specs)
     assert (found["p"].answer, found["loss"].answer) == ("0.7500", "0.2877")
+
+
+def test_the_next_parts_list_item_ends_an_answer_box():
+    from grader.written.blocks import blocks
+    from grader.written.report import _under_answer_headings
+
+    answered = _under_answer_headings(blocks(BOXES))
+    lines = BOXES.splitlines()
+    assert {lines[n - 1] for n in answered} == {
+        "14.497 billion parameters", "9,437,184 trainable parameters", "75.50 MB",
+        "0.00065 % of the FFN parameters"}
