@@ -90,8 +90,7 @@ def _paragraphs(block: _Block, rtl: bool = False,
     for row in rows:
         weight[row.size] += sum(len(r.text.strip()) for cell in row.cells for r in cell)
     body = weight.most_common(1)[0][0]
-    right = max((edges or {}).get((block.page, round(left), round(body)), 0.0),
-                max((_x1(row) for row in rows), default=0.0))
+    right = _column_right(rows, (edges or {}).get((block.page, round(left), round(body)), 0.0))
     paras: list[list[_Row]] = [[]]
     hand_broken: set[int] = set()
     for row in rows:
@@ -140,6 +139,28 @@ def _x1(row: _Row) -> float:
     return max((b[1] for b in row.bounds), default=row.x0)
 
 
+MIN_MEASURE_CHARS = 30
+"""The fewest characters a line of a wrapped paragraph holds: a box narrower is no column
+of prose but short lines broken by hand."""
+
+
+def _column_right(rows: list[_Row], page_edge: float) -> float:
+    """Where the block's lines may reach: its own measure where two of its lines before the
+    last, each of a line's worth of text, end within an em of its widest (a paragraph
+    wrapped in a narrow box, a sidebar or a grid's column: the page's wider lines are no
+    edge of it), else the page's edge for its left and size (a block of short lines broken
+    by hand, "Ans: probability = 0.75" / "cross entropy = -ln(0.75)", shows no measure)."""
+    ends = [_x1(row) for row in rows]
+    own = max(ends, default=0.0)
+    full = sum(own - end <= row.size and len(_text(row)) >= MIN_MEASURE_CHARS
+               for end, row in zip(ends[:-1], rows[:-1], strict=True))
+    return own if full >= 2 else max(own, page_edge)
+
+
+def _text(row: _Row) -> str:
+    return "".join(r.text for cell in row.cells for r in cell)
+
+
 def _broken_early(prev: _Row, row: _Row, right: float) -> bool:
     """Whether ``prev`` ended before the column did although ``row``'s first word would
     have fitted after it: a line broken by hand (Word's Shift+Enter, HTML's ``<br>``, a
@@ -149,7 +170,7 @@ def _broken_early(prev: _Row, row: _Row, right: float) -> bool:
     The word's width is measured in the row's own average glyph width, words as the line
     breaker sees them (split at plain spaces only: a no-break space keeps "25.77 GB" one
     word); a margin of one em keeps a ragged line that only just missed whole."""
-    text = "".join(r.text for cell in row.cells for r in cell)
+    text = _text(row)
     width = _x1(row) - row.x0
     if not text.strip() or width <= 0 or not prev.bounds:
         return False

@@ -219,3 +219,26 @@ def test_a_page_navigation_under_its_title_opens_no_section():
     # a heading "Contents" over prose is no navigation
     assert contents_lines(["## Contents", "This report holds my answers to all parts.",
                            "Q3 (c)", "25.77 GB"]) == set()
+
+
+def test_a_paragraph_wrapped_in_a_narrow_box_stays_one(tmp_path):
+    """A box narrower than the page (a sidebar, a grid's column) wraps its paragraph at its
+    own edge: its lines end short of the page's, yet none of them was broken by hand."""
+    from grader.written.reading import read_document
+
+    prose = ("The memory of a Transformer grows with the sequence length because every head "
+             "keeps a score for every pair of positions, and the optimiser keeps two states.")
+    boxed = "Each score is stored in two bytes, so all scores of one head take 0.54 GB while the weights take far less."
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = 100
+    for line in _wrap(prose, 468):
+        page.insert_text((72, y), line, fontsize=11, fontname="helv")
+        y += 14
+    y += 30  # the box: a block of its own
+    for line in _wrap(boxed, 190):
+        page.insert_text((72, y), line, fontsize=11, fontname="helv")
+        y += 14
+    doc.save(tmp_path / "box.pdf")
+    lines = read_document(tmp_path / "box.pdf").text.splitlines()
+    assert lines == [prose, boxed]
