@@ -49,10 +49,15 @@ number and a counter: "第3問", "第三题", "제3문", Korean "3번", Turkish 
 WORDS = ("word", "word2", "word3", "word4", "word5")
 NUMS = ("num", "num2", "num3", "num4", "num5", "bare")
 """The groups a label's word and number may be in (``first_of(m, *NUMS)``)."""
+SET_OFF = r"(?=\s*$|\s{2}|\t)"
+"""A label's end where nothing follows it on its line, or a column of spaces or a tab sets
+it off from its answer ("3e ii", "3e-III  0.065 percent")."""
+
+
 _BARE = (rf"(?P<bare>\d+)(?=\s*\(\s*[a-hA-H]\s*\)|\s?(?-i:[a-h])(?:[-–.]{ROMAN})?\)"
          rf"|(?-i:[a-h])[.:](?:\s|$)|\.\d{{1,2}}(?![\d.,])"
          rf"|\s?(?-i:[a-h])(?:\s*{ROMAN}|10|[1-9])?\s*{ARROW}|(?-i:[a-h])\s+{ROMAN}:\s"
-         rf"|\s?(?-i:[a-h])(?:(?:\s+|[-–.]){ROMAN})?(?=\s*$|\s{{2}}|\t)"
+         rf"|\s?(?-i:[a-h])(?:(?:\s+|[-–.]){ROMAN})?{SET_OFF}"
          rf"|\.(?-i:[a-h])\.(?=\s|$|\*|(?-i:{ROMAN})\.))")
 """A question number with no word before its letter: "3(c)", "3c)", "3e-ii)" (a phone's
 shorthand), "3c.", "3.3", and as a note typed fast has it, an arrow marking the answer:
@@ -96,7 +101,7 @@ def _roman_part(tag: str = "") -> str:
             rf"|\s+(?P<r6{tag}>{ROMAN})\.(?=\s|$|\*)"
             rf"|\s*[-–—.,]\s*\(\s*(?P<r7{tag}>{ROMAN})\s*\)"
             rf"|\s+(?P<r10{tag}>{ROMAN})(?::|\s*{ARROW})(?=\s|$)"
-            rf"|\s+(?P<r11{tag}>{ROMAN})(?=\s*$|\s{{2}}|\t)"
+            rf"|\s+(?P<r11{tag}>{ROMAN}){SET_OFF}"
             rf"|\s*\(\s*(?P<n1{tag}>10|[1-9])\s*\)|[.\-–](?P<n2{tag}>10|[1-9])(?![\d.,]))")
 
 

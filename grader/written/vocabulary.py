@@ -254,8 +254,7 @@ def _navigation_lines(lines: Sequence[str]) -> set[int]:
     return found
 
 
-NAVIGATION_WORDS = ("on this page", "in this section", "page contents", "on this page:",
-                    *CONTENTS_WORDS)
+NAVIGATION_WORDS = ("on this page", "in this section", "page contents", *CONTENTS_WORDS)
 """The title over a page's own navigation (Quarto, Jupyter Book, Read the Docs, a wiki)."""
 NAVIGATION_ENTRY_CHARS = 48
 MAX_NAVIGATION_ENTRIES = 24
