@@ -103,7 +103,8 @@ LANGUAGES: tuple[Language, ...] = (
         noise=frozenset({
             "parameters", "parameter", "params", "param", "trainable", "weights", "in",
             "total", "memory", "approximately", "approx", "roughly", "of", "the", "model",
-            "smaller", "larger", "bigger", "less", "more", "fewer", "overall", "only"}),
+            "smaller", "larger", "bigger", "less", "more", "fewer", "overall", "only",
+            "nats", "nat"}),  # a loss in nats is the natural log the question asks for
     ),
     Language(  # South Asia writes a decimal point: lakh (10^5), crore (10^7)
         "Indian English", decimal_comma=False,

@@ -51,6 +51,12 @@ def test_what_could_be_either_is_english_unless_shown(text, value):
     assert parse_answer(text).value == value
 
 
+def test_a_loss_in_nats_is_the_number():
+    # "0.2876 nats" (held-out-19): the natural log the cross-entropy question asks for
+    assert parse_answer("0.2876 nats").value == Rational(2876, 10000)
+    assert parse_answer("0.2876 nat").value == Rational(2876, 10000)
+
+
 def test_the_caller_who_read_the_report_decides_what_could_be_either():
     assert parse_answer("14,497 billion", decimal_comma=True).value == 14_497_000_000
     assert parse_answer("1.500", decimal_comma=True).value == 1500
