@@ -43,7 +43,14 @@ from grader.checks.seedobjects import read_records
 from grader.checks.seedpairing import pair
 from grader.checks.seedprints import legend, printed_lines, read_printed
 from grader.checks.seedrecords import Claim, Claims
-from grader.checks.seedsentences import Figure, name_runs, read_sentence, records, respectively
+from grader.checks.seedsentences import (
+    Figure,
+    counts_only,
+    name_runs,
+    read_sentence,
+    records,
+    respectively,
+)
 from grader.checks.seedtables import (
     DASHES,
     caption,
@@ -111,6 +118,8 @@ class _Reader(Claims):
                                  sentence, key, value, open_claims)
                     continue
                 accs, steps, seeds = read_sentence(segment)
+                if counts_only(segment):
+                    continue  # "… in 2000 steps": how long training ran, no run's step
                 figures: list[Figure] = sorted(
                     [(o, {"val": "best_validation", "test": "test"}.get(str(r)), v)
                      for o, r, v in accs] + [(o, "step", st) for o, st in steps],

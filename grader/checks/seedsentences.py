@@ -107,6 +107,24 @@ def read_sentence(text: str) -> tuple[list[tuple[int, str | None, float]],
     return accs, steps, sorted(seeds)
 
 
+def counts_only(text: str) -> bool:
+    """Whether the only figures of a sentence are numbers of steps ("… that 2000 steps on
+    the small labelled set cannot learn", "which it cannot teach in 2000 steps"): no
+    accuracy, no seed, no word of a best, a peak or a split. Such a number is how long
+    training ran, not the step of a run's best; read with the seed an earlier sentence
+    named ("… still rising at the end for seed 2."), it is a claim the logs contradict.
+    A step named before its number ("at step 1400", "Step: 1400") is a position, and
+    still read."""
+    numbers = read_numbers(text)
+    steps = [n for n in numbers if n.role == "step"]
+    if not steps or any(n.role in ("acc", "seed", "seeds") for n in numbers):
+        return False
+    if KEYWORD.search(text) or WEAK_VAL.search(text) or ORDINAL_SEED.search(text):
+        return False
+    return all(STEP_AFTER.match(text[n.end:]) and not STEP_BEFORE.search(
+        text[max(0, n.start - 40):n.start]) for n in steps)
+
+
 def _name_unnamed(figures: list[tuple[int, str | None, float | int]]
                   ) -> list[tuple[int, str, float | int]]:
     """Figures of one run in one sentence with their field. An unnamed accuracy before a

@@ -1,0 +1,49 @@
+"""Held-out-17 to -19's per-seed families, each read from the shape of its text.
+
+Why: five lab B reports of these batches had their per-seed figures read wrong. A pandas
+DataFrame printed with its index (a Quarto-rendered report: "2  pretrained  3  0.861  1600
+0.842" under "model  seed  best_val  step  test") had one number more a row than its
+header has fields, so no row was read. A training length in the prose after the table
+("… still rising at the end for seed 2. … that 2000 steps on the small labelled set
+cannot learn") was read as seed 2's step, a contradiction the student never wrote. A Word
+table whose title cell spans the seeds' columns ("| Model | Best run per seed |" over "|
+Model | Seed 1 | Seed 2 | Seed 3 |"), each cell a run in words ("val 0.853 @ 1200 / test
+0.841"), gave nothing. A list numbered by hand with a full-width bracket glued to its text
+("1）Pre-trained, seed 1: …") read its "1" as step 1 of the line above ("… at that
+step:"). Expected claims were written from the text by hand: (family, seed, best
+validation, step, test).
+"""
+
+from __future__ import annotations
+
+from tests.grader.checks._seeds import EXPECTED, claims
+
+TABLE = """| model      | seed | best val | step | test  |
+|------------|------|----------|------|-------|
+| pretrained | 2    | 0.851    | 1400 | 0.840 |
+| scratch    | 2    | 0.705    | 2000 | 0.699 |
+"""
+
+
+def test_a_training_length_after_a_sentence_naming_a_seed_is_no_claim():
+    text = TABLE + """
+The scratch model is still improving at the end for seed 2. Pre-training gives the encoder
+what 2000 steps on a small labelled set cannot learn from scratch.
+"""
+    assert claims(text) == [EXPECTED[1], EXPECTED[4]]
+
+
+def test_a_length_said_with_in_is_no_claim_either():
+    text = TABLE + """
+For seed 2 the randomly initialised model is still rising at the last step. The pre-trained
+weights already encode syntax, which the small labelled set cannot teach in 2000 steps.
+"""
+    assert claims(text) == [EXPECTED[1], EXPECTED[4]]
+
+
+def test_a_step_alone_still_joins_the_run_its_seed_names():
+    text = ("For seed 2 the pre-trained model's best validation accuracy is 0.851. "
+            "It was reached at step 1400.\n")
+    assert claims(text) == [("pretrained", 2, 0.851, 1400, None)]
+    text = "Seed 2 of the scratch model needed 2000 steps.\n"
+    assert claims(text) == [("scratch", 2, None, 2000, None)]
