@@ -328,8 +328,15 @@ def read_plain_row(book: Claims, number: int, line: str, fields: list[str],
                    above: str | None = None) -> bool:
     """One row of a table written with spaces: its numbers, in the header's order. A row
     of numbers only is of the model `above` names (the row over it that named one), as a
-    model written once over its seeds' rows leaves the first column blank below it."""
+    model written once over its seeds' rows leaves the first column blank below it. A
+    row that leads with one number more, a whole one before the model's name ("2
+    pretrained 3 0.861 1600 0.842"), is a pandas DataFrame printed with its index, a
+    column the header names no field of: the index is no figure."""
     cells = CELL.findall(line)
+    words = line.split()
+    if (len(cells) == len(fields) + 1 and len(words) > 1 and words[0] == cells[0]
+            and cells[0].isdigit() and any(c.isalpha() for c in words[1])):
+        cells = cells[1:]
     if len(cells) != len(fields):
         return False
     row = dict(zip(fields, cells, strict=True))

@@ -18,6 +18,32 @@ from __future__ import annotations
 
 from tests.grader.checks._seeds import EXPECTED, claims
 
+DATAFRAME = """best_runs[['model', 'seed', 'best_val', 'step', 'test']]
+        model  seed  best_val  step   test
+0  pretrained     1     0.853  1200  0.841
+1  pretrained     2     0.851  1400  0.840
+2  pretrained     3     0.861  1600  0.850
+3     scratch     1     0.712  1800  0.698
+4     scratch     2     0.705  2000  0.699
+5     scratch     3     0.720  1600  0.707
+"""
+
+
+def test_a_dataframe_printed_with_its_index_is_read_without_the_index():
+    assert claims(DATAFRAME) == EXPECTED
+
+
+def test_the_index_is_dropped_when_a_word_processor_closes_up_the_columns():
+    text = "model seed best_val step test\n0 pretrained 1 0.853 1200 0.841\n"
+    assert claims(text) == EXPECTED[:1]
+
+
+def test_a_row_of_one_number_more_that_leads_with_its_model_is_not_read():
+    # the extra number is not before the model: which column it is, is not known
+    text = "model seed best_val step test\npretrained 1 7 0.853 1200 0.841\n"
+    assert claims(text) == []
+
+
 TABLE = """| model      | seed | best val | step | test  |
 |------------|------|----------|------|-------|
 | pretrained | 2    | 0.851    | 1400 | 0.840 |
