@@ -32,6 +32,7 @@ import re
 from typing import Any
 
 from grader.checks.seedrecords import Claim, Claims
+from grader.checks.seedsentences import Figure, name_runs, read_sentence, records
 from grader.checks.seedwords import (
     FIELDS,
     KEYWORD,
@@ -206,7 +207,12 @@ def _header_rows(rows: list[tuple[int, list[str]]], book: Claims
     table whose header cells wrap ("Beste val.-" / "nøyaktighet", "Steg" set between them)
     is read as a row per printed line. Leading rows with no figure and no model's name
     are one header, each column's words joined; a row naming a model is a group's label
-    ("| Pre-trained | | |"), not the header's."""
+    ("| Pre-trained | | |"), not the header's. A row of words alone over a row naming
+    the seeds ("| Model | Best run per seed |" over "| Model | Seed 1 | Seed 2 | Seed 3 |",
+    a Word table whose title cell spans the seeds' columns) is a title: the seeds' row
+    is the header."""
+    if len(rows) > 2 and _title_over_seeds(rows[0][1], rows[1][1], book):
+        rows = rows[1:]
     count = 0
     while count < len(rows) - 1 and not any(
             ch.isdigit() for c in rows[count][1] for ch in c) and (
@@ -218,6 +224,16 @@ def _header_rows(rows: list[tuple[int, list[str]]], book: Claims
     joined = [" ".join(c.strip("*_ ") for _, cells in rows[:count]
                        if i < len(cells) and (c := cells[i]).strip("*_ ")) for i in range(width)]
     return (rows[0][0], joined), rows[count:]
+
+
+def _title_over_seeds(top: list[str], below: list[str], book: Claims) -> bool:
+    """Whether `top` is a title row over a header with a column per seed: no figure, no
+    seed and no model named in it, while the row `below` names two seeds or more. A
+    merged title cell is given once, repeated, or followed by empty cells, so which
+    column a title cell is over is not asked: it names no seed of any."""
+    return (not any(ch.isdigit() for c in top for ch in c)
+            and book.families.first(" ".join(top)) is None
+            and sum(_seed_cell(c) is not None for c in below) >= 2)
 
 
 def _other_group(body: list[tuple[int, list[str]]], roles: list[str | None], book: Claims
@@ -293,13 +309,29 @@ def _figures(cell: str, heading: str, role: str | None) -> list[tuple[str, float
         return labelled
     parts, names = cell.split("/"), heading.split("/")
     if len(parts) < 2 or len(parts) != len(names):
-        return []
+        return _run_in_words(cell)
     roles = [column_role(name) for name in names]
     values = [cell_value(part, str(r)) if r in FIELDS else None
               for part, r in zip(parts, roles, strict=True)]
     if len(set(roles)) != len(roles) or any(v is None for v in values):
         return []
     return [(str(r), v) for r, v in zip(roles, values, strict=True) if v is not None]
+
+
+def _run_in_words(cell: str) -> list[tuple[str, float | int]]:
+    """The figures of a cell that says one run as a sentence would ("val 0.853 @ 1200 /
+    test 0.841", "0.853 at step 1200 (test 0.841)"): read by the sentence reader, and
+    only when every number of the cell is one of the run's figures, each named, and the
+    cell names no seed (its column or row does); else nothing."""
+    accs, steps, seeds = read_sentence(cell)
+    figures: list[Figure] = sorted(
+        [(o, {"val": "best_validation", "test": "test"}.get(str(r)), v) for o, r, v in accs]
+        + [(o, "step", st) for o, st in steps], key=lambda f: f[0])
+    runs = records(figures)
+    if seeds or len(runs) != 1 or len(figures) != len(CELL.findall(cell)):
+        return []
+    (named,) = name_runs(runs)
+    return [(key, value) for _, key, value in named] if len(named) == len(figures) else []
 
 
 LABELLED = re.compile(r"(?P<name>[a-z][a-z/_.]*(?:\s+acc\w*\.?)?)\s*[:=]?\s*"

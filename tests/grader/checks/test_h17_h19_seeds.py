@@ -73,3 +73,28 @@ def test_a_step_alone_still_joins_the_run_its_seed_names():
     assert claims(text) == [("pretrained", 2, 0.851, 1400, None)]
     text = "Seed 2 of the scratch model needed 2000 steps.\n"
     assert claims(text) == [("scratch", 2, None, 2000, None)]
+
+
+def test_a_title_row_over_a_header_of_seeds_is_no_header():
+    text = """| **Model** | **Best run per seed** |
+| **Model** | Seed 1 | Seed 2 | Seed 3 |
+| Pre-trained | val 0.853 @ 1200 / test 0.841 | val 0.851 @ 1400 / test 0.840 | val 0.861 @ 1600 / test 0.850 |
+| Random init | val 0.712 @ 1800 / test 0.698 | val 0.705 @ 2000 / test 0.699 | val 0.720 @ 1600 / test 0.707 |
+"""
+    assert claims(text) == EXPECTED
+
+
+def test_a_title_cell_repeated_over_the_seeds_and_runs_written_as_sentences():
+    text = """| | Best run | Best run |
+|---|---|---|
+| | seed 1 | seed 2 |
+| pre-trained | 0.853 at step 1200 (test 0.841) | 0.851 at step 1400 (test 0.840) |
+"""
+    assert claims(text) == EXPECTED[:2]
+
+
+def test_a_cell_with_a_number_of_no_field_gives_nothing():
+    text = """| Model | Seed 1 | Seed 2 |
+| pre-trained | val 0.853 @ 1200 / test 0.841 (3 runs) | val 0.851 @ 1400 / test 0.840 |
+"""
+    assert claims(text) == EXPECTED[1:2]
