@@ -68,7 +68,12 @@ __all__ = ["Claim", "Families", "parse_claims"]
 
 SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z(*_])")
 HEADING = re.compile(r"^\s*(?:#{1,6}\s+|\*\*[^*]+\*\*\s*:?\s*$|__[^_]+__\s*:?\s*$)")
-LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|\([a-z0-9]+\))\s+")
+LIST_ITEM = re.compile(r"^\s*(?:(?:[-*+•]|\d+[.)]|\([a-z0-9]+\))\s+|\d+[)）](?=[^\W\d_]))")
+"""A list item's mark: a bullet, "1.", "1)" or "(a)" and a space; or a number and a
+bracket glued to the item's first word, as a list numbered by hand with a Chinese IME's
+full-width bracket is written ("1）Pre-trained, seed 1: …", read as "1)Pre-trained"):
+else the number is read as a figure of the line above ("… at that step:" / "1)…" is
+step 1)."""
 LABEL_CHARS = 60
 
 

@@ -98,3 +98,27 @@ def test_a_cell_with_a_number_of_no_field_gives_nothing():
 | pre-trained | val 0.853 @ 1200 / test 0.841 (3 runs) | val 0.851 @ 1400 / test 0.840 |
 """
     assert claims(text) == EXPECTED[1:2]
+
+
+def test_a_list_numbered_with_a_bracket_glued_to_its_text():
+    text = """Best validation accuracy, its step and the test accuracy at that step:
+1)Pre-trained, seed 1: best val 0.853 at step 1200, test 0.841
+2）Pre-trained, seed 2: best val 0.851 at step 1400, test 0.840
+3)Random init, seed 1: best val 0.712 at step 1800, test 0.698
+"""
+    assert claims(text) == [EXPECTED[0], EXPECTED[1], EXPECTED[3]]
+
+
+def test_a_fixed_width_table_pasted_into_a_chat_is_read_as_the_students_rows():
+    # held-out-17's Teams chat: the rows are read once the section holds them (the
+    # section itself is cut by the report reader, grader/written)
+    text = """Oliver Grant  [27/11 21:41]
+Task 3 - best validation accuracy per seed, step, test acc at that step:
+model        seed  best_val  step   test
+pretrained   1     0.853     1200   0.841
+scratch      1     0.712      1800   0.712
+
+Chloe Martin  [27/11 21:43]
+nice, mine peaked at step 1400
+"""
+    assert claims(text) == [EXPECTED[0], ("scratch", 1, 0.712, 1800, 0.712)]
