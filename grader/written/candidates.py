@@ -470,10 +470,10 @@ def _number_candidates(row: _Row, matches: Sequence[re.Match[str]], sources: Seq
         elif not row.boxes(ns, ne) and inside(row.compared, ns, ne) \
                 and not (why == "answer line" and _share(written, after)):
             tier, why = TIER_ASIDE, "in a comparison"  # "25.77 GB, i.e. 3 times the 8 GB"
-        if why == "answer line" and in_parens:
-            line_asides.append(len(out))  # an aside of the answer line, if it has one outside
-        elif row.answer_line and why in ("answer line", "bold"):
-            line_answers += 1
+        if why in ("answer line", "answer cell") and in_parens:
+            line_asides.append(len(out))  # an aside of the answer, if it has one outside
+        elif row.answer_line and why in ("answer line", "bold") or why == "answer cell":
+            line_answers += 1  # ("| memory | 24.0 GB (divided by 1024^3) |": a cell's too)
         elif why.startswith("after '"):
             # "**Result:** 25.77 GB for one layer (all 48 heads)": the keyword's value is
             # the one outside the parentheses, the count inside them a remark on it

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from grader.written.vocabulary import (
     ANSWER_WORDS,
@@ -286,6 +286,10 @@ class Mark:
     letter_only: bool = False
     roman_only: bool = False
     weak: bool = False  # a bare "3.1" heading: a label only where the pack has lettered parts
+    answered: bool = False
+    """A part marker after the answer word ("**Solution.** (I) …", "Answer (II):"): the
+    student says which part this answers, so it opens that part even after a later one (a
+    statement listing "(I) …, (II) …" above it)."""
 
 
 def _plural_at(text: str, where: list[int], raw_len: int) -> tuple[Mark, int] | None:
@@ -388,7 +392,7 @@ def read_mark(raw: str, heading: bool) -> Mark | None:
         if found is None:  # "**Answer (I):**" inside Q3 (e): the part it answers
             marker = _marker_at(plain[answer.end():], where[answer.end():], len(raw))
             if marker is not None:
-                return marker
+                return replace(marker, answered=True)
     if found is not None:
         return found[0]
     if heading and (tail := _trailing_label(plain)) is not None:
@@ -404,12 +408,27 @@ def read_mark(raw: str, heading: bool) -> Mark | None:
         if bare:
             return None  # "1.2 Details": a subsection, neutral
     found_marker = _marker_at(plain, where, len(raw))
+    if found_marker is None and heading and (alone := _part_alone(plain)) is not None:
+        return Mark((("?", "", *alone),), len(raw), letter_only=alone[0] is not None,
+                    roman_only=alone[0] is None)
     if found_marker is None and bullet and (m := _BULLET_MARK.match(plain)) is not None:
         column = where[m.end()] if m.end() < len(where) else len(raw)
         letter, roman = m.group("l1"), m.group("r1")
         return Mark((("?", "", letter, roman),), column, letter_only=letter is not None,
                     roman_only=letter is None)
     return found_marker
+
+
+def _part_alone(plain: str) -> tuple[str | None, str | None] | None:
+    """A heading that is a part's numeral or letter and nothing else: iA Writer's "### II"
+    under "## (a)", "#### b" under "## Q3". A heading holds no prose, so a lone "I" or "a"
+    there is no pronoun or article: it is the (letter, numeral) of the part it opens."""
+    alone = plain.strip(" .:*_").lower()
+    if alone in ROMAN_VALUES:
+        return None, alone
+    if len(alone) == 1 and "a" <= alone <= "h":
+        return alone, None
+    return None
 
 
 _NUMBERED_PART = re.compile(

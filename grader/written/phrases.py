@@ -206,6 +206,34 @@ def part_range(lines: list[PlainLine], start: int, end: int, part: str,
     return first, stop
 
 
+def _item_number(raw: str) -> tuple[int, int] | None:
+    """(indent, number) of a numbered list item's line ("1. LoRA …", "  2) Adam …"), else None."""
+    text = raw.lstrip(" \t")
+    digits = len(text) - len(text.lstrip("0123456789"))
+    if not 0 < digits <= 2 or text[digits:digits + 2] not in (". ", ") "):
+        return None
+    return len(raw) - len(text), int(text[:digits])
+
+
+def listed_part(lines: list[PlainLine], start: int, end: int, value: int,
+                count: int) -> tuple[int, int] | None:
+    """Item ``value`` of a list numbered 1 to ``count`` that holds the section's parts, one
+    item a part: "1. LoRA parameters: … 2. Adam: … 3. Comparison: …" under "## Q3 (e)", as
+    Word's list numbering writes the (I), (II), (III) the handout asks for. Only a list of
+    exactly one item per part, numbered in order at one indent, counts: a list of working
+    steps has its own length."""
+    items = [(i, found) for i in range(start, end) if (found := _item_number(lines[i].raw))]
+    if not items:
+        return None
+    indent = items[0][1][0]
+    top = [(i, n) for i, (ind, n) in items if ind == indent]
+    if [n for _, n in top] != list(range(1, count + 1)) or not 1 <= value <= count:
+        return None
+    first = top[value - 1][0]
+    stop = top[value][0] if value < count else end
+    return first, stop
+
+
 _GENERIC_WORDS = frozenset({"task", "model", "models", "part", "the", "a", "an", "of", "for",
                             "and", "in", "on", "to", "with", "network", "result", "results",
                             "trainable", "parameters"})

@@ -29,10 +29,11 @@ from grader.written.candidates import (
     environment_answer,
     only_value,
 )
-from grader.written.labels import parse_label, read_mark
+from grader.written.labels import parse_label, parse_part, read_mark
 from grader.written.offered import pick, shotgun
 from grader.written.owners import labelled_lines, own_candidates
 from grader.written.phrases import (
+    listed_part,
     loose_part_range,
     name_stems,
     named_span,
@@ -60,7 +61,13 @@ from grader.written.sections import (
     split_run_in,
     target_of,
 )
-from grader.written.vocabulary import ANSWER_LINE, RELATIONS, is_answer_heading, is_table_row
+from grader.written.vocabulary import (
+    ANSWER_LINE,
+    RELATIONS,
+    ROMAN_VALUES,
+    is_answer_heading,
+    is_table_row,
+)
 
 __all__ = [  # what callers import from here (grader/written/__init__.py, tests)
     "Candidate", "Extracted", "QuestionSpec", "extract_answers", "section_text",
@@ -212,12 +219,26 @@ class _Reader:
                 return summed  # the working's summing line, no part named after it
             part = loose
         if part is None:
+            part = self._listed_part(spec, head, end)
+        if part is None:
             return f"no part '{spec.part}' in the section"
         starts = [found[0] for other in siblings
                   if (found := part_range(self.plain, head + 1, end, other, [])) is not None]
         first = self.lines[part[0]]
         return _Range(part[0], part[1], not first.heading, self.lines[head].raw.strip(),
                       (head, min([part[0], *starts])))
+
+    def _listed_part(self, spec: QuestionSpec, head: int, end: int) -> tuple[int, int] | None:
+        """The part as an item of a list numbered one item a part ("1." for (I)), when the
+        pack's parts of this heading are numerals I to N (``phrases.listed_part``)."""
+        assert spec.part is not None
+        numerals = {parse_part(q.part) for q in self.questions
+                    if q.part and q.headings == spec.headings}
+        values = sorted(ROMAN_VALUES.get(n[1] or "", 0) for n in numerals if n is not None)
+        own = parse_part(spec.part)
+        if own is None or own[1] is None or values != list(range(1, len(values) + 1)):
+            return None
+        return listed_part(self.plain, head + 1, end, ROMAN_VALUES[own[1]], len(values))
 
     def _answer_line_part(self, spec: QuestionSpec, head: int, end: int,
                           siblings: Sequence[str]) -> _Range | None:
@@ -320,6 +341,8 @@ class _Reader:
         while last + 1 < len(self.lines) and self.lines[last + 1].table:
             last += 1
         table = table_of([line.raw for line in self.lines[first:last + 1]])
+        if not table.header_rows and _steps(table.rows):
+            return 2, False
         if not table.header_rows or i == first:
             return None, True
         names = [norm(c) for c in table.column_names()]
@@ -330,6 +353,20 @@ class _Reader:
                 return k + 1, False
         return None, True
 
+
+
+def _steps(rows: Sequence[Sequence[str]]) -> bool:
+    """Whether a table with no header is working written as "step | value" rows (a
+    Notepad answer lined up with tabs: "scores per layer | 48 x 16384 x 16384 = …",
+    "memory | 24.0 GB"): three rows or more of two cells, a name (no question's label: a
+    summary's rows answer each; each row's its own: a notebook's "In [3]:" / "Out[3]:"
+    pairs repeat theirs) then a figure. Its value column reads as a "Value" column does:
+    the last row concludes."""
+    names = [" ".join("".join(ch for ch in r[0].lower() if ch.isalpha() or ch == " ").split())
+             for r in rows]
+    return len(rows) >= 3 and len(set(names)) == len(rows) and all(
+        len(r) == 2 and name and read_mark(r[0], False) is None
+        and any(ch.isdigit() for ch in r[1]) for r, name in zip(rows, names, strict=True))
 
 
 def _row_beats(row: Candidate, body: Candidate, reader: _Reader, later: _Range) -> bool:

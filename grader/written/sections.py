@@ -186,6 +186,11 @@ def read_lines(text: str, lettered: set[str] | None = None,
         opens = False
         if mark is not None:
             new = _apply(mark, paths, lettered, heading and MD_HEADING.match(raw) is not None)
+            if new is None and mark.answered and paths \
+                    and (again := _apply(mark, paths, lettered, True)) is not None \
+                    and (parent := _restarted(paths[0], again[0])) is not None:
+                _as_statement(out, parent)
+                new = again
             if new is not None:
                 if new[0] == END and paths and paths[0] != END:
                     closed = paths[0]
@@ -200,6 +205,33 @@ def read_lines(text: str, lettered: set[str] | None = None,
                 raw = raw[:split].rstrip()
         out.append(Line(number, raw, heading, table, mark, paths, opens))
     return out
+
+
+def _restarted(current: Path, new: Path) -> Path | None:
+    """The question (or lettered part) whose parts an answer word goes back over ("**Problem
+    3(e)** … (I) trainable parameters, (II) Adam state memory …" then "**Solution.** (I) …"),
+    or None when ``new`` moves on as parts do."""
+    if current == END or current[:2] != new[:2]:
+        return None
+    if new[3] is not None and current[3] is not None and current[2] == new[2] \
+            and ROMAN_VALUES[new[3]] < ROMAN_VALUES[current[3]]:
+        return (*new[:3], None)
+    if new[2] is not None and current[2] is not None and new[3] is None \
+            and new[2] < current[2]:
+        return (*new[:2], None, None)
+    return None
+
+
+def _as_statement(out: list[Line], parent: Path) -> None:
+    """The lines since ``parent`` opened restate the question and list its parts: they are
+    the question's, no part's, so each part's section is its answer's."""
+    for j in range(len(out) - 1, -1, -1):
+        line = out[j]
+        path = line.paths[0] if line.paths else None
+        if path is None or path in (parent, END) or path[:2] != parent[:2] \
+                or (parent[2] is not None and path[2] != parent[2]):
+            return
+        out[j] = replace(line, paths=(parent,), opens=False)
 
 
 def _as_asked(mark: Mark, kind: str) -> Mark:
@@ -367,9 +399,10 @@ def split_run_in(text: str, targets: Sequence[Target | None]) -> str:
 def _apply(mark: Mark, paths: tuple[Path, ...], lettered: set[str],
            titled: bool = False) -> tuple[Path, ...] | None:
     """The paths after a line with ``mark``, or None when the mark does not count.
-    ``titled``: the mark opens a Markdown heading, so a part before the current one
-    ("### (e) (II)" after "### (e) (III)": answers out of order) is that part again, not
-    a list inside the answer."""
+    ``titled``: the mark opens a Markdown heading (or, going back over a statement's parts,
+    follows the answer word: ``_restarted``), so a part before the current one ("### (e)
+    (II)" after "### (e) (III)": answers out of order) is that part again, not a list
+    inside the answer."""
     if mark.letter_only or mark.roman_only:
         if not paths or paths[0] == END:
             return None

@@ -13,6 +13,7 @@ still the file's own. String operations only (no pattern per dialect).
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable
 
 from calculators.answers.units import memory_unit, scale_word
 from grader.written.reading.bbcode import bbcode, is_bbcode
@@ -217,6 +218,26 @@ def _tab_cells(line: str) -> list[str] | None:
     return [c.strip() for c in body.split("\t")]
 
 
+def _aligned_cells(line: str) -> list[str] | None:
+    """The cells of a row whose columns are lined up by as many tabs as each needs (Notepad:
+    "<TAB>memory<TAB><TAB><TAB>24.0 GB"): a run of tabs is one gap, the indent none."""
+    cells = _tab_cells(line)
+    return None if cells is None else [c for c in cells if c]
+
+
+def _run(lines: list[str], i: int,
+         split: Callable[[str], list[str] | None]) -> tuple[list[str] | None, int]:
+    """The first row's cells and the end of the run of rows below it with as many cells."""
+    first = split(lines[i])
+    if split is _csv_cells and not _csv_header(lines[i]):
+        first = None  # a CSV table is known by its header, prose has commas too
+    j = i + 1
+    while first is not None and j < len(lines) and (
+            (row := split(lines[j])) is not None and len(row) == len(first)):
+        j += 1
+    return first, j
+
+
 def _csv_cells(line: str) -> list[str] | None:
     """The cells of a comma-separated row as a ``.csv`` file writes it (``"Q3 (e) (I)",
     "9,437,184",parameters``: a cell holding a comma quoted), or None for a line with no
@@ -250,13 +271,11 @@ def _tab_tables(lines: list[str]) -> list[str]:
     i = 0
     while i < len(lines):
         split = _tab_cells if _tab_cells(lines[i]) is not None else _csv_cells
-        first = split(lines[i])
-        if split is _csv_cells and not _csv_header(lines[i]):
-            first = None  # a CSV table is known by its header, prose has commas too
-        j = i + 1
-        while first is not None and j < len(lines) and (
-                (row := split(lines[j])) is not None and len(row) == len(first)):
-            j += 1
+        first, j = _run(lines, i, split)
+        if split is _tab_cells:  # tabs typed to line columns up, not to part cells
+            aligned, k = _run(lines, i, _aligned_cells)
+            if k > j:
+                split, first, j = _aligned_cells, aligned, k
         if first is not None and len(first) >= 2 and j - i >= 2:
             unit = next((k for k, name in enumerate(first)
                          if k > 0 and name.lower().rstrip("s") in _UNIT_COLUMNS), None)
