@@ -64,8 +64,8 @@ _KEYWORDS = re.compile(
     r"(?!\w)", re.I
 )
 _OPERATOR_AFTER = re.compile(
-    r"^\s*[*}]*\s*(?:[-+×*/^·÷²³⁴⁵⁶⁷⁸⁹]|\\times|\\cdot|\\div|\\frac)"
-)
+    r"^\s*[*}]*\s*(?:-(?!>)|[+×*/^·÷²³⁴⁵⁶⁷⁸⁹]|\\times|\\cdot|\\div|\\frac)"
+)  # "->" after a value is an arrow to a remark ("0.0651 %   -> LoRA's memory is tiny")
 # "(" after a value multiplies it ("48 (16384^2)"), unless the value has a unit or a
 # remark opens the parenthesis ("25.77GB (just for one layer)", "0.75 (i.e. 75 %)")
 _PAREN_AFTER = re.compile(r"^\s*[*}]*\s*\((?!\s*(?:[A-Za-z]{2,}|[A-Za-z]\.))")
@@ -77,7 +77,7 @@ _APPROX_BEFORE = re.compile(
     r"\s*(?:\*|\\textbf\{|\\mathbf\{|\\boxed\{|\{|\s)*$",
     re.I,
 )
-_CHAIN_AFTER = re.compile(r"(?<![<>!])(?:=|≈|\\approx)")
+_CHAIN_AFTER = re.compile(r"(?<![<>!])(?:=(?!>)|≈|\\approx)")
 # on an "Answer:" line that lists several ("p(mat) ≈ 0.7500, cross-entropy loss ≈ 0.2876"),
 # the "≈" after the next label is that item's, not a chain the first value runs on into
 # or in a parenthesis after it ("**0.065 %** of the FFN's states (≈ 116 GB)")
@@ -546,11 +546,21 @@ def _answer_cell(row: str, index: int | None) -> tuple[int, int] | None:
     return None
 
 
-def only_value(text: str) -> bool:
+def only_value(text: str, words: bool = False) -> bool:
     """Whether a line holds a value and nothing else ("**25.77 GB**", "≈ 14.5 billion",
-    "= 0.7500"): set alone on a section's first line, it is the answer stated first."""
+    "= 0.7500"): set alone on a section's first line, it is the answer stated first.
+    ``words``: words after it that change nothing count as nothing ("22,696,960 total")."""
     body = clean(text).strip(" \t*_$=≈~:.")
-    return bool(body) and _CANDIDATE.fullmatch(body) is not None
+    if not body:
+        return False
+    if _CANDIDATE.fullmatch(body) is not None:
+        return True
+    m = _CANDIDATE.match(body) if words else None
+    if m is None or not body[m.end():].replace(" ", "").isalpha():
+        return False
+    whole, alone = parse_answer(body), parse_answer(m.group())
+    return whole.ok and alone.ok and whole.value is not None and whole.value == alone.value \
+        and whole.unit == alone.unit
 
 
 def _magnitude(c: Candidate) -> Rational | None:

@@ -127,6 +127,15 @@ def _number_first(text: str, start: int, as_word: str) -> tuple[str, str] | None
     return text[begin:end].casefold(), read
 
 
+def _figures_row(text: str) -> bool:
+    """A row of a table written with spaces ("pretrained   1     0.853     1200   0.841"):
+    one word, then three figures or more and nothing else. A label line has its number
+    and a part or a title, never a run of figures."""
+    words = text.split()
+    return len(words) >= 4 and all(
+        w.replace(".", "").replace(",", "").replace("%", "").isdigit() for w in words[1:])
+
+
 def _numbering_words(lines: Sequence[str]) -> _Found | None:
     """Each word that numbers the report's label lines: (outermost level, label paths,
     first line); None when the grammar already reads a heading's label word."""
@@ -137,6 +146,8 @@ def _numbering_words(lines: Sequence[str]) -> _Found | None:
             continue
         level, text = head
         plain, _ = strip_markup(text)
+        if level == 8 and _figures_row(plain):
+            continue
         mark = read_mark(raw, heading=True)
         if level < 8 and mark is not None and any(p[0] in ("q", "task") for p in mark.paths):
             return None  # the grammar reads this report's labels: learn nothing

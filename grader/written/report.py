@@ -321,9 +321,13 @@ class _Reader:
                               or (i == rng.start and not line.table
                                   and bool(ANSWER_LINE.match(line.raw))
                                   and not any(r in text for r in RELATIONS))))
-        if len(out) > 1 and not out[0].table and not out[0].code and only_value(out[0].text):
+        if len(out) > 1 and not out[0].table and not out[0].code and (
+                only_value(out[0].text) or out[0].text.lstrip(" *_").startswith(":")
+                and only_value(out[0].text, words=True)):
             # "Q3 (c)" / "25.77 GB" / "48 × 16384² × 2 = ...": a value alone on the
             # section's first line is the answer stated first; the working follows it
+            # (after the label's colon, with words that change nothing: "Question 1:
+            # 22,696,960 total")
             out[0] = replace(out[0], answer=True)
         return out
 

@@ -139,6 +139,7 @@ def read_lines(text: str, lettered: set[str] | None = None,
             if mark is not None:  # the answer text starts after the label, inside the cell
                 mark = Mark(mark.paths, start + mark.content, mark.letter_only, mark.roman_only,
                             mark.weak)
+                mark = _part_column(raw, mark)
         else:
             mark = read_mark(read_as_question(raw, word, task), heading or bold)
             if bold and not heading and mark is not None and not mark.letter_only \
@@ -186,9 +187,10 @@ def read_lines(text: str, lettered: set[str] | None = None,
         opens = False
         if mark is not None:
             new = _apply(mark, paths, lettered, heading and MD_HEADING.match(raw) is not None)
-            if new is None and mark.answered and paths \
+            if new is None and paths \
                     and (again := _apply(mark, paths, lettered, True)) is not None \
-                    and (parent := _restarted(paths[0], again[0])) is not None:
+                    and (parent := _restarted(paths[0], again[0])) is not None \
+                    and (mark.answered or _listed(out, parent)):
                 _as_statement(out, parent)
                 new = again
             if new is not None:
@@ -207,6 +209,22 @@ def read_lines(text: str, lettered: set[str] | None = None,
     return out
 
 
+def _part_column(raw: str, mark: Mark) -> Mark:
+    """A summary row whose part has a column of its own ("| Q3 (e) | (II) | Adam state |
+    75.50 MB |" under "Question | Part | Quantity | Answer"): the part in the second cell
+    completes the question's label in the first."""
+    cells = raw.split("|")
+    if len(mark.paths) != 1 or mark.letter_only or mark.roman_only or len(cells) < 4 \
+            or (part := parse_part(cells[2])) is None:
+        return mark
+    kind, num, letter, roman = mark.paths[0]
+    new_letter, new_roman = part
+    if roman is not None or (letter is not None and new_letter is not None):
+        return mark  # the first cell named its part already
+    column = len(cells[0]) + len(cells[1]) + len(cells[2]) + 2
+    return replace(mark, paths=((kind, num, new_letter or letter, new_roman),), content=column)
+
+
 def _restarted(current: Path, new: Path) -> Path | None:
     """The question (or lettered part) whose parts an answer word goes back over ("**Problem
     3(e)** … (I) trainable parameters, (II) Adam state memory …" then "**Solution.** (I) …"),
@@ -222,16 +240,29 @@ def _restarted(current: Path, new: Path) -> Path | None:
     return None
 
 
-def _as_statement(out: list[Line], parent: Path) -> None:
-    """The lines since ``parent`` opened restate the question and list its parts: they are
-    the question's, no part's, so each part's section is its answer's."""
+def _statement(out: list[Line], parent: Path) -> Iterator[int]:
+    """Indexes of ``out``'s lines since ``parent`` opened, last first."""
     for j in range(len(out) - 1, -1, -1):
-        line = out[j]
-        path = line.paths[0] if line.paths else None
+        path = out[j].paths[0] if out[j].paths else None
         if path is None or path in (parent, END) or path[:2] != parent[:2] \
                 or (parent[2] is not None and path[2] != parent[2]):
             return
-        out[j] = replace(line, paths=(parent,), opens=False)
+        yield j
+
+
+def _listed(out: list[Line], parent: Path) -> bool:
+    """Whether every part opened since ``parent`` was opened by one line of the report: a
+    statement listing them ("*(I) LoRA parameters, (II) Adam memory, (III) comparison*"
+    under a template's "## Q3 (e)"), which a part's marker going back to the first answers."""
+    opened = {out[j].number for j in _statement(out, parent) if out[j].opens}
+    return len(opened) == 1 and sum(out[j].opens for j in _statement(out, parent)) >= 2
+
+
+def _as_statement(out: list[Line], parent: Path) -> None:
+    """The lines since ``parent`` opened restate the question and list its parts: they are
+    the question's, no part's, so each part's section is its answer's."""
+    for j in list(_statement(out, parent)):
+        out[j] = replace(out[j], paths=(parent,), opens=False)
 
 
 def _as_asked(mark: Mark, kind: str) -> Mark:

@@ -490,12 +490,14 @@ ANSWER_WORDS = re.compile(
     re.I)
 """'Answer to Q3 (c):', 'Ans. 3(c)', 'Solution to Question 3 (c)': the label after them."""
 ANSWER_LINE = re.compile(
-    rf"^\W*{ANSWER_WORD}\b(?:\s*\(\s*(?:[a-h]|{ROMAN}|\d{{1,2}})\s*\)){{0,3}}"
+    rf"^\W*\(\s*{ANSWER_WORD}\s*\)(?=\s)"
+    rf"|^\W*{ANSWER_WORD}\b(?:\s*\(\s*(?:[a-h]|{ROMAN}|\d{{1,2}})\s*\)){{0,3}}"
     rf"(?:\W*(?:[:=]|is\b)|\.(?=[\s*_]))", re.I)
 """A line that gives the answer: "Answer: 25.77 GB", "Final answer is …", "答え:約25.77GB",
 "(II) Answer. p(mat) = 0.7500" (an answer stated first, its working after it), "Answer
 (d): 14.50 billion parameters", "Answer (e)(II): 75.5 MB" (the part it answers named
-after the word, as a margin note has it)."""
+after the word, as a margin note has it), "(Antwort) 72.00 MB" (the word in brackets
+before the value it marks)."""
 ANSWER_HEADINGS = frozenset({"answer", "answers", "final answer", "final answers", "ans", "答え", "答案", "解答", "回答", "答",
                              "정답", "답", "답변", "resposta", "respostas", "resposta final",
                              "cevap", "yanıt", "yanit", "antwort", "réponse", "reponse",

@@ -121,3 +121,57 @@ def test_a_notebooks_in_and_out_rows_are_no_steps():
 (c) = 25.77 GB
 """
     assert extract_answers(text, [QuestionSpec("c", ("Q3 (c)",))])["c"].answer == "25.77 GB"
+
+
+def test_a_template_statement_listing_the_parts_on_one_line_is_the_questions():
+    text = """## Q3 (e)
+*(I) LoRA parameters, (II) Adam memory for them, (III) comparison with (d).*
+(I) per matrix 8*6144 + 6144*8 = 98,304, Q and V so x2, 48 layers
+| **Answer:** 9,437,184 |
+(II) 9,437,184 x 8 = 75,497,472 bytes
+| **Answer:** 75.5 MB |
+(III) 75.5 MB / 115.98 GB
+| **Answer:** 0.065 % |
+"""
+    assert answers(text, E_PARTS) == {"e1": "9,437,184", "e2": "75.5 MB", "e3": "0.065 %"}
+
+
+def test_the_answer_word_in_brackets_marks_the_answer():
+    text = """Q3 (e)
+
+(II)  Adam: 2 states (m, v), fp32 = 8 B per parameter
+      in MB: 75'497'472 B / 1'048'576 = 72.00
+      (Antwort) 72.00 MB
+
+(III) LoRA / FFN = 75'497'472 B / 115'975'913'472 B = 0.000651
+      (Antwort) 0.0651 %   -> LoRA optimizer memory is tiny compared with the FFN.
+"""
+    found = answers(text, E_PARTS[1:])
+    assert found == {"e2": "72.00 MB", "e3": "0.0651 %"}  # "->" is an arrow, no minus
+
+
+def test_a_summary_row_with_its_part_in_a_column_of_its_own():
+    text = """## Q3 (e)
+1. (I) per matrix 8 × 12,288 = 98,304; two matrices and 48 layers: 9,437,184.
+| **Question** | **Part** | **Quantity** | **Answer** |
+| Q3 (e) | (I) | LoRA trainable parameters | 9,437,184 |
+| Q3 (e) | (II) | Adam state of LoRA | 75.50 MB |
+"""
+    assert answers(text, E_PARTS[:2]) == {"e1": "9,437,184", "e2": "75.50 MB"}
+
+
+def test_a_row_of_figures_typed_with_spaces_is_no_question_word():
+    text = """Question 1: 22,696,960 total
+per layer 1,577,984, x4 = 6,311,936
+
+Question 3
+model        seed  best val  step   test
+pretrained   1     0.853     1200   0.841
+pretrained   2     0.851     1400   0.840
+scratch      1     0.712     1800   0.698
+"""
+    from grader.written.question_words import learned_words
+
+    assert learned_words(text.split("\n"), False)[0] is None
+    found = extract_answers(text, [QuestionSpec("q1", ("Question 1",))])
+    assert found["q1"].answer == "22,696,960"  # stated on its label's line
