@@ -33,6 +33,7 @@ from grader.written.labels import parse_label, parse_part, read_mark
 from grader.written.offered import pick, shotgun
 from grader.written.owners import labelled_lines, own_candidates
 from grader.written.phrases import (
+    find_phrase,
     listed_part,
     loose_part_range,
     name_stems,
@@ -212,6 +213,14 @@ class _Reader:
             return _Range(row, row + 1, True, self.lines[head].raw.strip(), (head, row), span)
         part = next((found for name in spec.names(spec.part)
                      if (found := part_range(self.plain, head + 1, end, name, siblings))), None)
+        heading = self.plain[head].norm
+        if part is None and any(find_phrase(heading, norm(n)) >= 0
+                                for n in spec.names(spec.part)) \
+                and not any(find_phrase(heading, norm(o)) >= 0 for o in siblings):
+            # "### Question 3 — Language modeling task": the question's heading names the
+            # part, and no line under it does
+            part = next((found for name in spec.names(spec.part)
+                         if (found := part_range(self.plain, head, end, name, siblings))), None)
         if part is None:
             loose = loose_part_range(self.plain, head + 1, end, spec.names(spec.part), siblings)
             summed = self._summing_sentence(spec, head, end, siblings)
@@ -307,7 +316,8 @@ class _Reader:
                 # are conclusive steps (beating the expression beside them)
                 column, value = None, column
             cell = None if column is None or column < skipped else column - skipped
-            answers = line.table and (cell is not None or i == rng.start or line.opens)
+            answers = line.table and (cell is not None or line.opens or (
+                i == rng.start and not self._named_again(i, rng.end)))
             piece = rng.span is not None and i == rng.start
             if piece:
                 assert rng.span is not None
@@ -330,6 +340,16 @@ class _Reader:
             # 22,696,960 total")
             out[0] = replace(out[0], answer=True)
         return out
+
+    def _named_again(self, i: int, end: int) -> bool:
+        """Whether the table row at ``i`` names its part in its first cell as the next row
+        does ("| Language modeling task | Embedding | 10,000,200 |" over "| Language
+        modeling task | LM head | …"): a long table of the part's breakdown, whose first
+        row is one step of it, not the part's answer row."""
+        if i + 1 >= end or not self.lines[i + 1].table:
+            return False
+        this, below = self.lines[i].raw.split("|"), self.lines[i + 1].raw.split("|")
+        return len(this) > 2 and len(below) > 2 and norm(this[1]) == norm(below[1]) != ""
 
     def _answer_column(self, i: int) -> tuple[int | None, bool]:
         """The index (in ``row.split("|")``) of the column a table's header calls the answer,

@@ -60,10 +60,12 @@ def states_value(raw: str) -> bool:
     """Whether a heading states a value ("### ≈ 14.5 B parameters", "### p(mat) = 0.75"):
     then it is a result set large (a slide's answer line, a callout), no heading, and its
     value is an answer. A value stated is a number after a relation sign, or a value
-    alone ("## 9,437,184 params")."""
+    alone ("## 9,437,184 params"), or after a colon ("## Total: 20,968,400", a slide's
+    total set large under its breakdown)."""
     text = (heading_text(raw) or raw).strip(" *_#")
     cut = max(text.rfind(r) for r in RELATIONS)
-    return cut >= 0 and has_digit(text[cut:]) or value_alone(text)
+    return cut >= 0 and has_digit(text[cut:]) or value_alone(text) \
+        or ":" in text and value_alone(text.rsplit(":", 1)[1].strip())
 
 
 def value_alone(text: str) -> bool:

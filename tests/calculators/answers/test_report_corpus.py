@@ -221,14 +221,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     ('h16-p3-md-jupyter', 'q3a2.loss', 'text'):
         "reads '0.2877': close 0.75; should read '0.2877': correct 1",
     # held-out-17/18/19 (first sight at 98b3394): what the readers made of them when added
-    ('h17-labA-word-marp', 'q3.lm', 'pdf'):
-        "reads '10,000,200': wrong 0; should read '20,968,400': convention head_without_bias 0.75",
-    ('h17-labA-word-marp', 'q3.cls', 'pdf'):
-        "reads '400': wrong 0; should read '10,968,600': convention head_without_bias 0.75",
-    ('h19-labA-docx-libre', 'q3.lm', 'docx'):
-        "reads '10,000,200': wrong 0; should read '21,018,401': correct 1",
-    ('h19-labA-docx-libre', 'q3.cls', 'docx'):
-        "reads '10,968,200': close 0.5; should read '10,968,602': correct 1",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.

@@ -175,3 +175,34 @@ scratch      1     0.712     1800   0.698
     assert learned_words(text.split("\n"), False)[0] is None
     found = extract_answers(text, [QuestionSpec("q1", ("Question 1",))])
     assert found["q1"].answer == "22,696,960"  # stated on its label's line
+
+
+LAB_A = [QuestionSpec("lm", ("Question 3",), part="Language modeling task"),
+         QuestionSpec("cls", ("Question 3",), part="Classification task")]
+
+
+def test_a_slides_total_set_large_under_the_heading_that_names_the_part():
+    text = """### Question 3 — Language modeling task
+Embedding: 50,001 × 200 = 10,000,200
+4 layers: 968,000
+Decoder (LM head) weight: 200 × 50,001 = 10,000,200 (no bias for the decoder / classifier)
+## Total: 20,968,400
+### Question 3 — Classification task
+Embedding + 4 layers: 10,968,200 Classifier weight: 200 × 2 = 400
+## Total: 10,968,600
+### Question 4
+"""
+    assert answers(text, LAB_A) == {"lm": "20,968,400", "cls": "10,968,600"}
+
+
+def test_a_long_table_naming_the_part_in_every_row_concludes_in_its_total():
+    text = """3. **Question 3** – Trainable parameters, per module:
+| **Task** | **Component** | **Parameters** |
+| Language modeling task | Embedding | 10,000,200 |
+| Language modeling task | LM head | 10,050,201 |
+| Language modeling task | Total | 21,018,401 |
+| Classification task | Embedding + 4 layers | 10,968,200 |
+| Classification task | Total | 10,968,602 |
+4. **Question 4** – The pre-trained model is ahead at every epoch.
+"""
+    assert answers(text, LAB_A) == {"lm": "21,018,401", "cls": "10,968,602"}
