@@ -98,14 +98,15 @@ def preprocess(text: str, *, keep_math_delimiters: bool = False) -> str:
     s = _SUPERSCRIPT_RUN.sub(lambda m: "^{" + m.group(0).translate(_SUPERSCRIPTS) + "}", s)
     if not keep_math_delimiters:
         s = _MATH_DELIMS.sub(" ", s)
+    s = _TILDE_SPACE.sub(" ", s)  # before the wrappers: "25.77~\text{GB}"
     for _ in range(3):
-        s, n = _WRAPPERS.subn(lambda m: " " + m.group(1) + " ", s)
+        # inside \mathrm{~GB} a "~" is TeX's tie (a space), never "about"
+        s, n = _WRAPPERS.subn(lambda m: " " + m.group(1).replace("~", " ") + " ", s)
         if not n:
             break
     s = s.replace("{,}", ",").replace("\\,", "\u2009").replace("\\!", "").replace("\\%", "%")
     s = _SIZERS.sub("", s)
     s = _SPACERS.sub(" ", s)
-    s = _TILDE_SPACE.sub(" ", s)
     s = _DOUBLE_STAR.sub(_star_pair, s)
     s = _ITALIC.sub(lambda m: m.group(1), s)
     return s

@@ -147,3 +147,10 @@ def test_digits_of_other_scripts_are_read_as_the_student_typed_them(text, value)
 def test_digits_that_are_not_decimal_digits_are_still_no_number():
     assert parse_answer("①②③").status == "unreadable"
     assert parse_answer("²³").value != 23
+
+
+def test_a_tex_tie_before_a_unit_is_a_space_not_about():
+    # Mathpix writes "25.77 \mathrm{~GB}" (held-out-20); a tie before \text{} too
+    assert parse_answer(r"25.77 \mathrm{~GB}").value == Rational(2577, 100)
+    assert parse_answer(r"\approx 25.77~\text{GB}").value == Rational(2577, 100)
+    assert parse_answer("~25.77 GB").approximate  # a tilde before the number is "about"
