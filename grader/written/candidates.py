@@ -68,7 +68,9 @@ _OPERATOR_AFTER = re.compile(
 )  # "->" after a value is an arrow to a remark ("0.0651 %   -> LoRA's memory is tiny")
 # "(" after a value multiplies it ("48 (16384^2)"), unless the value has a unit or a
 # remark opens the parenthesis ("25.77GB (just for one layer)", "0.75 (i.e. 75 %)")
-_PAREN_AFTER = re.compile(r"^\s*[*}]*\s*\((?!\s*(?:[A-Za-z]{2,}|[A-Za-z]\.))")
+_PAREN_AFTER = re.compile(
+    r"^\s*[*}]*\s*\((?!\s*(?:[A-Za-z]{2,}|[A-Za-z]\.|\d{1,2}(?:\.\d{1,2})?\s*\)\s*$))")
+# (an equation's number closing its line, "= 0.7500 (3.2)", multiplies nothing)
 # "=" or an arrow a student types for "gives" ("9,437,184 * 8B -> 75.49MB", "⇒ 24 GB")
 _EQ_BEFORE = re.compile(
     rf"(?:(?<![=<>!])=|{ARROW})\s*(?:\*|\\textbf\{{|\\mathbf\{{|\\boxed\{{|\{{|\s)*$")
@@ -318,8 +320,10 @@ def _skipped(m: re.Match[str], row: _Row, before: str, after: str) -> bool:
         return True  # a coefficient of a formula
     if before.rstrip().endswith(("\\tag{", "[")) or after.lstrip().startswith("]"):
         return True  # \tag{1}, citations [4]
-    if before.rstrip().endswith("(") and after.lstrip().startswith(")") and len(m.group(0)) <= 2:
-        return True  # equation number "(5)"
+    if before.rstrip().endswith("(") and after.lstrip().startswith(")") and (
+            len(m.group(0)) <= 2 or not after.lstrip()[1:].strip() and len(m.group(0)) <= 5
+            and m.group(0).replace(".", "", 1).isdigit()):
+        return True  # equation number "(5)", or "(3.2)" closing its line (LaTeX's numbering)
     # a list marker "1. "
     return s <= _WINDOW and not before.strip(" *") and after[:1] in ".)" and after[1:2].isspace()
 

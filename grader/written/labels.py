@@ -55,7 +55,7 @@ it off from its answer ("3e ii", "3e-III  0.065 percent")."""
 
 
 _BARE = (rf"(?P<bare>\d+)(?=\s*\(\s*[a-hA-H]\s*\)|\s?(?-i:[a-h])(?:[-–.]{ROMAN})?\)"
-         rf"|(?-i:[a-h])[.:](?:\s|$)|\.\d{{1,2}}(?![\d.,])"
+         rf"|(?-i:[a-h])[.:](?:\s|$)|\.\d{{1,2}}(?:\.(?-i:[a-h]|{ROMAN}|[1-9])(?![\w.,]))?(?![\d.,])"
          rf"|\s?(?-i:[a-h])(?:\s*{ROMAN}|10|[1-9])?\s*{ARROW}|(?-i:[a-h])\s+{ROMAN}:\s"
          rf"|\s?(?-i:[a-h])(?:(?:\s+|[-–.]){ROMAN})?{SET_OFF}"
          rf"|\.(?-i:[a-h])\.(?=\s|$|\*|(?-i:{ROMAN})\.))")
@@ -87,7 +87,8 @@ _LETTER = (
     rf"(?:\(\s*(?P<l5>{_PAREN_LETTER})\s*\)|(?P<l6>[a-h])(?:\)|(?![a-z0-9])))"
     rf"|\s+(?P<l7>(?-i:[a-h]))(?=\s*[-–—.]\s*(?:{ROMAN}(?![a-z0-9])|(?:10|[1-9])(?![\d.,]))"
     rf"|(?:\s+{ROMAN})?\s*{ARROW}|(?:\s+{ROMAN})?\s*$)"
-    r"|\.(?P<sub>\d{1,2})(?![\d.,]))"
+    rf"|\.(?P<sub>\d{{1,2}})(?:\.(?:(?P<l13>(?-i:[a-h]))|(?P<r13>(?-i:{ROMAN}))|(?P<n7>[1-9]))"
+    r"(?![\w.,]))?(?![\d.,]))"
 )
 LETTER_NAMES = ("l1", "l2", "l3", "l4", "l5", "l6", "l7", "l10", "l11", "l12")
 
@@ -106,15 +107,18 @@ def _roman_part(tag: str = "") -> str:
 
 
 _ROMAN_PART = _roman_part()
-_ROMAN_NAMES = ("r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12",
+_ROMAN_NAMES = ("r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "r13",
                 "r1b", "r2b", "r3b", "r4b", "r6b", "r7b", "r10b", "r11b")
-_ARABIC_NAMES = ("n1", "n2", "n3", "n4", "n5", "n6", "n1b", "n2b")
+_ARABIC_NAMES = ("n1", "n2", "n3", "n4", "n5", "n6", "n7", "n1b", "n2b")
 """A sub-part numbered after its letter ("(e)(2)", "e.2", "Q3 e-2"): read as the numeral."""
 _NUMERALS = {v: k for k, v in ROMAN_VALUES.items()}
 
 
 def numeral(m: re.Match[str]) -> str | None:
     roman = first_of(m, *_ROMAN_NAMES)
+    if roman is None and (third := m.groupdict().get("l13")):
+        # "3.5.a" of a Word multilevel list: the third level's letter counts the sub-parts
+        roman = _NUMERALS[ord(third) - ord("a") + 1]
     if roman is None and (arabic := first_of(m, *_ARABIC_NAMES)) is not None:
         roman = _NUMERALS[int(arabic)]
     return roman

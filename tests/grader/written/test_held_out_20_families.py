@@ -1,0 +1,83 @@
+"""Held-out-20 to -22's section families (the lead's share): an enumerate's own item
+marker before the label it holds, LaTeX's equation numbers closing a line, answers
+numbered by an environment's counter in the order of the parts, a part's answers told
+apart by their names when no line marks the part, and a Word multilevel list's third
+level ("3.5.a") as the sub-part."""
+
+from __future__ import annotations
+
+from grader.written import QuestionSpec, extract_answers
+
+P = [QuestionSpec("p", ("Q3 (a)",), part="(II)", labels=("probability", "p(mat)")),
+     QuestionSpec("loss", ("Q3 (a)",), part="(II)", labels=("loss", "-ln")),
+     QuestionSpec("c", ("Q3 (c)",))]
+E = [QuestionSpec(f"e{n}", ("Q3 (e)",), part=f"({r})")
+     for n, r in ((1, "I"), (2, "II"), (3, "III"))]
+
+
+def answers(text: str, specs: list[QuestionSpec]) -> dict[str, str | None]:
+    return {k: v.answer for k, v in extract_answers(text, specs).items()}
+
+
+def test_an_enumerates_item_marker_before_the_label_is_decoration():
+    text = """(i) **Q3 (a)(I), objective.** Next-token prediction.
+(ii) **Q3 (a)(II), probability and loss.** Softmax of the logits:
+p(mat) = 20.0855 / 26.7791 = 0.7500 (3.2)
+l = −ln 0.7500 = 0.2876 (3.3)
+(iii) **Q3 (c), attention score memory.** 48 × 16,384^2 × 2 B = 25.77 GB
+"""
+    assert answers(text, P) == {"p": "0.7500", "loss": "0.2876", "c": "25.77 GB"}
+
+
+def test_an_equation_number_closing_its_line_is_no_value_and_multiplies_nothing():
+    found = extract_answers("## Q3 (c)\nM = 2 B × 12,884,901,888 = 25.77 GB (3.5)\n",
+                            [QuestionSpec("c", ("Q3 (c)",))])
+    assert found["c"].answer == "25.77 GB"
+    assert "3.5" not in [c.text for c in found["c"].candidates]
+
+
+def test_numbered_answers_in_the_order_of_the_parts():
+    text = """**3.5 Part (e)**
+*Working.* each adapted matrix adds 2 × 8 × 6144 = 98,304; 48 layers, two matrices.
+**Answer 3.5.** LoRA introduces 9,437,184 trainable parameters.
+*Working.* 9,437,184 × 8 bytes = 75,497,472 bytes.
+**Answer 3.6.** The Adam states of the LoRA parameters take 75.5 MB.
+*Working.* 75,497,472 / 115,975,913,472 = 0.00065.
+**Answer 3.7.** About 0.065 % of the FFN optimizer memory.
+"""
+    assert answers(text.replace("3.5 Part (e)", "Q3 (e)"), E) == {
+        "e1": "9,437,184", "e2": "75.5 MB", "e3": "0.065 %"}
+
+
+def test_as_many_answers_as_parts_or_none_is_read_in_order():
+    text = "## Q3 (e)\n**Answer:** 9,437,184\n**Answer:** 75.5 MB\n"
+    assert not extract_answers(text, E)["e1"].found  # two answers for three parts
+
+
+def test_answers_named_as_the_pack_names_them_when_no_line_marks_their_part():
+    text = """**Q3 (a)**
+(I) The model is trained to predict the hidden token from the other tokens.
+*Working.* softmax of [0.5, 0.1, 3.0, 0.2, 1.0]: the exponentials sum to 26.779.
+**Answer 3.1.** The probability of "mat" is p = 20.086 / 26.779 = 0.750.
+**Answer 3.2.** The cross-entropy loss is −ln(0.750) = 0.288.
+**Q3 (c)**
+**Answer 3.3.** 25.77 GB
+"""
+    assert answers(text, P) == {"p": "0.750", "loss": "0.288", "c": "25.77 GB"}
+
+
+def test_a_multilevel_lists_third_level_is_the_sub_part():
+    text = """# 3 Question 3
+## 3.3 Attention score memory
+Answer: 25.77 GB.
+## 3.5 LoRA
+### 3.5.a Trainable parameters
+48 × 2 × 98,304 = 9,437,184.
+### 3.5.b Adam optimizer states
+9,437,184 × 8 bytes = 75,497,472 bytes.
+Answer: 75.50 MB.
+### 3.5.c Comparison with the FFN
+Answer: 0.0651 % of the FFN optimizer memory.
+"""
+    assert answers(text, [P[2], *E]) == {"c": "25.77 GB", "e1": "9,437,184",
+                                         "e2": "75.50 MB", "e3": "0.0651 %"}
