@@ -149,6 +149,10 @@ class _Reader(Claims):
                             claim.candidates, claim.why = candidates, pairing.why
                 if seeds:
                     seed = seeds[-1][1]
+                elif generic:
+                    # "… better on all seeds …; scratch still rising at step 2000": the
+                    # sentence has left the seed named before, for its later pieces too
+                    seed = None
         return found
 
     def _segments(self, sentence: str) -> list[tuple[str, int, str | None]]:

@@ -74,9 +74,14 @@ TRAIL = re.compile(rf"\s*\)?\s*(?:\(\s*)?(?:(?:on|in|for|at|of)\s+(?:the\s+)?)?"
                    rf"(?:held[- ]out\s+)?(?:(?P<val>{VAL})|(?P<test>{TEST}))(?![a-z])",
                    re.IGNORECASE)
 CHAIN = re.compile(r"^\s*(?:acc\w*|set|split)?\s*(?:,|and|&|/|or)\s*(?:the\s+)?$", re.IGNORECASE)
-SEED = re.compile(rf"(?:(?<![a-z])seed(?P<many>s)?|(?P<several>{SEEDS_WORDS})|{SEED_WORDS})"
+SEED = re.compile(rf"(?:(?<![a-z])seed(?P<many>s)?|(?P<several>{SEEDS_WORDS})|{SEED_WORDS}"
+                  r"|(?<![\w.])(?-i:s)(?=\d{1,2}\b))"
                   r"[\s_#:=-]*(?:no\.?\s*|n[°º]\s*|number\s*|of\s+)?"
                   r"(?P<n>\d+)(?![\d.]*\d)", re.IGNORECASE)
+"""A seed as a number's word names it ("seed 2", "seeds 1-3", "graine 2"), or as a
+student's shorthand glued to it, a lower-case "s" ("pretrained s2: val 0.851", a phone's
+notes or an OCR'd screenshot): "S1" is a supplementary figure's name, "5s" a time, and
+"s12345" no seed (one or two digits)."""
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "1st": 1, "2nd": 2,
             "3rd": 3, "4th": 4, "5th": 5, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 ORDINAL_SEED = re.compile(r"(?<![a-z])(?:(?P<before>first|second|third|fourth|fifth|1st|2nd"
@@ -307,7 +312,11 @@ def read_numbers(text: str) -> list[Number]:
         else:
             role = "other"
         out.append(Number(m.start(), m.end(), value, role))
-    return out
+    # a seed glued to its shorthand ("s2") is no number NUM reads alone: its seed still is
+    taken = {n.start for n in out}
+    out += [Number(m.start("n"), m.end("n"), float(m.group("n")), "seed")
+            for start, m in seeds.items() if start not in taken]
+    return sorted(out, key=lambda n: n.start)
 
 
 def cell_value(cell: str, role: str) -> float | int | None:

@@ -1,0 +1,38 @@
+"""Held-out-20 to -22's per-seed families, each read from the shape of its text.
+
+Why: lab B reports of these batches gave no per-seed figures at all. A phone's notes and
+an OCR'd screenshot name a seed by the shorthand "s1" glued to it ("pretrained s1: best
+val 0.853 @ step 1200, test 0.841"), which no seed word matched, so no run had a seed.
+The screenshot's text layer runs every run into one line and ends it with "pretrained is
+~14 points better on all seeds …; scratch still rising at step 2000", whose step was read
+as the last seed's. Expected claims were written from the text by hand: (family, seed,
+best validation, step, test).
+"""
+
+from __future__ import annotations
+
+from tests.grader.checks._seeds import EXPECTED, claims
+
+
+def test_a_seed_written_as_s_and_its_number_is_that_seed():
+    text = ("- [x] pretrained s2: best val 0.851 @ step 1400, test 0.840\n"
+            "- [x] scratch s3: best val 0.720 @ step 1600, test 0.707\n")
+    assert claims(text) == [EXPECTED[1], EXPECTED[5]]
+
+
+def test_runs_run_together_on_one_line_are_cut_at_each_model_and_seed():
+    text = ("pretrained s1: val 0.853 (step 1200) test 0.841 pretrained s2: val 0.851 "
+            "(step 1400) test 0.840 scratch s1: val 0.712 (step 1800) test 0.698\n")
+    assert claims(text) == [EXPECTED[0], EXPECTED[1], EXPECTED[3]]
+
+
+def test_an_upper_case_s_or_a_long_number_is_no_seed():
+    # "Fig. S1" is a supplementary figure, "s12345" an id: neither names a run's seed
+    assert claims("See Fig. S1: pretrained best val 0.853 at step 1200.\n") == []
+    assert claims("pretrained s12345: best val 0.853 at step 1200.\n") == []
+
+
+def test_a_step_after_a_piece_about_all_seeds_is_of_no_seed():
+    text = ("scratch s3: val 0.720 (step 1600) test 0.707 pretrained is ~14 points better "
+            "on all seeds and peaks mid-training; scratch still rising at step 2000.\n")
+    assert claims(text) == [EXPECTED[5]]
