@@ -37,8 +37,8 @@ _ORG_KEYWORDS = ("TODO ", "DONE ", "NEXT ", "WAIT ", "CANCELLED ")
 def as_markdown(text: str) -> str:
     """``text`` with AsciiDoc, reStructuredText and org-mode structure written as Markdown,
     and the kinds of text file students hand in read as what they are: a chat transcript,
-    an issue thread (``threads``), a lab journal (``journal``), a Python shell session
-    (``repl``), a tab- or comma-separated table, an INI file, a TOML, JSON or YAML
+    an issue thread (``threads``), a lab journal (``journal``), a console session of Python
+    or R (``repl``), a tab- or comma-separated table, an INI file, a TOML, JSON or YAML
     answers file (``keyed``), a Python script (``pysource``); a text with none of them is
     returned unchanged."""
     lines = script_report(_without_line_numbers(text.split("\n")))

@@ -10,7 +10,9 @@ concluded them. So the script is read as what it is: a banner comment naming a
 question is its heading, the other comments and the docstrings are the text (their
 ``#`` and quotes taken off), and each run of code is fenced as a code block, whose
 numbers the stages after the reader know are the program's. A file Python cannot parse,
-or with no ``def``, ``class`` or ``import``, is no script. The line count is kept.
+or with no ``def``, ``class`` or ``import``, is no script. The line count is kept. The
+fencing (``fenced_runs``) is also a console session's whose comments are its prose
+(``repl``).
 """
 
 from __future__ import annotations
@@ -88,10 +90,10 @@ def script_report(lines: list[str]) -> list[str]:
             out[i] = _comment_text(comments[i])
         elif raw.strip():
             code[i] = True
-    return _fenced(out, code)
+    return fenced_runs(out, code)
 
 
-def _fenced(out: list[str], code: list[bool]) -> list[str]:
+def fenced_runs(out: list[str], code: list[bool]) -> list[str]:
     """Each run of code lines fenced: the blank line before it opens the fence, the blank
     line after it closes it (runs one blank line apart are one block where the first can
     open one: a function's body has its blank lines); a run with no blank line free on a side has each line set as
