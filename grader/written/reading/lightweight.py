@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from calculators.answers.units import memory_unit, scale_word
 from grader.written.reading.bbcode import bbcode, is_bbcode
+from grader.written.reading.checklist import checklist
 from grader.written.reading.confluence import confluence, is_confluence
 from grader.written.reading.journal import journal_headings
 from grader.written.reading.keyed import answers_file, key_label
@@ -37,10 +38,10 @@ _ORG_KEYWORDS = ("TODO ", "DONE ", "NEXT ", "WAIT ", "CANCELLED ")
 def as_markdown(text: str) -> str:
     """``text`` with AsciiDoc, reStructuredText and org-mode structure written as Markdown,
     and the kinds of text file students hand in read as what they are: a chat transcript,
-    an issue thread (``threads``), a lab journal (``journal``), a console session of Python
-    or R (``repl``), a tab- or comma-separated table, an INI file, a TOML, JSON or YAML
-    answers file (``keyed``), a Python script (``pysource``); a text with none of them is
-    returned unchanged."""
+    an issue thread (``threads``), a notes app's checklist (``checklist``), a lab journal
+    (``journal``), a console session of Python or R (``repl``), a tab- or comma-separated
+    table, an INI file, a TOML, JSON or YAML answers file (``keyed``), a Python script
+    (``pysource``); a text with none of them is returned unchanged."""
     lines = script_report(_without_line_numbers(text.split("\n")))
     asciidoc = any(ln.rstrip() == "|===" for ln in lines) or (
         any(ln.startswith("== ") for ln in lines)
@@ -52,7 +53,7 @@ def as_markdown(text: str) -> str:
         lines = confluence(lines, _bold)
     lines = journal_headings(fenced_sessions(lines))
     lines = _transcript(lines)
-    lines = without_task_boxes(student_thread(lines))
+    lines = checklist(without_task_boxes(student_thread(lines)))
     lines = _tab_tables(lines)
     keyed = answers_file(lines)  # TOML, JSON, YAML; an INI file parses as none of them
     if keyed is not None:

@@ -1,5 +1,6 @@
 """Held-out-20 to -22's text families: a console session (Python's shell, R's console)
-handed in as the report, its answers in the comments typed at the prompt."""
+handed in as the report, its answers in the comments typed at the prompt; a notes app's
+checklist exported as text (Google Keep's ☑/☐ items named "3c", "3e (II)")."""
 
 from __future__ import annotations
 
@@ -119,3 +120,34 @@ def test_a_sessions_comment_lines_are_prose_the_per_seed_reader_sees():
     assert lines[6:8] == ["pretrained seed 1: best val 0.853 at step 1200, test 0.841",
                           "scratch seed 1: best val 0.712 at step 1800, test 0.691"]
     assert _answers(LABB, [QuestionSpec("q1", ("Question 1",))]) == {"q1": "22,829,056"}
+
+
+KEEP = """STAT8021 A3 – part 3 stuff (due fri!!)
+
+☑ 3a (II) softmax of [0.5, 0.1, 3.0, 0.2, 1.0], mat = index 2
+    p(mat) → 0.75
+    loss = -ln(0.75) → 0.288
+☑ 3c scores = 48 × 16384^2 numbers, ×4 bytes each
+    → 51.5 GB
+☑ 3d FFN per layer = 302,020,608
+    × 48 layers → 14.5 billion
+☑ 3e (I) LoRA on W_Q, W_V, r=8: 98,304 per matrix, ×2 ×48
+    → 9437184
+☑ 3e (II) Adam state, 4 bytes per param (fp32) → 37,748,736 B
+    → 37.75 MB
+☐ upload pdf + notebook to moodle
+"""
+
+
+def test_a_checklist_exported_from_a_notes_app_is_a_list_of_its_labelled_items():
+    lines = as_markdown(KEEP).split("\n")
+    assert lines[5] == "- 3 (c) scores = 48 × 16384^2 numbers, ×4 bytes each"
+    assert lines[13] == "- upload pdf + notebook to moodle"
+    assert _answers(KEEP, P3) == {"p": "0.75", "loss": "0.288", "c": "51.5 GB",
+                                  "d": "14.5 billion", "e1": "9437184", "e2": "37.75 MB"}
+
+
+def test_a_checklist_items_first_word_is_a_label_only_when_it_is_one():
+    text = "☑ 3dB is the gain\n☐ 3 bytes per value\n☐ 7b parameters? check\n"
+    assert as_markdown(text).split("\n")[:3] == [
+        "- 3dB is the gain", "- 3 bytes per value", "- 7b parameters? check"]
