@@ -115,12 +115,17 @@ def _key_and_value(line: str) -> tuple[str, str, str] | None:
 
 
 def _is_key_value_file(lines: list[str]) -> bool:
-    """Whether a text is kept as an INI or config file: two section headers or more and
-    three ``key = value`` lines or more whose key names a question (``keyed.key_label``)."""
+    """Whether a text is kept as an INI or config file: three ``key = value`` (or ``key:
+    value``) lines or more whose key names a question (``keyed.key_label``), and either
+    two section headers or more, or no line but those, other keys' and comments (a flat
+    answers file, ``question_3.language_modeling_task: 21018401``). A report's lines
+    ("Q3: trainable parameters" over its prose) are not all keys."""
     sections = sum(_ini_section(ln) for ln in lines)
     keyed = sum((kv := _key_and_value(ln)) is not None and key_label(kv[0]) is not None
                 for ln in lines)
-    return sections >= 2 and keyed >= 3
+    flat = all(not ln.strip() or ln.strip()[:1] in ("#", ";")
+               or _key_and_value(ln) is not None for ln in lines)
+    return keyed >= 3 and (sections >= 2 or (flat and not sections))
 
 
 def _key_values(lines: list[str]) -> list[str]:

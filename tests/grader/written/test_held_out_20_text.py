@@ -1,6 +1,7 @@
 """Held-out-20 to -22's text families: a console session (Python's shell, R's console)
 handed in as the report, its answers in the comments typed at the prompt; a notes app's
-checklist exported as text (Google Keep's ☑/☐ items named "3c", "3e (II)")."""
+checklist exported as text (Google Keep's ☑/☐ items named "3c", "3e (II)"); a flat
+``key: value`` answers file with no section headers."""
 
 from __future__ import annotations
 
@@ -151,3 +152,28 @@ def test_a_checklist_items_first_word_is_a_label_only_when_it_is_one():
     text = "☑ 3dB is the gain\n☐ 3 bytes per value\n☐ 7b parameters? check\n"
     assert as_markdown(text).split("\n")[:3] == [
         "- 3dB is the gain", "- 3 bytes per value", "- 7b parameters? check"]
+
+
+KEYVALUE = """# Transfer lab A answers -- format: key: value, working in comments
+
+# embedding = 50001 x 200 = 10,000,200
+# LM head = 200 x 50001 + 50001 = 10,050,201
+question_3.language_modeling_task: 21018401
+question_3.classification_task: 10968602
+
+question_4.better_model: pretrained
+question_5.limitation: left-to-right LM only sees the left context
+"""
+
+
+def test_a_flat_key_value_answers_file_answers_by_its_keys():
+    lines = as_markdown(KEYVALUE).split("\n")
+    assert lines[4] == "Answer: **Q3 language modeling task** = 21018401"
+    assert lines[2] == "embedding = 50001 x 200 = 10,000,200"  # the working, as text
+    assert _answers(KEYVALUE, LAB) == {"lm": "21018401", "cls": "10968602"}
+
+
+def test_a_report_of_labelled_lines_and_prose_is_no_key_value_file():
+    report = ("Q3: trainable parameters\nq3.lm: 21018401\nq3.cls: 10968602\n"
+              "q4: the pre-trained model is better\nThe heads have biases.\n")
+    assert as_markdown(report) == report
