@@ -295,6 +295,19 @@ def _wrapped_first_cells(raw: list[str]) -> list[str]:
     return out
 
 
+def _prose_cells(reader: _Reader, block: list[tuple[int, list[str]]]) -> None:
+    """The runs of a table read as no table of figures, where a cell says them as prose:
+    a report laid out as one "| Question | Answer |" table (a Word answer sheet) puts all
+    of T3 in one cell, its runs one after another ("pre-trained, seed 1: best val 0.853
+    at step 1200, test 0.841 pre-trained, seed 2: …"). Such a cell is a paragraph of its
+    own, on its row's line. Only a cell that names a seed itself is read: a figure of a
+    cell without one would take the seed of whatever was read last."""
+    for number, cells in block:
+        for cell in cells:
+            if SEED.search(cell) and len(cell) > LABEL_CHARS:
+                reader.unit(_Unit(cell, [(0, number)]), {})
+
+
 def parse_claims(text: str, families: Families | dict[str, list[str]],
                  first_line: int = 1) -> list[dict[str, Any]]:
     """Every per-seed claim of `text` (tables, lists, sentences), as dicts with `line`
@@ -359,7 +372,10 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
             above = reader.family
             title = caption(raw, start, -1) or caption(raw, i - 1, 1)
             reader.family = (_caption_family(title, fams) if title else None) or above
+            before = len(reader.claims)
             read_table(reader, block, reader.label_seed)
+            if not any(c.has() for c in reader.claims[before:]):
+                _prose_cells(reader, block)
             reader.family = above
             # a label's body is the table: prose after it is no longer about its seed
             reader.label_body = reader.label_body or "table"

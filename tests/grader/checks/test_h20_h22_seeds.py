@@ -5,8 +5,11 @@ an OCR'd screenshot name a seed by the shorthand "s1" glued to it ("pretrained s
 val 0.853 @ step 1200, test 0.841"), which no seed word matched, so no run had a seed.
 The screenshot's text layer runs every run into one line and ends it with "pretrained is
 ~14 points better on all seeds …; scratch still rising at step 2000", whose step was read
-as the last seed's. Expected claims were written from the text by hand: (family, seed,
-best validation, step, test).
+as the last seed's. A Word report laid out as one "| Question | Answer |" table puts all
+of T3 in one cell, its runs one after another ("pre-trained, seed 1: best val 0.853 at
+step 1200, test 0.841 pre-trained, seed 2: …"): a table with no field in its header gave
+nothing, and its cell was never read as the prose it is. Expected claims were written
+from the text by hand: (family, seed, best validation, step, test).
 """
 
 from __future__ import annotations
@@ -36,3 +39,33 @@ def test_a_step_after_a_piece_about_all_seeds_is_of_no_seed():
     text = ("scratch s3: val 0.720 (step 1600) test 0.707 pretrained is ~14 points better "
             "on all seeds and peaks mid-training; scratch still rising at step 2000.\n")
     assert claims(text) == [EXPECTED[5]]
+
+
+ANSWER_TABLE = """| Question | Answer |
+| Question 1 | V·d + (T+2)·d + 2d + N·(6d^2 + 10d) = 22,829,056 trainable parameters |
+| Task 3 | pre-trained, seed 1: best val 0.853 at step 1200, test 0.841 pre-trained, seed 2: best val 0.851 at step 1400, test 0.840 scratch, seed 3: best val 0.720 at step 1600, test 0.707 |
+| Task 4 | The pre-trained model is better on all three seeds by about 0.14. |
+"""
+
+
+def test_a_question_and_answer_table_whose_cell_lists_the_runs_is_read_as_prose():
+    assert claims(ANSWER_TABLE) == [EXPECTED[0], EXPECTED[1], EXPECTED[5]]
+
+
+def test_the_cell_is_read_where_the_table_is_only_its_row():
+    # the section under "Task 3" is the row alone: a table of one row, no header
+    row = ANSWER_TABLE.splitlines()[2]
+    assert claims(row) == [EXPECTED[0], EXPECTED[1], EXPECTED[5]]
+
+
+def test_a_cell_that_names_no_seed_is_not_read_as_prose():
+    # its figures would take the seed of whatever was read last
+    text = ("| Question | Answer |\n| Task 3 | the pre-trained model: best val 0.853 at "
+            "step 1200, test 0.841 on the first run |\n")
+    assert claims(text) == []
+
+
+def test_a_table_of_figures_is_still_read_by_its_columns():
+    text = ("| Model | Seed | Best val | Step | Test |\n| --- | --- | --- | --- | --- |\n"
+            "| pre-trained | 2 | 0.851 | 1400 | 0.840 |\n")
+    assert claims(text) == [EXPECTED[1]]
