@@ -174,7 +174,8 @@ _CONCLUSION = re.compile(r"\W*(?:and\s+)?(?:at\s+the\s+end|by\s+the\s+end)\b|\W*
 _EQUAL_CONCLUDED = re.compile(
     r"\b(?:(?:about|roughly|basically|essentially|pretty\s+much|more\s+or\s+less|much)\s+the\s+same"
     r"|(?:end|ends|ended|finish|finishes|finished|are|were|look|looks|seem|seems|is|was"
-    r"|become|becomes|became)\s+(?:up\s+)?(?:\w+\s+)?(?:comparable|similar|equal|level|even"
+    r"|become|becomes|became|reach|reaches|reached|get|gets|got|hit|hits|achieve|achieves"
+    r"|achieved)\s+(?:up\s+)?(?:\w+\s+)?(?:comparable|similar|equal|level|even"
     r"|the\s+same)|comparable|equally\s+good)\b", re.I)
 _EQUAL_END = re.compile(
     r"\b(?:both|the\s+two|they)\s+(?:models?\s+)?(?:\w+\s+)?(?:converge[sd]?\b|(?:are|were|end|ends|ended"

@@ -10,10 +10,18 @@ of T3 in one cell, its runs one after another ("pre-trained, seed 1: best val 0.
 step 1200, test 0.841 pre-trained, seed 2: …"): a table with no field in its header gave
 nothing, and its cell was never read as the prose it is. Expected claims were written
 from the text by hand: (family, seed, best validation, step, test).
+
+Lab A's Q4 claim too: "The pre-trained model is ahead in the first epochs but at the end
+both models reach the same accuracy (0.81)" was read as the pre-trained model better, its
+concluding clause ("at the end both … reach the same") giving nothing: of the verbs that
+end a race level ("end up", "finish", "become"), "reach" was not one.
 """
 
 from __future__ import annotations
 
+import pytest
+
+from tests.grader.checks._claims import better
 from tests.grader.checks._seeds import EXPECTED, claims
 
 
@@ -39,6 +47,22 @@ def test_a_step_after_a_piece_about_all_seeds_is_of_no_seed():
     text = ("scratch s3: val 0.720 (step 1600) test 0.707 pretrained is ~14 points better "
             "on all seeds and peaks mid-training; scratch still rising at step 2000.\n")
     assert claims(text) == [EXPECTED[5]]
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("The pre-trained model is ahead in the first epochs but at the end both models reach "
+     "the same accuracy (0.81).", "equal"),
+    ("The pre-trained model leads early, but by the end the two models achieve the same "
+     "validation accuracy.", "equal"),
+    ("The scratch model is behind at first, but in the end both get similar scores.", "equal"),
+    # a rate or a level reached on the way is no end state: the comparison stands
+    ("The pre-trained model reaches the same accuracy earlier and stays ahead of the "
+     "scratch model.", "pretrained"),
+    ("Both models reach 0.8 at some point, but the pre-trained model ends higher.",
+     "pretrained"),
+])
+def test_a_concluding_clause_where_both_reach_the_same_says_neither_wins(text, want):
+    assert better(text) == want
 
 
 ANSWER_TABLE = """| Question | Answer |
