@@ -232,6 +232,11 @@ class _Reader:
                                                                           siblings)
         if part is None:
             return f"no part '{spec.part}' in the section"
+        # a labelled heading after the part's line opens another box ("## Q3.2" of a
+        # Gradescope template after "Language modeling task: 20,963,600"): the part ends
+        boxed = next((i for i in range(part[0] + 1, part[1])
+                      if self.lines[i].heading and self.lines[i].opens), part[1])
+        part = (part[0], boxed)
         starts = [found[0] for other in siblings
                   if (found := part_range(self.plain, head + 1, end, other, [])) is not None]
         first = self.lines[part[0]]

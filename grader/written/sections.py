@@ -185,6 +185,8 @@ def read_lines(text: str, lettered: set[str] | None = None,
             # each names a sub-part of the lettered part it closed
             mark = Mark(((*closed[:3], mark.paths[0][3]),), mark.content)
         opens = False
+        if mark is not None and not table and _box_title_again(out, mark, raw):
+            mark = None
         if mark is not None:
             new = _apply(mark, paths, lettered, heading and MD_HEADING.match(raw) is not None)
             if new is None and paths \
@@ -207,6 +209,20 @@ def read_lines(text: str, lettered: set[str] | None = None,
                 raw = raw[:split].rstrip()
         out.append(Line(number, raw, heading, table, mark, paths, opens))
     return out
+
+
+def _box_title_again(out: list[Line], mark: Mark, raw: str) -> bool:
+    """A label alone on its line that repeats the heading opened two or three lines above,
+    with another label between them: an answer template's box printed with its title
+    again ("## Q3.6", the handout's prompt "Q3(e)(II) Adam optimizer-state memory …",
+    "Q3.6", then the student's answer). The box's number is the template's; the prompt
+    named the part, and the box stays in it."""
+    if mark.content < len(raw.rstrip(" :.*_#")) or len(out) < 2:
+        return False
+    above = out[-3:-1]
+    return out[-1].opens and any(
+        line.opens and line.heading and line.mark is not None
+        and line.mark.paths == mark.paths for line in above)
 
 
 def _part_column(raw: str, mark: Mark) -> Mark:

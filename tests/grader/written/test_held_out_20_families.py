@@ -81,3 +81,54 @@ Answer: 0.0651 % of the FFN optimizer memory.
 """
     assert answers(text, [P[2], *E]) == {"c": "25.77 GB", "e1": "9,437,184",
                                          "e2": "75.50 MB", "e3": "0.0651 %"}
+
+
+LAB_A = [QuestionSpec("lm", ("Question 3",), part="Language modeling task"),
+         QuestionSpec("cls", ("Question 3",), part="Classification task")]
+
+
+def test_a_books_chapter_number_before_the_label_is_decoration():
+    text = """# Chapter 3 Question 3
+## 3.1 Language modeling task
+The language modeling model has **21,015,201** trainable parameters.
+## 3.2 Classification task
+The classifier has **10,965,402** trainable parameters.
+# Chapter 4 Question 4
+"""
+    assert answers(text, LAB_A) == {"lm": "21,015,201", "cls": "10,965,402"}
+
+
+GRADESCOPE = """## Q3.5
+Q3(e)(I) Trainable parameters added by LoRA on W_Q and W_V, r = 8.
+Q3.5
+2 matrices x 48 layers x 98,304
+Answer: 9,437,184
+## Q3.6
+Q3(e)(II) Adam optimizer-state memory of these LoRA parameters (MB).
+Q3.6
+9,437,184 x 8 = 75,497,472 bytes
+Answer: 75.5 MB
+## Q3.7
+Q3(e)(III) Compare with the Adam memory of the FFN parameters of (d).
+Q3.7
+Answer: 0.065 %
+"""
+
+
+def test_a_templates_box_title_printed_again_stays_in_the_part_its_prompt_names():
+    assert answers(GRADESCOPE, E) == {"e1": "9,437,184", "e2": "75.5 MB", "e3": "0.065 %"}
+
+
+def test_a_part_ends_at_the_next_boxs_heading():
+    text = """## Q3.1
+Question 3 How many trainable parameters? Language modeling task.
+Q3.1
+decoder: 200 x 50001 = 10,000,200
+Language modeling task: 20,963,600
+## Q3.2
+Question 3 How many trainable parameters? Classification task.
+Q3.2
+classifier 200 x 2 = 400
+Classification task: 10,963,800
+"""
+    assert answers(text, LAB_A) == {"lm": "20,963,600", "cls": "10,963,800"}
