@@ -54,6 +54,7 @@ from grader.written.reading import (  # noqa: F401  (re-exported: existing impor
     read_report,
 )
 from grader.written.sections import (
+    Line,
     asked_kind,
     find_section,
     lettered_numbers,
@@ -143,7 +144,9 @@ class _Reader:
         self.plain = plain_lines(text)
         self.answered = _under_answer_headings(blocks(text)) | answer_lines(
             self.lines, lambda raw: ANSWER_LINE.match(raw) is not None) | {  # "Svar: 24,0 GB"
-            line.number for line in self.lines if environment_answer(line.raw)}
+            line.number for line in self.lines if environment_answer(line.raw)} | {
+            line.number for i, line in enumerate(self.lines)
+            if i and _label_restated(line, self.lines[i - 1])}
         self.all_phrases = [n for q in questions for p in q.headings for n in q.names(p)]
 
     def range_of(self, spec: QuestionSpec) -> _Range | str:
@@ -425,6 +428,18 @@ def _steps(rows: Sequence[Sequence[str]]) -> bool:
     return len(rows) >= 3 and len(set(names)) == len(rows) and all(
         len(r) == 2 and name and read_mark(r[0], False) is None
         and any(ch.isdigit() for ch in r[1]) for r, name in zip(rows, names, strict=True))
+
+
+def _label_restated(line: Line, above: Line) -> bool:
+    """A line that restates the label of the part it is in with a value after it ("Q3
+    (e)(I): 9,437,184 trainable parameters." under the working that opened with "Q3
+    (e)(I): each adapted matrix …", a Jupyter Book's "Important" box): the student's answer
+    to that part, as an "Answer:" line is."""
+    mark = line.mark
+    return (mark is not None and not line.table and bool(line.paths)
+            and mark.paths == line.paths[:1] == above.paths[:1] and line.paths[0][1] != ""
+            and line.raw[mark.content:].lstrip(" *_").startswith(":")
+            and any(ch.isdigit() for ch in line.raw[mark.content:]))
 
 
 def _row_beats(row: Candidate, body: Candidate, reader: _Reader, later: _Range) -> bool:

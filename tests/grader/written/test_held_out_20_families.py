@@ -132,3 +132,17 @@ classifier 200 x 2 = 400
 Classification task: 10,963,800
 """
     assert answers(text, LAB_A) == {"lm": "20,963,600", "cls": "10,963,800"}
+
+
+def test_a_label_restated_with_its_value_answers_its_part():
+    text = """## 3.5 LoRA
+Q3 (e)(I): each adapted matrix gets r·H + H·r = 98,304 parameters; W_Q and W_V in 48 layers:
+**Important**
+Q3 (e)(I): 9,437,184 trainable parameters.
+**Note**
+For the optimizer I only count Adam's first moment, so 4 bytes per trainable parameter.
+Q3 (e)(II): 9,437,184 × 4 bytes = 37,748,736 bytes.
+**Important**
+Q3 (e)(II): 37.75 MB of optimizer state.
+"""
+    assert answers(text, E[:2]) == {"e1": "9,437,184", "e2": "37.75 MB"}
