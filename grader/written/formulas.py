@@ -88,6 +88,10 @@ def _formula_in(segment: str, symbols: Mapping[str, Any],
             if piece.lstrip("*").lstrip()[:1] in tuple("+/×·⋅∙^"):
                 continue  # "+ nlayers" of "emb + nlayers * layer": the tail of a longer one
             parsed = parse_answer(piece, symbols)
+            head = piece.split(None, 1)
+            if (len(head) == 2 and head[1][:1] == "(" and _plain_number(head[0])
+                    and parsed.expr is not None and not parsed.expr.free_symbols):
+                continue  # "0.288 (-ln(0.750))": a value, then how it was got, no product
             if parsed.ok and parsed.is_formula and parsed.expr is not None and (
                     parsed.expr.free_symbols or closed):
                 for k in range(j - 1, i, -1):  # without trailing words ("parameters")
@@ -122,3 +126,8 @@ def formulas_in_line(text: str, symbols: Mapping[str, Any], names: Sequence[str]
             a, b, parsed = found
             out.append((start + a, start + b, parsed, last))
     return out
+
+
+def _plain_number(word: str) -> bool:
+    """A number as typed ("0.288", "14,496"), no symbol or operator in it."""
+    return word.replace(",", "").replace(".", "", 1).isdecimal()

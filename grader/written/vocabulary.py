@@ -192,8 +192,9 @@ def contents_lines(lines: Sequence[str]) -> set[int]:
     answers, and its entries ("Q3 (c) Memory ..... 4") open no section.
 
     A contents is three or more entries in a row (blank lines and a table's ``|---|``
-    between them) whose page numbers never go down, under a "Contents" heading, or led
-    to by dots on every line. A summary table of answers ("| Q3 (c) | 4 |") has neither.
+    between them) whose page numbers never go down, under a "Contents" heading (where two
+    entries are one too: a short report's Word contents), or led to by dots on every
+    line. A summary table of answers ("| Q3 (c) | 4 |") has neither.
     """
     found: set[int] = set()
     i = 0
@@ -211,7 +212,7 @@ def contents_lines(lines: Sequence[str]) -> set[int]:
                 break
             entries.append((j, *entry))
             j += 1
-        if len(entries) >= 3 and (all(e[2] for e in entries) or titled):
+        if (len(entries) >= 3 and all(e[2] for e in entries)) or (len(entries) >= 2 and titled):
             found.update(e[0] for e in entries)
         i = max(j, i + 1)
     return found | _navigation_lines(lines) | _titled_navigation(lines)

@@ -146,3 +146,12 @@ Q3 (e)(II): 9,437,184 × 4 bytes = 37,748,736 bytes.
 Q3 (e)(II): 37.75 MB of optimizer state.
 """
     assert answers(text, E[:2]) == {"e1": "9,437,184", "e2": "37.75 MB"}
+
+
+def test_a_short_contents_of_two_entries_under_its_title_opens_nothing():
+    from grader.written.vocabulary import contents_lines
+
+    lines = ["Contents", "Question 1 2", "Tasks 3 and 4 3", "", "Question 1",
+             "22,829,056 parameters"]
+    assert contents_lines(lines) == {1, 2}
+    assert contents_lines(["Question 1 2", "Tasks 3 and 4 3"]) == set()  # no title, no dots
