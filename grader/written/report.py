@@ -246,9 +246,9 @@ class _Reader:
         return _Range(part[0], part[1], not first.heading, self.lines[head].raw.strip(),
                       (head, min([part[0], *starts])))
 
-    def _listed_part(self, spec: QuestionSpec, head: int, end: int) -> tuple[int, int] | None:
-        """The part as an item of a list numbered one item a part ("1." for (I)), when the
-        pack's parts of this heading are numerals I to N (``phrases.listed_part``)."""
+    def _numbered(self, spec: QuestionSpec) -> tuple[int, int] | None:
+        """(this part's numeral, how many parts) when the pack's parts of ``spec``'s heading
+        are the numerals I to N, else None."""
         assert spec.part is not None
         numerals = {parse_part(q.part) for q in self.questions
                     if q.part and q.headings == spec.headings}
@@ -256,34 +256,37 @@ class _Reader:
         own = parse_part(spec.part)
         if own is None or own[1] is None or values != list(range(1, len(values) + 1)):
             return None
-        return listed_part(self.plain, head + 1, end, ROMAN_VALUES[own[1]], len(values))
+        return ROMAN_VALUES[own[1]], len(values)
+
+    def _listed_part(self, spec: QuestionSpec, head: int, end: int) -> tuple[int, int] | None:
+        """The part as an item of a list numbered one item a part ("1." for (I)), when the
+        pack's parts of this heading are numerals I to N (``phrases.listed_part``)."""
+        numbered = self._numbered(spec)
+        return None if numbered is None else listed_part(self.plain, head + 1, end, *numbered)
 
     def _in_order(self, spec: QuestionSpec, head: int, end: int,
                   siblings: Sequence[str]) -> tuple[int, int] | None:
         """The part in a section that names none of its parts: the whole section when the
         pack names the answer (Q3 (a)(II)'s "probability" and "loss": told apart by their
         names; another part's prose before it, "(I) The model is trained …", holds none of
-        them), else the k-th of as many answer lines as
-        the pack asks parts, in order ("**Answer 3.5.** …", "**Answer 3.6.** …", "**Answer
-        3.7.** …" under "Part (e)", numbered by a LaTeX environment's own counter)."""
+        them), else the k-th of as many answer lines as the pack asks parts, in order
+        ("**Answer 3.5.** …", "**Answer 3.6.** …", "**Answer 3.7.** …" under "Part (e)",
+        numbered by a LaTeX environment's own counter)."""
         assert spec.part is not None
         if spec.labels and end - head > 1:
             return head + 1, end  # its answers are told apart by their names
         if any(part_range(self.plain, head + 1, end, name, []) for name in siblings):
             return None  # the section names another part: this one is missing
-        parts = {q.part for q in self.questions if q.part and q.headings == spec.headings}
-        values = sorted(ROMAN_VALUES.get((parse_part(p) or (None, None))[1] or "", 0)
-                        for p in parts)
-        own = parse_part(spec.part)
-        if own is None or own[1] is None or values != list(range(1, len(values) + 1)):
+        numbered = self._numbered(spec)
+        if numbered is None:
             return None
         answers = [i for i in range(head + 1, end) if not self.lines[i].table
                    and (self.lines[i].number in self.answered
                         or ANSWER_LINE.match(self.lines[i].raw) is not None)
                    and any(ch.isdigit() for ch in self.lines[i].raw)]
-        if len(answers) != len(values):
+        if len(answers) != numbered[1]:
             return None
-        k = ROMAN_VALUES[own[1]] - 1
+        k = numbered[0] - 1
         return (answers[k - 1] + 1 if k else head + 1), answers[k] + 1
 
     def _answer_line_part(self, spec: QuestionSpec, head: int, end: int,
