@@ -370,7 +370,13 @@ class _Reader:
                               # a line of working ("Answer (I): 8 × 6144 = …") is not one
                               or (i == rng.start and not line.table
                                   and bool(ANSWER_LINE.match(line.raw))
-                                  and not any(r in text for r in RELATIONS))))
+                                  and not any(r in text for r in RELATIONS))
+                              # "Q3(e)(I): 9,437,184 (per matrix … = 98,304; …)": the value
+                              # after the label's colon, its working in brackets after it
+                              or (i == rng.start and rng.inline and not line.table
+                                  and text.lstrip(" *_").startswith(":")
+                                  and "(" in text
+                                  and only_value(text.split("(")[0], words=True))))
         if len(out) > 1 and not out[0].table and not out[0].code and (
                 only_value(out[0].text) or out[0].text.lstrip(" *_").startswith(":")
                 and only_value(out[0].text, words=True)):

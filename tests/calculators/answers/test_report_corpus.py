@@ -252,8 +252,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "reads nothing: h21-labA-word-quarto.pdf: no heading matching ['Question 3']; no notebook was handed in; should read '21,018,401': correct 1",
     ('h21-labA-word-quarto', 'q3.cls', 'pdf'):
         "reads nothing: h21-labA-word-quarto.pdf: no heading matching ['Question 3']; no notebook was handed in; should read '10,968,602': correct 1",
-    ('h22-p3-txt-email', 'q3e1', 'text'):
-        "reads '98,304': wrong 0; should read '9,437,184': correct 1",
     ('h22-labA-word-gdocprint', 'q3.cls', 'pdf'):
         "reads '402': wrong 0; should read '10,968,602': correct 1",
 }

@@ -155,3 +155,10 @@ def test_a_short_contents_of_two_entries_under_its_title_opens_nothing():
              "22,829,056 parameters"]
     assert contents_lines(lines) == {1, 2}
     assert contents_lines(["Question 1 2", "Tasks 3 and 4 3"]) == set()  # no title, no dots
+
+
+def test_the_value_after_the_labels_colon_beats_the_working_in_brackets_after_it():
+    text = ("Q3(e)(I): 9,437,184 (per matrix 8x6144 + 6144x8 = 98,304; 2 matrices x 48 layers)\n"
+            "Q3(e)(II): 72 MB (9,437,184 x 8 bytes = 75,497,472 bytes / 1024^2)\n"
+            "Q3(e)(III): 0.065% (9,437,184 / 14,496,989,184 = 0.000651)\n")
+    assert answers(text, E) == {"e1": "9,437,184", "e2": "72 MB", "e3": "0.065%"}
