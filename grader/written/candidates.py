@@ -60,7 +60,8 @@ _BOLD_SPANS = re.compile(r"\*\*(.+?)\*\*|__(.+?)__|\\textbf\{([^{}]*)\}|\\mathbf
 _BOXED_SPANS = re.compile(r"\\(?:boxed|fbox)\{((?:[^{}]|\{[^{}]*\})*)\}|\[\[(.+?)\]\]")
 _KEYWORDS = re.compile(
     r"\b(total|therefore|thus|hence|answer|result|gives|overall|altogether|so|i\.e\.|that is"
-    r"|which is|equals|comes to|amounts to|works out (?:to|at)|(?:we|i)(?: can| could| would)? get|obtain(?:s|ed)?)"
+    r"|which is|equals|comes to|amounts to|works out (?:to|at)|(?:we|i)(?: can| could| would)? get|obtain(?:s|ed)?"
+    r"|(?:model|network|classifier)s? (?:then )?(?:has|have))"
     r"(?!\w)", re.I
 )
 _OPERATOR_AFTER = re.compile(

@@ -162,3 +162,12 @@ def test_the_value_after_the_labels_colon_beats_the_working_in_brackets_after_it
             "Q3(e)(II): 72 MB (9,437,184 x 8 bytes = 75,497,472 bytes / 1024^2)\n"
             "Q3(e)(III): 0.065% (9,437,184 / 14,496,989,184 = 0.000651)\n")
     assert answers(text, E) == {"e1": "9,437,184", "e2": "72 MB", "e3": "0.065%"}
+
+
+def test_what_the_model_has_is_its_count():
+    text = """# Question 3
+**Language modeling task:** adding the LM head 200 × 50001 + 50001 = 10,050,201 gives 21,018,401 trainable parameters.
+**Classification task:** with the classifier 200 × 2 + 2 = 402 instead of the LM head the model has 10,968,602 trainable parameters.
+# Question 4
+"""
+    assert answers(text, LAB_A) == {"lm": "21,018,401", "cls": "10,968,602"}
