@@ -152,11 +152,12 @@ _BARE_HEADING = re.compile(r"^(?P<n>\d{1,2})(?P<dots>(?:\.\d+)*)\.?(?:\s+(?![\d.
 """"3 Memory", "3.": a heading numbered by hand; not "# 25769803776 25.77" (a code comment)."""
 CLOSING = re.compile(
     r"(?:\d{1,2}\.?\s+)?(?:summary(?:\s+(?:of|for)\s+(?:the\s+|my\s+|all\s+)?"
-    r"(?:answers?|results?|solutions?|questions?))?|(?:final|all|my)\s+(?:answers|results)"
+    r"(?:answers?|results?|solutions?|questions?))?|(?:final|all|my)\s+(?:answers|results)|answers"
     r"|answers?\s+summary|summary\s+table|results?\s+summary|overview\s+of\s+(?:the\s+|my\s+)?"
     r"answers?|answers?\s+at\s+a\s+glance|tl;?dr)\s*[:.]?", re.I)
 """A closing section that restates the answers ("Summary", "Summary of answers", "Final
-answers"): it ends the last part's section like "References" does. A plain "Results" is
+answers", a bare "Answers" over a list of them): it ends the last part's section like
+"References" does. A plain "Results" is
 not one (a lab's task has its own "Results" subsection), nor "Conclusion" (claims)."""
 CLOSING_HINT = re.compile(r"summary|answers|results|glance|tl;?dr", re.I)
 

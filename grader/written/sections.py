@@ -298,9 +298,10 @@ def asked_kind(targets: Sequence[Target | None]) -> str | None:
 def _subsection(raw: str, level: int | None) -> bool:
     """Whether a closing heading ("Summary") sits below the heading that opened the section
     it is in (a bold line is below any Markdown heading): then it sums up that part only.
-    "References" and "Appendix" end every section at any level."""
+    "References" and "Appendix" end every section at any level, and so does a heading of
+    answers in the plural ("**Answers**" over a list of every part's): no one part's."""
     plain = strip_markup(raw.strip(" #*_"))[0].lower()
-    if level is None or plain.startswith(END_WORDS):
+    if level is None or plain.startswith(END_WORDS) or "answers" in plain.split():
         return False
     md = MD_HEADING.match(raw)
     return md is None or len(md.group(1)) > level

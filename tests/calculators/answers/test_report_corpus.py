@@ -242,8 +242,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "reads nothing: no notebook was handed in; h21-p3-latex-enumroman.pdf: no heading matching ['Q3 (e)']; should read '75.50 MB': correct 1",
     ('h21-p3-word-jupyterbook', 'q3d', 'pdf'):
         "reads '3': wrong 0; should read '14.497 billion': correct 1",
-    ('h21-p3-md-gfm', 'q3e3', 'text'):
-        "reads '0.0651 %': shotgun 0; should read '0.0651 %': correct 1",
     ('h21-labA-latex-bookdown', 'claim', 'pdf'):
         'reads better: None; should read better: pretrained',
     ('h21-labA-word-quarto', 'q3.lm', 'pdf'):

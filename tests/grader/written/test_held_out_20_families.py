@@ -171,3 +171,17 @@ def test_what_the_model_has_is_its_count():
 # Question 4
 """
     assert answers(text, LAB_A) == {"lm": "21,018,401", "cls": "10,968,602"}
+
+
+def test_a_bare_answers_heading_over_a_list_closes_the_last_part():
+    text = """## Q3 (e)
+**(III)** 75.50 MB / 115,975.91 MB = 0.000651 = 0.0651 %
+
+**Answers**
+
+- (c) 25.77 GB
+- (e)(I) 9,437,184 trainable LoRA parameters
+- (e)(III) 0.0651 % of the FFN optimizer state
+"""
+    found = extract_answers(text, [E[2]])["e3"]
+    assert (found.answer, found.shotgun) == ("0.0651 %", ())
