@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -41,10 +42,16 @@ def test_ctrl_c_stops_fast_says_how_to_resume_and_logs_it(tmp_path, hf_cache):
     os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
     _, err = proc.communicate(timeout=60)
     took = time.monotonic() - pressed
-    assert took < 5, f"Ctrl-C must stop the batch within seconds, took {took:.1f} s: {err}"
     assert proc.returncode == 130, err
     assert "interrupted: 1 of 2 graded" in err and "Run the same command again to resume" in err
     log = events(out)
+    # Ctrl-C stops the running notebook instead of waiting for it: it takes less time than
+    # grading one notebook took in this same run (a ratio, not a wall clock: the machine
+    # may be loaded, and then both are slower)
+    first = [datetime.fromisoformat(e["time"]) for e in log if e["event"] in ("start", "done")]
+    graded_one = (first[1] - first[0]).total_seconds()
+    assert took < graded_one, (f"Ctrl-C took {took:.1f} s, longer than grading one notebook "
+                               f"({graded_one:.1f} s): {err}")
     # -j 1: the second submission is logged as started only once the first is done
     assert [e["event"] for e in log] == ["batch-start", "start", "done", "start",
                                          "batch-interrupted"], (log, err)
