@@ -183,11 +183,14 @@ def test_tensor_kind_scores_the_probe_payload_against_the_reference(pack):
     assert not_run.status == "not_graded"
 
 
-def test_probes_of_one_model_are_merged_into_one_request(pack):
+def test_probes_of_one_model_are_merged_into_one_request(pack, hf_cache):
     """Every check on one model asks the kernel once, and what it asks is the model's
-    weights (issue 25): no text, hidden or public, enters the student's kernel."""
+    weights (issue 25): no text, hidden or public, enters the student's kernel. (The run's
+    cache holds the tiny models: planned without it, the real checkpoints' sizes from the
+    registry take several parts, as they would on a machine whose cache lacks them.)"""
     for mode in ("grade", "check"):
-        probes = {p.id: p for p in plan_probes(Context(pack=pack, mode=mode, seed=1))}
+        probes = {p.id: p for p in plan_probes(Context(pack=pack, mode=mode, seed=1,
+                                                       hf_cache=hf_cache))}
         export = probes["ft-predict-model"]
         assert export.function == "export_model"
         assert [c["name"] for c in export.cases] == ["part-0"]

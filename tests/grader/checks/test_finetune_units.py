@@ -148,11 +148,13 @@ def test_time_budgets_of_questions_become_cell_timeouts():
     assert pack.limits.cell_timeout_for(["q1a"]) == pack.limits.cell_timeout
 
 
-def test_the_checks_of_one_model_share_one_export_and_no_text_enters_the_kernel(pack):
+def test_the_checks_of_one_model_share_one_export_and_no_text_enters_the_kernel(pack, hf_cache):
     from grader.checks.kind import Context
     from grader.grade import plan_probes
 
-    probes = {p.id: p for p in plan_probes(Context(pack=pack, mode="grade", seed=1))}
+    # sized from the run's cache (the tiny models), not from whatever the machine's holds
+    probes = {p.id: p for p in plan_probes(Context(pack=pack, mode="grade", seed=1,
+                                                   hf_cache=hf_cache))}
     for model in ("model", "model2"):
         export = probes[f"ft-predict-{model}"]
         assert export.function == "export_model"
