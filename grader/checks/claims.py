@@ -109,6 +109,20 @@ def unwrap(text: str) -> str:
     return WRAPPED.sub(" ", text)
 
 
+def _rows_apart(text: str) -> str:
+    """A table's rows set apart from the prose, each a paragraph of its own: a PDF's text
+    has no blank lines, and a section's intro ("…, same seed):"), its table ("|
+    pre-trained | 0.781 | …", "| from scratch | …") and its caption read as one sentence
+    that names both models and says "same", a tie nobody wrote."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        if line.lstrip().startswith("|"):
+            out.extend(["", line, ""])
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
 def find_claim(text: str, aliases: dict[str, list[str]],
                fallback: dict[str, list[str]] | None = None) -> tuple[str, str, str] | None:
     """(better, worse, sentence) for the first sentence that ranks one series above the
@@ -120,7 +134,7 @@ def find_claim(text: str, aliases: dict[str, list[str]],
     if len(names) != 2:
         return None
     families = Families(aliases, fallback or {})
-    for sentence in SENTENCE.split(unwrap(uncomment(text))):
+    for sentence in SENTENCE.split(unwrap(_rows_apart(uncomment(text)))):
         found = compare(sentence, names, families.mentions)
         if found is not None:
             return found[0], found[1], " ".join(sentence.split())[:300]

@@ -313,6 +313,7 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
     """Every per-seed claim of `text` (tables, lists, sentences), as dicts with `line`
     counted from `first_line` (the text's first line in the report as handed in)."""
     fams = families if isinstance(families, Families) else Families(families)
+    fams = fams.with_abbreviations(text)
     reader = _Reader(fams)
     raw = _wrapped_first_cells([line[:MAX_LINE] for line in text.splitlines()])
     i = 0

@@ -248,12 +248,53 @@ class Families:
         found = self.mentions(text)
         return found[0][1] if found else None
 
+    def with_abbreviations(self, text: str) -> Families:
+        """These families, each also named by the short names ``text`` defines for it
+        ("(PT = pre-trained RoBERTa, Scratch = same architecture randomly initialised)"
+        over a table whose columns read "PT best val", "PT step"): a student's legend
+        names the model the table's columns then abbreviate."""
+        extra: dict[str, list[str]] = {}
+        for short, meaning in _definitions(text):
+            named = self.first(meaning)
+            if named is not None and self.first(short) is None:
+                extra.setdefault(named, []).append(short.lower())
+        if not extra:
+            return self
+        return Families({n: [*ws, *extra.get(n, [])] for n, ws in self.words.items()},
+                        self.fallback)
+
+
+ABBREVIATION_CHARS = 5
+"""The longest short name a legend defines ("PT", "FT", "SCR")."""
+
+
+def _definitions(text: str) -> list[tuple[str, str]]:
+    """(short name, meaning) of each "X = meaning" whose X is a short capitalised word
+    alone after a bracket, a comma or a line's start; the meaning runs to the next comma,
+    semicolon or bracket."""
+    out = []
+    at = text.find("=")
+    while at >= 0:
+        head = text[:at].rstrip()
+        short = head[len(head.rstrip("".join(ch for ch in head[-ABBREVIATION_CHARS - 1:]
+                                             if ch.isalpha()))):] if head else ""
+        before = head[:len(head) - len(short)].rstrip()
+        tail = text[at + 1:at + 80]
+        end = min((k for k in (tail.find(c) for c in ",;)\n") if k >= 0), default=len(tail))
+        if 0 < len(short) <= ABBREVIATION_CHARS and short[:1].isupper() \
+                and (not before or before[-1] in "(,;\n"):
+            out.append((short, tail[:end]))
+        at = text.find("=", at + 1)
+    return out
+
 
 def _spans(low: str, words: dict[str, list[str]]) -> list[tuple[int, int, str]]:
     out = []
     for name, ws in words.items():
         for w in ws:
-            for m in re.finditer(rf"(?<![a-z]){re.escape(w.lower())}", low):
+            # a short name ("pt") is a word of its own, not the start of one
+            ends = "(?![a-z])" if len(w) <= ABBREVIATION_CHARS else ""
+            for m in re.finditer(rf"(?<![a-z]){re.escape(w.lower())}{ends}", low):
                 out.append((m.start(), m.end(), name))
     return out
 

@@ -358,8 +358,10 @@ def _tier(row: _Row, m: re.Match[str], before: str, after: str, written: str,
     """How conclusive a value is (``TIER_*``) and why, before asides are considered."""
     s = m.start()
     ns, ne = m.span(1)  # the number itself: its unit may sit outside the bold
+    after = _own_item(after)
     operand = bool(_OPERATOR_AFTER.match(after)) or bool(
-        _PAREN_AFTER.match(after) and not _unit_last(written)) or bool(
+        _PAREN_AFTER.match(after) and not _unit_last(written)
+        and not (row.answer_line and _working_in_brackets(after))) or bool(
         before.rstrip(" \t\n*{(").endswith(_OPERATORS))
     chain_continues = bool(_CHAIN_AFTER.search(_this_sentence(
         _NEXT_ITEM.split(after, 1)[0] if row.answer_line else _past_remark(after))))
@@ -404,6 +406,36 @@ def _this_sentence(after: str) -> str:
     stop = end is not None and after[end.start()] == "." \
         and not after[end.end():end.end() + 1].isdigit()  # "=1. 1.1052": no sentence's end
     return after[:end.start()] if stop and end is not None else after
+
+
+ITEM_DOTS = (" · ", " • ", " ∙ ")
+"""A spaced dot between a line's items ("p(mat) = 0.75 · loss = 0.2876", a slide's
+callout): no product, which is written unspaced ("8·6144") or between symbols."""
+
+
+def _own_item(after: str) -> str:
+    """What follows a value up to the next item of its line: a spaced dot then a name
+    and its "=" ("· loss = 0.2876") starts another item, which neither multiplies the
+    value nor continues its chain of working."""
+    for dot in ITEM_DOTS:
+        at = after.find(dot)
+        if at < 0:
+            continue
+        rest = after[at + len(dot):].lstrip()
+        name = rest[:min((k for k in (rest.find(r) for r in "=≈:") if k >= 0), default=0)]
+        if name.strip() and name.strip()[0].isalpha() and len(name) <= 30 \
+                and not any(ch.isdigit() for ch in name):
+            return after[:at]
+    return after
+
+
+def _working_in_brackets(after: str) -> bool:
+    """Whether the brackets right after a value hold working with its own "=" ("10,963,800
+    (10,000,200 + 963,200 + 200 x 2 = 400)" on an answer line): the value's working, not a
+    factor it multiplies ("48 (8H^2 + 5H) = …", whose "=" is outside them)."""
+    rest = _past_remark(after)
+    inner = after.lstrip(" *}")[:len(after.lstrip(" *}")) - len(rest)]
+    return any(r in inner for r in "=≈")
 
 
 def _past_remark(after: str) -> str:

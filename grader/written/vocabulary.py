@@ -164,7 +164,8 @@ def _contents_entry(raw: str, titled: bool = False) -> tuple[int, bool] | None:
     and its leader dots gone; the heading after them ("# Question 3") is none."""
     text = raw.strip().strip("*_")
     if text.startswith("|"):
-        cells = [c.strip() for c in text.strip("|").split("|")]
+        # a chapter's row is bold in a LaTeX or Org contents: "| **3 Q3 (c)** | **2** |"
+        cells = [c.strip().strip("*_").strip() for c in text.strip("|").split("|")]
         cells = [c for c in cells if c]
         if len(cells) < 2 or not cells[-1].isdecimal():
             return None
@@ -260,6 +261,8 @@ def _navigation_lines(lines: Sequence[str]) -> set[int]:
 NAVIGATION_WORDS = ("on this page", "in this section", "page contents", *CONTENTS_WORDS)
 """The title over a page's own navigation (Quarto, Jupyter Book, Read the Docs, a wiki)."""
 NAVIGATION_ENTRY_CHARS = 48
+_UNDERLINE = "─━═-=_~ \t"
+"""What a title's underline in a text export is drawn with (Org's ASCII and UTF-8 export)."""
 MAX_NAVIGATION_ENTRIES = 24
 
 
@@ -276,7 +279,10 @@ def _titled_navigation(lines: Sequence[str]) -> set[int]:
             continue
         entries: list[int] = []
         seen: set[str] = set()
-        for j in range(k + 1, min(len(lines), k + 1 + MAX_NAVIGATION_ENTRIES)):
+        first = k + 1  # past the title's underline and the blank lines under it (Org's text)
+        while first < len(lines) and not lines[first].strip().strip(_UNDERLINE):
+            first += 1
+        for j in range(first, min(len(lines), first + MAX_NAVIGATION_ENTRIES)):
             text = lines[j].strip().strip("*_")
             if not text or len(text) > NAVIGATION_ENTRY_CHARS or text.startswith(("|", "#")) \
                     or text.endswith((".", ":", "?")) or any(c in text for c in "=≈%") \

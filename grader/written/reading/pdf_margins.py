@@ -44,9 +44,9 @@ def _drop_margins(blocks: list[_Block], heights: dict[int, float]) -> list[_Bloc
             if in_margin(line, block.page):
                 seen.setdefault(_key(line.text), set()).add(block.page)
                 exact.setdefault(" ".join(line.text.split()), set()).add(block.page)
-    baselines: dict[int, list[float]] = {}
+    page_lines: dict[int, list[_Line]] = {}
     for block in blocks:
-        baselines.setdefault(block.page, []).extend(ln.baseline for ln in block.lines)
+        page_lines.setdefault(block.page, []).extend(ln for ln in block.lines if ln.text.strip())
 
     margin_lines: dict[int, list[tuple[float, str]]] = {}
     for block in blocks:
@@ -63,8 +63,11 @@ def _drop_margins(blocks: list[_Block], heights: dict[int, float]) -> list[_Bloc
             and not _PAGE_NUMBER.match(k) for b, k in margin_lines.get(page, []))
 
     def _alone(line: _Line, page: int) -> bool:
-        """No other text on the line's baseline (a section number has its title there)."""
-        return sum(abs(b - line.baseline) < 2 for b in baselines[page]) == 1
+        """No other text beside the line on its baseline (a section number has its title
+        there). Text it is printed over is not beside it: a page's footer drawn across its
+        last line (an HTML page's absolutely placed number) sits inside that line's span."""
+        return all(ln.x0 <= line.x0 and line.x1 <= ln.x1 for ln in page_lines[page]
+                   if ln is not line and abs(ln.baseline - line.baseline) < 2)
 
     out = []
     for block in blocks:
@@ -83,7 +86,7 @@ def _drop_margins(blocks: list[_Block], heights: dict[int, float]) -> list[_Bloc
                 continue  # blank
             extreme = line.y0 <= top.get(block.page, line.y0) or line.y1 >= bottom.get(
                 block.page, line.y1
-            )
+            ) or line.baseline >= max(ln.baseline for ln in page_lines[block.page]) - 2
             if extreme and key and _PAGE_NUMBER.match(key) and _alone(line, block.page):
                 continue
             kept.append(line)

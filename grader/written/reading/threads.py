@@ -29,12 +29,49 @@ _CHECKBOXES = ("- [x]", "- [ ]", "- [X]", "* [x]", "* [ ]", "* [X]")
 
 def _author(line: str) -> str | None:
     """The author a comment's header line names (``kwongly commented on Nov 19``,
-    ``@chanhm replied 2 days ago``), else None: one name, then a comment verb."""
+    ``@chanhm replied 2 days ago``), else None: one name, then a comment verb; or a chat
+    message's header (see ``_chat_author``)."""
     words = line.split()
     if len(words) < 2 or words[1].lower() not in _COMMENT_VERBS:
-        return None
+        return _chat_author(line)
     name = words[0].lstrip("@")
     return name.lower() if name[:1].isalnum() else None
+
+
+CHAT_HEADER_CHARS = 60
+"""The longest a chat message's header line is (a name, a role, a time)."""
+
+
+def _clock(word: str) -> bool:
+    """A time of day as a chat stamps it: "11:02", "23:02:15", "[11:02"."""
+    parts = word.strip("[]()").split(":")
+    return 2 <= len(parts) <= 3 and all(len(p) == 2 or (i == 0 and len(p) == 1)
+                                        for i, p in enumerate(parts)) \
+        and all(p.isdecimal() for p in parts)
+
+
+def _chat_author(line: str) -> str | None:
+    """The author a chat message's header names: the name, then the time the chat
+    stamped (Slack's and Teams' "Samuel Adeyemi  11:02 PM", "Marcus Hale (TA)  10:43
+    PM"); the name has no digits and no sentence's end."""
+    text = line.strip()
+    words = text.split()
+    if not 2 <= len(words) <= 8 or len(text) > CHAT_HEADER_CHARS:
+        return None
+    if words[-1].upper() in ("AM", "PM"):
+        words = words[:-1]
+    if len(words) < 2 or not _clock(words[-1]):
+        return None
+    name = [w for w in words[:-1] if not (w.startswith("(") and w.endswith(")"))]
+    if not name or len(name) > 4 or any(not w.replace("-", "").replace("'", "").replace(
+            ".", "").isalpha() for w in name):
+        return None
+    return " ".join(name).lower()
+
+
+def _labelled(line: str) -> bool:
+    """Whether a line opens with a question's label ("*Question 1*", "Final Q3 (c): …")."""
+    return _label_key(line.strip(" *_#>•-")) is not None
 
 
 def _event(line: str, names: set[str]) -> bool:
@@ -113,6 +150,21 @@ def without_task_boxes(lines: list[str]) -> list[str]:
     return out
 
 
+def _replies(lines: list[str], authors: list[tuple[int, str]], student: str) -> set[int]:
+    """The student's comments that answer a teammate's: right after one, with no question
+    label of their own ("RoBERTa uses learned positions, that's the 132,096" under "I got
+    22,696,960, did you count them?"). They are talk about a part of the answer; the
+    answer is the one posted under its label, or restated under it."""
+    out = set()
+    for n in range(1, len(authors)):
+        start, author = authors[n]
+        end = authors[n + 1][0] if n + 1 < len(authors) else len(lines)
+        if author == student and authors[n - 1][1] != student \
+                and not any(_labelled(line) for line in lines[start + 1:end]):
+            out.add(n)
+    return out
+
+
 def is_thread(lines: list[str]) -> bool:
     """Two comment headers or more from two authors or more."""
     authors = [a for line in lines if (a := _author(line)) is not None]
@@ -135,9 +187,11 @@ def student_thread(lines: list[str]) -> list[str]:
         end = authors[n + 1][0] if n + 1 < len(authors) else len(lines)
         for i in range(start + 1, end):
             owner[i], comment[i] = author, n
+    talk = _replies(lines, authors, student)
     for i, line in enumerate(lines):
-        if owner[i] is not None and (owner[i] != student or line.lstrip().startswith(">")):
-            out[i] = ""  # a teammate's words, or a quote of earlier ones
+        if owner[i] is not None and (owner[i] != student or line.lstrip().startswith(">")
+                                     or comment[i] in talk):
+            out[i] = ""  # a teammate's words, a quote of earlier ones, a reply to them
         if _author(line) is not None or _event(line, names):
             out[i] = ""  # "chanhm commented on Nov 20": whose comment, and when
     # the student's lines a later comment of theirs restates with its answer
