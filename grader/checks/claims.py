@@ -29,7 +29,7 @@ from typing import Any, cast
 from pydantic import Field
 
 from grader.checks import CheckResult
-from grader.checks.comparatives import compare
+from grader.checks.comparatives import compare, turns
 from grader.checks.kind import Context, Kind, Settings
 from grader.checks.manual import QUOTE_CHARS, others_of, quote_section
 from grader.checks.patterns import NUMBER
@@ -134,11 +134,24 @@ def find_claim(text: str, aliases: dict[str, list[str]],
     if len(names) != 2:
         return None
     families = Families(aliases, fallback or {})
-    for sentence in SENTENCE.split(unwrap(_rows_apart(uncomment(text)))):
+    sentences = SENTENCE.split(unwrap(_rows_apart(uncomment(text))))
+    for k, sentence in enumerate(sentences):
         found = compare(sentence, names, families.mentions)
-        if found is not None:
-            return found[0], found[1], " ".join(sentence.split())[:300]
+        if found is None:
+            continue
+        # "A is higher in the first epochs. But at the end both are almost the same.":
+        # the next sentence, turning on the first, says how the student concludes
+        for later in sentences[k + 1:k + 1 + TURN_SENTENCES]:
+            turned = compare(later, names, families.mentions) if turns(later) else None
+            if turned is not None:
+                found, sentence = turned, later
+                break
+        return found[0], found[1], " ".join(sentence.split())[:300]
     return None
+
+
+TURN_SENTENCES = 2
+"""How many sentences after a claim may turn it ("But at the end …")."""
 
 
 def check_series(check: Check, notebook: Any, claim_text: str, quote: str = "") -> CheckResult:

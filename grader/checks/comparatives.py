@@ -273,6 +273,14 @@ def _clauses(low: str) -> list[tuple[int, str, int]]:
     return out
 
 
+def turns(sentence: str) -> bool:
+    """Whether a sentence opens on a turn or a conclusion ("But at the end both are
+    almost the same", "Overall, …", "Однако …"): it outweighs the sentence before it, as
+    such a clause outweighs the clause before it in one sentence."""
+    low = fold(sentence)
+    return bool(_MAIN.match(low) or _CONCLUSION.match(low) or _OTHER_MAIN.match(low))
+
+
 def compare(sentence: str, names: list[str], mentions: Mentions) -> tuple[str, str] | None:
     """(better, worse) the sentence says, ("", "") for "no clear winner", else None. Where
     clauses disagree, the weightiest decides ("X improves faster, but Y stays ahead": Y)."""

@@ -299,6 +299,17 @@ def _spans(low: str, words: dict[str, list[str]]) -> list[tuple[int, int, str]]:
     return out
 
 
+RANGE_DASHES = "–—-"
+"""What joins the ends of a range ("1200–1600", "1200-1600")."""
+
+
+def _in_range(text: str, start: int, end: int) -> bool:
+    """Whether a whole number is an end of a range of whole numbers ("steps 1200–1600")."""
+    after, before = text[end:end + 2], text[max(0, start - 2):start]
+    return (after[:1] in RANGE_DASHES and after[1:2].isdigit()) or (
+        before[-1:] in RANGE_DASHES and before[:1].isdigit())
+
+
 @dataclass
 class Number:
     """A number of a sentence, where it is, its value (an accuracy as a fraction) and
@@ -335,6 +346,8 @@ def read_numbers(text: str) -> list[Number]:
         elif (STEP_AFTER.match(after) and DURATION.search(before) or PER_RUN.match(after)
               ) and not pct:
             role = "other"
+        elif _in_range(text, m.start(), m.end()) and not pct and not frac:
+            role = "other"  # "steps 1200–1600": a span of steps, no run's step
         elif (STEP_BEFORE.search(before) or STEP_AFTER.match(after)
               or (m.group(5) and ORDINAL_STEP.match(after))
               or (AT_STEP.search(before) and not pct and not EPOCH.match(after))

@@ -31,6 +31,7 @@ from grader.written.spelled import spelled_out
 from grader.written.vocabulary import (
     ANSWER_HEADINGS,
     ANSWER_LINE,
+    ANSWER_WORDS,
     ARROW,
     CJK_CHARS,
     LIST_COMMAS,
@@ -68,9 +69,10 @@ _OPERATOR_AFTER = re.compile(
     r"^\s*[*}]*\s*(?:-(?!>)|[+×*/^·÷²³⁴⁵⁶⁷⁸⁹]|\\times|\\cdot|\\div|\\frac)"
 )  # "->" after a value is an arrow to a remark ("0.0651 %   -> LoRA's memory is tiny")
 # "(" after a value multiplies it ("48 (16384^2)"), unless the value has a unit or a
-# remark opens the parenthesis ("25.77GB (just for one layer)", "0.75 (i.e. 75 %)")
+# remark opens the parenthesis ("25.77GB (just for one layer)", "0.75 (i.e. 75 %)", in
+# any script: "22,829,056 (총 약 2283만 개)")
 _PAREN_AFTER = re.compile(
-    r"^\s*[*}]*\s*\((?!\s*(?:[A-Za-z]{2,}|[A-Za-z]\.|\d{1,2}(?:\.\d{1,2})?\s*\)\s*$))")
+    r"^\s*[*}]*\s*\((?!\s*(?:[A-Za-z]{2,}|[^\W\dA-Za-z_]|[A-Za-z]\.|\d{1,2}(?:\.\d{1,2})?\s*\)\s*$))")
 # (an equation's number closing its line, "= 0.7500 (3.2)", multiplies nothing)
 # "=" or an arrow a student types for "gives" ("9,437,184 * 8B -> 75.49MB", "⇒ 24 GB")
 _EQ_BEFORE = re.compile(
@@ -178,6 +180,8 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
             break  # a section of thousands of numbers: only its end is read (linear time)
         src = sources[index]
         text = clean(src.text)
+        if _bare_marker(text):
+            continue  # "2)" left before "(II) Adam …" when its line was split at the part
         formulas = (formulas_in_line(text, symbols or {}, names)
                     if len(text) <= _FORMULA_LINE and index >= formula_from and not src.code
                     else [])
@@ -203,7 +207,42 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
         out.extend(_spelled_candidates(row, spelled, symbols))
         out.extend(_number_candidates(row, matches, sources, index, symbols, names))
     out.sort(key=lambda c: (c.line, c.column))
-    return _run_on_asides(out)
+    return _run_on_asides(out, _bracketed_passages(sources))
+
+
+def _bare_marker(text: str) -> bool:
+    """Whether a line is a list item's marker alone ("2)", "3.", "(4)"), no value."""
+    body = text.strip(" *_\t")
+    inner = body.lstrip("(").rstrip(").")
+    return body != inner and len(inner) <= 2 and inner.isdecimal() and body[-1:] in ")."
+
+
+PASSAGE_LINES = 8
+"""The most lines a bracketed passage ("(head bias not counted. … / … = 968,000)") runs."""
+
+
+def _bracketed_passages(sources: Sequence[Source]) -> dict[int, int]:
+    """Line -> the line its bracketed passage opens on, for each line of a passage that
+    opens a line with "(" and closes lines later: a remark or working written under a
+    value in brackets, over several lines. A blank line ends it unclosed."""
+    out: dict[int, int] = {}
+    opening, depth = None, 0
+    for src in sources:
+        text = clean(src.text)
+        if opening is not None:
+            if not text.strip() or src.number - opening >= PASSAGE_LINES:
+                opening, depth = None, 0
+            else:
+                out[src.number] = opening
+                depth += text.count("(") - text.count(")")
+                if depth <= 0:
+                    opening, depth = None, 0
+                continue
+        body = text.lstrip(" *_")
+        if body.startswith("(") and body.count("(") > body.count(")"):
+            opening, depth = src.number, body.count("(") - body.count(")")
+            out[src.number] = opening
+    return out
 
 
 ENVIRONMENTS = ("answer", "solution", "theorem", "lemma", "proposition", "corollary",
@@ -277,7 +316,7 @@ def _share(written: str, after: str) -> bool:
         after.lstrip(" *_}$")[:3].lower() == "of "
 
 
-def _run_on_asides(found: list[Candidate]) -> list[Candidate]:
+def _run_on_asides(found: list[Candidate], passages: Mapping[int, int]) -> list[Candidate]:
     """An answer line wrapped over two lines ("… only 0.065 % of the memory the FFN would
     need" / "(about 116 GB), i.e. roughly 1500× less."): a value in a parenthesis the next
     line opens is an aside of the answer before it, as it is on one line."""
@@ -285,11 +324,29 @@ def _run_on_asides(found: list[Candidate]) -> list[Candidate]:
         head = c.line_text[:c.column]
         return head.count("(") <= head.count(")")
 
+    def working(c: Candidate) -> bool:
+        """A result inside brackets after the operands that make it ("(10,000,200 +
+        968,000 + 200 × 50001 + 50001 = 10,050,201)"): the working of the value above."""
+        head = c.line_text[:c.column].lstrip(" *_")
+        return head.startswith("(") and not outside(c) and any(op in head for op in "+×*/−")
+
     answered = {c.line for c in found if c.why == "answer line" and outside(c)}
+    # "1 Language modeling task = 21,018,401" / "(10,000,200 + … = 10,050,201)": a line
+    # of working in brackets under a settled value is that value's working
+    settled = {c.line for c in found if c.tier >= TIER_CONCLUSIVE and outside(c)}
+    def in_passage(c: Candidate) -> bool:
+        """Inside a bracketed passage over lines that opens under a settled value."""
+        opening = passages.get(c.line)
+        return opening is not None and opening - 1 in settled and (
+            c.line != opening or not outside(c))
+
     out = []
     for c in found:
-        if c.why == "answer line" and c.line - 1 in answered and c.line not in answered \
-                and c.line_text[:c.column].lstrip(" *_").startswith("("):
+        if c.tier >= TIER_CONCLUSIVE and in_passage(c) or c.line not in answered \
+                and c.line_text[:c.column].lstrip(" *_").startswith("(") \
+                and (c.why == "answer line" and c.line - 1 in answered
+                     or c.tier >= TIER_CONCLUSIVE and c.line - 1 in settled
+                     and c.line not in settled and working(c)):
             c = Candidate(c.text, c.line, "in parentheses", False, c.parsed, TIER_ASIDE,
                           c.column, c.end, c.line_text)
         out.append(c)
@@ -299,6 +356,8 @@ def _run_on_asides(found: list[Candidate]) -> list[Candidate]:
 def _formula_candidates(row: _Row) -> list[Candidate]:
     out = []
     for fs, fe, parsed, chain_end in row.formulas:
+        if _date(row.text[fs:fe]):
+            continue  # "打印于 2026/11/20": a date, no ratio
         tier = TIER_FINAL if row.answer_line or row.boxes(fs, fe) \
             else TIER_BOLD if any(bs <= fs < be for bs, be in row.bold) \
             else TIER_CONCLUSIVE
@@ -325,8 +384,23 @@ def _skipped(m: re.Match[str], row: _Row, before: str, after: str) -> bool:
             len(m.group(0)) <= 2 or not after.lstrip()[1:].strip() and len(m.group(0)) <= 5
             and m.group(0).replace(".", "", 1).isdigit()):
         return True  # equation number "(5)", or "(3.2)" closing its line (LaTeX's numbering)
+    if _date(m.group(0)):
+        return True  # "打印于 2026/11/20", a print stamp's date
     # a list marker "1. "
     return s <= _WINDOW and not before.strip(" *") and after[:1] in ".)" and after[1:2].isspace()
+
+
+def _date(written: str) -> bool:
+    """Whether a token is a calendar date written year first ("2026/11/20", "2026-11-20"):
+    a ratio of three numbers or a difference nobody computes."""
+    for sep in "/-.":
+        parts = written.strip().split(sep)
+        if len(parts) == 3 and all(p.isdecimal() for p in parts) and len(parts[0]) == 4 \
+                and parts[0][:2] in ("19", "20") and 1 <= len(parts[1]) <= 2 \
+                and 1 <= len(parts[2]) <= 2 and 1 <= int(parts[1]) <= 12 \
+                and 1 <= int(parts[2]) <= 31:
+            return True
+    return False
 
 
 def _written(m: re.Match[str], after: str, next_text: str) -> str:
@@ -377,7 +451,7 @@ def _tier(row: _Row, m: re.Match[str], before: str, after: str, written: str,
         # a cell holding its working and a bold final ("... = 25,769,803,776 bytes / 2^30
         # **Final: 24 GB**", a Google Doc's table a question): the bold value is the cell's
         return TIER_FINAL, "answer cell"
-    if row.answer_line and settled:
+    if (row.answer_line or _answer_said(before)) and settled:
         return TIER_FINAL, "answer line"
     if row.in_bold(ns, ne):
         return TIER_BOLD, "bold"
@@ -396,6 +470,17 @@ def _tier(row: _Row, m: re.Match[str], before: str, after: str, written: str,
     if _IS_BEFORE.search(before) and _SENTENCE_CLOSES.match(after) and not operand:
         return TIER_CONCLUSIVE, "ends a sentence"  # "... by LoRA are 9,437,184."
     return TIER_NUMBER, "number"
+
+
+def _answer_said(before: str) -> bool:
+    """Whether the sentence a value opens says it is the answer: "…= 98,304 . Answer:
+    9,437,184 trainable parameters.", "… × 2 bytes. **Ans:** 25.77 GB" (the answer word
+    starts a sentence mid-line, its colon right before the value)."""
+    stop = max(before.rfind(". "), before.rfind("; "))
+    piece = before[stop + 2:].strip(" *_") if stop >= 0 else ""
+    said = ANSWER_WORDS.match(piece)  # "Answer:", "Ans:", "Final answer:"
+    return said is not None and ":" in piece and not piece[said.end():].strip(" *_:") \
+        and not has_digit(piece)
 
 
 def _this_sentence(after: str) -> str:

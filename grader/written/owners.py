@@ -84,6 +84,18 @@ def _row_owner(text: str, own: Sequence[str], others: Sequence[str],
     return before if named is None else named
 
 
+SYMBOL_CHARS = 2
+"""The longest function symbol a label's call is named by alone ("p" of "p(mat)")."""
+
+
+def _with_symbols(labels: list[str]) -> list[str]:
+    """``labels`` and the symbols their calls name ("p(mat)" -> "p"): a student who writes
+    "p = 0.0413" under "p(mat) and the loss" names the probability by its symbol."""
+    symbols = [head for x in labels if "(" in x
+               and 1 <= len(head := x.split("(")[0].strip()) <= SYMBOL_CHARS and head.isalpha()]
+    return labels + [h for h in dict.fromkeys(symbols) if h not in labels]
+
+
 def own_candidates(found: list[Candidate], sources: Sequence[Source], spec: QuestionSpec,
                     questions: Sequence[QuestionSpec]) -> list[Candidate]:
     """Where a part holds two answers ("p(mat)" and the loss), the numbers that follow this
@@ -91,9 +103,10 @@ def own_candidates(found: list[Candidate], sources: Sequence[Source], spec: Ques
     own in the part, the numbers before any other's label."""
     if not spec.labels:
         return found
-    own = [norm(x) for x in spec.labels]
-    others = [norm(x) for q in questions if q.id != spec.id and q.headings == spec.headings
-              and q.part == spec.part for x in q.labels]
+    own = _with_symbols([norm(x) for x in spec.labels])
+    others = _with_symbols([norm(x) for q in questions if q.id != spec.id
+                            and q.headings == spec.headings and q.part == spec.part
+                            for x in q.labels])
     if not others:
         return found
     by_line: dict[int, list[Candidate]] = {}

@@ -29,7 +29,7 @@ from grader.written.candidates import (
     environment_answer,
     only_value,
 )
-from grader.written.labels import Target, parse_label, parse_part, read_mark
+from grader.written.labels import parse_label, parse_part, read_mark
 from grader.written.offered import pick, shotgun
 from grader.written.owners import labelled_lines, own_candidates
 from grader.written.phrases import (
@@ -90,13 +90,6 @@ class _Range:
     """Lines before the question's first part: conventions stated there hold for every part."""
     span: tuple[int, int] | None = None
     """Where in its one line the range is: a part's piece of an answer line naming several."""
-
-
-def _level(raw: str) -> int:
-    """A Markdown heading's level ("## Question 3": 2), 0 for any other line."""
-    text = raw.lstrip()
-    hashes = len(text) - len(text.lstrip("#"))
-    return hashes if hashes and text[hashes:hashes + 1] == " " else 0
 
 
 def _value_then_working(text: str) -> bool:
@@ -171,11 +164,11 @@ class _Reader:
         """The lines of ``spec``'s answer, or why none were found."""
         target, parent = self.targets[spec.id], self.parents[spec.id]
         if target is not None:
-            found = self._past_title(find_section(self.lines, target), target)
+            found = find_section(self.lines, target)
             if found is not None:
                 return self._labelled(found)
         if parent is not None:
-            found = self._past_title(find_section(self.lines, parent), parent)
+            found = find_section(self.lines, parent)
             if found is None:
                 return f"no heading matching {list(spec.headings)}"
             if spec.part is None:
@@ -189,20 +182,6 @@ class _Reader:
         if spec.part is None:
             return self._labelled(found)
         return self._part(spec, found[0], found[1])
-
-    def _past_title(self, found: tuple[int, int] | None,
-                    target: Target) -> tuple[int, int] | None:
-        """The question's section, past a document title that names the same number
-        ("# Assignment 3 – Part 3" over "## Question 1" … "## Question 3"): when another
-        question's heading closes the first section and a heading of a lower level enters
-        the question again, that heading is the question's; the title is the report's."""
-        if found is None:
-            return None
-        level = _level(self.lines[found[0]].raw)
-        for start, end in sections_of(self.lines, target):
-            if start >= found[1] and level and _level(self.lines[start].raw) > level:
-                return start, end
-        return found
 
     def later_ranges(self, spec: QuestionSpec, first: _Range) -> list[_Range]:
         """Later sections entering ``spec``'s label: a summary table's rows ("| Q3 (c) |

@@ -496,11 +496,49 @@ def sections_of(lines: Sequence[Line], target: Target) -> Iterator[tuple[int, in
 
 
 def find_section(lines: Sequence[Line], target: Target) -> tuple[int, int] | None:
-    """(first index, end index exclusive) of ``target``'s section, or None."""
+    """(first index, end index exclusive) of ``target``'s section, or None: the first line
+    that enters it, past a mere mention of it (``_mention``)."""
     start = opening(lines, target)
     if start is None:
         return None
-    return start, section_end(lines, start, target)
+    found = start, section_end(lines, start, target)
+    for later in sections_of(lines, target):
+        if later[0] >= found[1] and _mention(lines, found, later[0]):
+            return later
+    return found
+
+
+def _mention(lines: Sequence[Line], first: tuple[int, int], later: int) -> bool:
+    """Whether the section at ``first`` only mentions the question that a heading at
+    ``later`` opens: the document's title naming the same number at a higher level ("#
+    Assignment 3 – Part 3" over "## Question 1" … "## Question 3"), or an entry of a list
+    naming the questions, with no value of its own ("- ☑ Q1" / "- ☑ Task 3 / Task 4 runs
+    (3 seeds each)" / "- ☑ Q2", a to-do list at the top of a Quip document)."""
+    start, end = first
+    level, later_level = heading_level(lines[start].raw), heading_level(lines[later].raw)
+    if later_level is None:
+        return False
+    if level is not None:
+        return level < later_level and lines[start].raw.lstrip().startswith("#")
+    listed = end - start == 1 and start > 0 and lines[start - 1].opens \
+        and not lines[start].table and lines[start].raw.lstrip()[:1] in LIST_BULLETS
+    return listed and not _holds_value(lines[start].raw)
+
+
+LIST_BULLETS = "-*+•◦▪☐☑☒✓✔"
+"""What opens an item of a bulleted list or a to-do list (a summary table's row, which
+answers, is none)."""
+
+
+def _holds_value(text: str) -> bool:
+    """Whether a line gives a value: a decimal, a grouped figure or a number of 100 or more
+    ("25.77 GB", "9,437,184"), not a count ("3 seeds each") or a label's number."""
+    for word in text.replace("(", " ").replace(")", " ").split():
+        digits = word.strip(".,:;%")
+        if any(c.isdigit() for c in digits) and (
+                any(c in digits for c in ".,") or (digits.isdecimal() and int(digits) >= 100)):
+            return True
+    return False
 
 
 def lettered_numbers(targets: Sequence[Target | None]) -> set[str]:

@@ -499,14 +499,14 @@ ANSWER_WORDS = re.compile(
     re.I)
 """'Answer to Q3 (c):', 'Ans. 3(c)', 'Solution to Question 3 (c)': the label after them."""
 ANSWER_LINE = re.compile(
-    rf"^\W*\(\s*{ANSWER_WORD}\s*\)(?=\s)"
+    rf"^\W*[(【〔「『《〈［]\s*{ANSWER_WORD}\s*[)】〕」』》〉］](?=\s)"
     rf"|^\W*{ANSWER_WORD}\b(?:\s*\(\s*(?:[a-h]|{ROMAN}|\d{{1,2}})\s*\)){{0,3}}"
     rf"(?:\W*(?:[:=]|is\b)|\.(?=[\s*_]))", re.I)
 """A line that gives the answer: "Answer: 25.77 GB", "Final answer is …", "答え:約25.77GB",
 "(II) Answer. p(mat) = 0.7500" (an answer stated first, its working after it), "Answer
 (d): 14.50 billion parameters", "Answer (e)(II): 75.5 MB" (the part it answers named
-after the word, as a margin note has it), "(Antwort) 72.00 MB" (the word in brackets
-before the value it marks)."""
+after the word, as a margin note has it), "(Antwort) 72.00 MB", "【解答】 **25.77 GB**"
+(the word in brackets before the value it marks, a Japanese template's lenticular ones)."""
 ANSWER_HEADINGS = frozenset({"answer", "answers", "final answer", "final answers", "ans", "答え", "答案", "解答", "回答", "答",
                              "정답", "답", "답변", "resposta", "respostas", "resposta final",
                              "cevap", "yanıt", "yanit", "antwort", "réponse", "reponse",
@@ -543,7 +543,7 @@ PANEL_CAPTION = r"(?-i:(?:[A-Z]{2,}\s+){0,2}(?:PANEL|BLOCK|CELL|WIDGET))"
 reader puts on the panel heading's line: W&B's "MARKDOWN PANEL **Question 1**", "TEXT
 BLOCK", a notebook's "MARKDOWN CELL". Only before a label: "LINE PLOT · …" stays text."""
 DECORATION = re.compile(
-    rf"^(?:\s+|{_EMOJI}+|{PANEL_CAPTION}\s+(?={LABEL_WORD}\s*\.?\s*\d)|{SECTION_NUMERAL}\.?\s+(?={LABEL_WORD}\s*\.?\s*\d)"
+    rf"^(?:\s+|{_EMOJI}+|[【〔「『《〈［]|{PANEL_CAPTION}\s+(?={LABEL_WORD}\s*\.?\s*\d)|{SECTION_NUMERAL}\.?\s+(?={LABEL_WORD}\s*\.?\s*\d)"
     rf"|\(\s*(?:{ROMAN}|[a-h]|\d{{1,2}})\s*\)\s+(?={LABEL_WORD}\s*\.?\s*\d)"
     rf"|(?:chapter|chapitre|kapitel|cap[íi]tulo|capitolo)\s+\d{{1,2}}[.:]?\s+(?={LABEL_WORD}\s*\.?\s*\d)"
     rf"|{SECTION_NUMERAL}\.\s+(?=(?:sub[\s-]?)?part\s*\(\s*(?:[a-h]|{ROMAN})\s*\))"
@@ -555,7 +555,9 @@ letter, Roman numeral or number the document class put there ("A  Q3(a)", "V. Q3
 "3.2 Q3(b)", "2 Task 3", "2. Tasks 3 and 4"), a sub-section's letter before a spelled-out part ("A. Part (I)"), an enumerate's own item
 marker before the label it holds ("(i) **Q3 (a)(I), objective.**", ``enumerate[(\roman*)]``),
 a book's chapter number ("# Chapter 3 Question 3", bookdown's chapter headings),
-a dashboard panel's caption ("MARKDOWN PANEL Question 1", ``PANEL_CAPTION``)."""
+a dashboard panel's caption ("MARKDOWN PANEL Question 1", ``PANEL_CAPTION``), the
+opening of an East Asian bracket a Japanese or Chinese template puts round a heading
+("【Q3 (a)】", "〔Question 3〕")."""
 
 
 def undecorated(text: str) -> int:

@@ -68,6 +68,19 @@ def as_markdown(text: str) -> str:
     return "\n".join(lines)
 
 
+def roam_highlights(line: str) -> str:
+    """A Roam or Logseq highlight (``^^9,437,184^^``) written as the bold it stands for: the
+    student marks the answer so, and "^" before a figure would read it as an exponent."""
+    parts = line.split("^^")
+    if len(parts) < 3 or len(parts) % 2 == 0:
+        return line
+    for k in range(1, len(parts), 2):
+        inner = parts[k]
+        if not inner.strip() or inner != inner.strip() or "^" in inner:
+            return line
+    return "".join(p if k % 2 == 0 else f"**{p}**" for k, p in enumerate(parts))
+
+
 def _without_line_numbers(lines: list[str]) -> list[str]:
     """Lines without a review copy's line numbers ("12  Q3 (c) ..."): where at least five
     lines and nine in ten of the non-blank ones start with a bare integer and a gap, the
@@ -162,6 +175,9 @@ def _turn(line: str) -> tuple[str, str, int, bool] | None:
     23:38] Kevin Okafor: …`` and ``27/11/2026, 23:38 - Kevin Okafor: …``; the time stamp optional, the
     speaker one or two words before a colon, never an answer word ("Answer: …")."""
     rest = line.lstrip()
+    if (kakao := _named_turn(rest)) is not None:
+        speaker, said = kakao
+        return speaker.lower(), said.strip(), len(line) - len(said), True
     stamped = rest.startswith("[")
     dash = rest.find(" - ") if rest[:1].isdigit() else -1
     if stamped or dash > 0:
@@ -179,10 +195,31 @@ def _turn(line: str) -> tuple[str, str, int, bool] | None:
     return speaker.lower(), rest[colon + 1:].strip(), len(line) - len(rest) + colon + 1, stamped
 
 
+def _named_turn(rest: str) -> tuple[str, str] | None:
+    """(speaker, said) of a KakaoTalk turn, its name bracketed before its time:
+    ``[박서연] [오후 11:12] Question 3``."""
+    if not rest.startswith("["):
+        return None
+    close = rest.find("]")
+    name = rest[1:close]
+    after = rest[close + 1:].lstrip() if close > 0 else ""
+    shut = after.find("]")
+    if not name.strip() or _stamp(name) or not after.startswith("[") or shut < 0 \
+            or not _stamp(after[1:shut]) or len(name.split()) > 3:
+        return None
+    return name.strip(), after[shut + 1:]
+
+
+_HALF_DAY = ("오전", "오후", "午前", "午後", "上午", "下午")
+"""AM and PM as a Korean, Japanese or Chinese chat app stamps them ("[오후 11:12]")."""
+
+
 def _stamp(text: str) -> bool:
     """Whether ``text`` is a chat's time stamp: "14:02", or with the date as WhatsApp
     exports it ("27/11/26, 23:38", "11/27/26, 11:38:05 PM", Android's "27/11/2026, 23:38"
-    before " - ")."""
+    before " - "), or with a half day's word ("오후 11:12")."""
+    for word in _HALF_DAY:
+        text = text.replace(word, "")
     return ":" in text and any(c.isdigit() for c in text) and all(
         c.isdigit() or c in ":./,- " or c in "APMapm" for c in text)
 
@@ -204,14 +241,23 @@ def _transcript(lines: list[str]) -> list[str]:
     if not named and sum(t[3] for t in turns.values()) * 2 < len(turns):
         return lines
     student = named[0] if named else max(set(speakers), key=speakers.count)
+    if not named:  # a time-stamped chat: a line without a stamp ("Classification task:
+        # 10,968,600", "epoch 1: …") is its turn's text wrapped, no speaker's
+        turns = {i: t for i, t in turns.items() if t[3]}
     out = list(lines)
-    for i, (speaker, said, start, _) in turns.items():
+    speaker = None  # whose turn a line without a stamp of its own goes on
+    for i in range(len(lines)):
+        if i not in turns:
+            if speaker is not None and speaker != student:
+                out[i] = ""  # another speaker's turn, wrapped over lines
+            continue
+        speaker, said, start, _ = turns[i]
         if speaker == student:
             out[i] = " " * start + said
             continue
         labels = [m.group(0) for m in QUESTION_LABEL.finditer(said)]
-        if labels:
-            out[i] = "## " + labels[-1]
+        # a classmate's "I got 21,018,401" is not the student's answer
+        out[i] = "## " + labels[-1] if labels else ""
     return out
 
 

@@ -496,8 +496,11 @@ def _layout(blocks: list[_Block], heights: dict[int, float]) -> tuple[list[str],
     # nhid * nclasses" an assignment, no formula offered as the answer. A report that is
     # mostly code (a script handed in as its report, answers in its comments and prints)
     # is read as text: its comments are its headings.
-    code = sum(p.code for p in paras if p.text.strip())
-    fence = code * 2 < sum(1 for p in paras if p.text.strip() and not p.table)
+    # (counted in characters: a code cell's lines are a paragraph each, a prose paragraph
+    # many lines in one, so a notebook printed with a cell before each answer would count
+    # as mostly code by paragraphs)
+    code = sum(len(p.text.strip()) for p in paras if p.code)
+    fence = code * 2 < sum(len(p.text.strip()) for p in paras if not p.table)
     fenced = False  # inside a fenced run of code lines
     for para in paras:
         if fence and para.code != fenced and para.text.strip():

@@ -170,8 +170,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "reads '2': wrong 0; should read '0,415': wrong 0",
     ('h13-p3-txt-bbcode', 'q3d', 'text'):
         "reads '14.5 billion': correct 1; should read '14,495,514,624': convention no_biases 0.75",
-    ('h13-p3-md-czech', 'q3a2.loss', 'text'):
-        "reads '0,1015': wrong 0; should read '2,2876': wrong 0",
     ('h13-p3-docx-romanian', 'q3a2.p', 'docx'):
         "reads '0,2876': shotgun 0; should read '0,75': correct 1",
     ('h13-p3-docx-romanian', 'q3a2.loss', 'docx'):
@@ -265,57 +263,15 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # graduate class: Hancom Hangul, Ichitaro, Feishu/Lark, Yuque, Tencent Docs, Naver,
     # KakaoTalk, WeChat, Zhihu, ctex), kept sealed until held-out-23/-24's families were
     # read, then added before any tuning on them. First sight: held-out-25 40/43 PDF, 20/22
-    # DOCX, 24/28 text; held-out-26 26/31, 15/22, 29/33.
-    ('h25-p3-docx-wordeq', 'q3e1', 'docx'):
-        "reads '98,304': wrong 0; should read '9,437,184': correct 1",
-    ('h25-p3-word-nb7print', 'q3c', 'pdf'):
-        "reads 'H*4*H + 4*H + 4*H*H + H': wrong 0; should read '25.77 GB': correct 1",
-    ('h25-p3-word-nb7print', 'q3d', 'pdf'):
-        "reads '8': wrong 0; should read '14.50 billion': correct 1",
-    ('h25-p3-md-roam', 'q3a2.p', 'text'):
-        "reads nothing: no notebook was handed in; h25-p3-md-roam.md: no number in the section; should read '0.0413': wrong 0",
-    ('h25-p3-md-roam', 'q3a2.loss', 'text'):
-        "reads '1.1052 / 26.7791': wrong 0; should read '3.1876': wrong 0",
-    ('h25-p3-md-roam', 'q3e1', 'text'):
-        "reads '96': wrong 0; should read '9,437,184': correct 1",
-    ('h25-labA-word-craft', 'claim', 'pdf'):
-        'reads better: scratch; should read better: equal',
-    ('h25-labB-docx-quip', 'seeds', 'docx'):
-        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 17/18 confirmed",
-    ('h25-labB-md-craft', 'seeds', 'text'):
-        "reads 6 of 7 rows read are the report's, 0.947 confirmed; should read 6 rows, 18/18 confirmed",
-    ('h26-p3-word-hancom', 'q3e2', 'pdf'):
-        "reads '3': wrong 0; should read '72 MB': convention gib_vs_gb 0.5",
-    ('h26-p3-docx-ichitaro', 'q3a2.p', 'docx'):
-        "reads nothing: no notebook was handed in; h26-p3-docx-ichitaro.docx: no heading matching ['Q3 (a)']; should read '0.7500': correct 1",
-    ('h26-p3-docx-ichitaro', 'q3a2.loss', 'docx'):
-        "reads nothing: no notebook was handed in; h26-p3-docx-ichitaro.docx: no heading matching ['Q3 (a)']; should read '0.2876': correct 1",
-    ('h26-p3-docx-ichitaro', 'q3c', 'docx'):
-        "reads nothing: no notebook was handed in; h26-p3-docx-ichitaro.docx: no heading matching ['Q3 (c)']; should read '25.77 GB': correct 1",
-    ('h26-p3-docx-ichitaro', 'q3d', 'docx'):
-        "reads nothing: no notebook was handed in; h26-p3-docx-ichitaro.docx: no heading matching ['Q3 (d)']; should read '14,495,514,624': convention no_biases 0.75",
-    ('h26-p3-docx-ichitaro', 'q3e1', 'docx'):
-        "reads nothing: no notebook was handed in; h26-p3-docx-ichitaro.docx: no heading matching ['Q3 (e)']; should read '9,437,184': correct 1",
-    ('h26-p3-docx-ichitaro', 'q3e2', 'docx'):
-        "reads nothing: no notebook was handed in; h26-p3-docx-ichitaro.docx: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
-    ('h26-p3-docx-ichitaro', 'q3e3', 'docx'):
-        "reads nothing: no notebook was handed in; h26-p3-docx-ichitaro.docx: no heading matching ['Q3 (e)']; should read '0.0651 %': correct 1",
-    ('h26-p3-word-tencent', 'q3e3', 'pdf'):
-        "reads '2026/11/20': wrong 0; should read '0.065 %': correct 1",
-    ('h26-labA-word-ichitaro', 'q3.lm', 'pdf'):
-        "reads nothing: h26-labA-word-ichitaro.pdf: no heading matching ['Question 3']; no notebook was handed in; should read '21,018,401': correct 1",
-    ('h26-labA-word-ichitaro', 'q3.cls', 'pdf'):
-        "reads nothing: h26-labA-word-ichitaro.pdf: no heading matching ['Question 3']; no notebook was handed in; should read '10,968,602': correct 1",
-    ('h26-labA-word-ichitaro', 'claim', 'pdf'):
-        'reads better: None; should read better: pretrained',
-    ('h26-labA-txt-kakao', 'q3.lm', 'text'):
-        "reads nothing: h26-labA-txt-kakao.txt: no heading matching ['Question 3']; no notebook was handed in; should read '20,968,400': convention head_without_bias 0.75",
-    ('h26-labA-txt-kakao', 'q3.cls', 'text'):
-        "reads nothing: h26-labA-txt-kakao.txt: no heading matching ['Question 3']; no notebook was handed in; should read '10,968,600': convention head_without_bias 0.75",
-    ('h26-labA-txt-kakao', 'claim', 'text'):
-        'reads better: None; should read better: equal',
-    ('h26-labB-txt-naver', 'q1', 'text'):
-        "reads '2283 × 10^4': close 0.5; should read '22,829,056': correct 1",
+    # DOCX, 24/28 text; held-out-26 26/31, 15/22, 29/33. Families, all read since
+    # (test_held_out_25_26_families.py): East Asian brackets round a label and round the
+    # answer word ("【Q3 (a)】", "【解答】"), working in brackets on the line under a value
+    # or over several lines, a KakaoTalk chat's bracketed names and a classmate's turns, a
+    # turn to "But at the end both are almost the same" in the next sentence, a list
+    # marker left before its part ("2) (II)"), a print stamp's date, an aside opening in
+    # Hangul, "Answer:" mid-line, a notebook printed with a code cell before each answer,
+    # Roam's ^^highlight^^, "p = …" for p(mat), a checklist naming the tasks at the top,
+    # a range of steps in prose.
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.
