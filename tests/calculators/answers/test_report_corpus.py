@@ -272,6 +272,60 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # Hangul, "Answer:" mid-line, a notebook printed with a code cell before each answer,
     # Roam's ^^highlight^^, "p = …" for p(mat), a checklist naming the tasks at the top,
     # a range of steps in prose.
+    # held out 27 and 28: 38 reports written at 03:55 by two more helpers who never read the
+    # readers (a UK/Australian class: Word with comments and tracked changes, Google Docs
+    # suggestions printed, VS Code preview, Moodle online text, the exam class, an e-mail
+    # reply, Vim at 72 columns, Pages, nbconvert to Markdown; a class in Mexico, Spain,
+    # Egypt, Saudi Arabia, Kenya and Ghana: Impress slides, right-to-left Word, WhatsApp,
+    # a Moodle forum, Excel printed, Notion, a phone scan, Obsidian callouts), kept
+    # sealed until held-out-25/-26's families were read. First sight: held-out-27 25/31
+    # PDF, 21/22 DOCX, 29/33 text; held-out-28 33/37, 13/14, 23/30.
+    ('h27-p3-txt-vim', 'q3e3', 'text'):
+        "reads 'roughly 1/74,000': wrong 0; should read '0.0014%': wrong 0",
+    ('h27-labA-word-gdocs', 'q3.lm', 'pdf'):
+        "reads '20,857': wrong 0; should read '21,018,401': correct 1",
+    ('h27-labA-word-gdocs', 'q3.cls', 'pdf'):
+        "reads '10,807': wrong 0; should read '10,968,602': correct 1",
+    ('h27-labA-txt-email', 'q3.lm', 'text'):
+        "reads '10,050,201': wrong 0; should read '21,018,401': correct 1",
+    ('h27-labA-txt-email', 'q3.cls', 'text'):
+        "reads '402': wrong 0; should read '10,968,602': correct 1",
+    ('h27-labA-latex-exam', 'q3.lm', 'pdf'):
+        "reads nothing: h27-labA-latex-exam.pdf: no heading matching ['Question 3']; no notebook was handed in; should read '21,018,401': correct 1",
+    ('h27-labA-latex-exam', 'q3.cls', 'pdf'):
+        "reads nothing: h27-labA-latex-exam.pdf: no heading matching ['Question 3']; no notebook was handed in; should read '10,968,600': convention head_without_bias 0.75",
+    ('h27-labA-latex-exam', 'claim', 'pdf'):
+        'reads better: None; should read better: pretrained',
+    ('h27-labA-docx-pages', 'claim', 'docx'):
+        'reads better: scratch; should read better: equal',
+    ('h27-labB-word-moodle', 'q1', 'pdf'):
+        "reads nothing: no notebook was handed in; h27-labB-word-moodle.pdf: no heading matching ['Question 1']; should read '22,696,960': convention no_position_embeddings 0.75",
+    ('h27-labB-md-nbconvert', 'seeds', 'text'):
+        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 18/18 confirmed",
+    ('h28-p3-txt-whatsapp', 'q3a2.p', 'text'):
+        "reads nothing: no notebook was handed in; h28-p3-txt-whatsapp.txt: no heading matching ['Q3 (a)']; should read '0.75': correct 1",
+    ('h28-p3-txt-whatsapp', 'q3a2.loss', 'text'):
+        "reads nothing: no notebook was handed in; h28-p3-txt-whatsapp.txt: no heading matching ['Q3 (a)']; should read '0.288': correct 1",
+    ('h28-p3-txt-whatsapp', 'q3c', 'text'):
+        "reads nothing: no notebook was handed in; h28-p3-txt-whatsapp.txt: no heading matching ['Q3 (c)']; should read '0.537 GB': convention per_head 0.25",
+    ('h28-p3-txt-whatsapp', 'q3d', 'text'):
+        "reads nothing: no notebook was handed in; h28-p3-txt-whatsapp.txt: no heading matching ['Q3 (d)']; should read '14.5 billion': correct 1",
+    ('h28-p3-txt-whatsapp', 'q3e1', 'text'):
+        "reads nothing: no notebook was handed in; h28-p3-txt-whatsapp.txt: no heading matching ['Q3 (e)']; should read '9,437,184': correct 1",
+    ('h28-p3-txt-whatsapp', 'q3e2', 'text'):
+        "reads nothing: no notebook was handed in; h28-p3-txt-whatsapp.txt: no heading matching ['Q3 (e)']; should read '75.5 MB': correct 1",
+    ('h28-p3-txt-whatsapp', 'q3e3', 'text'):
+        "reads nothing: no notebook was handed in; h28-p3-txt-whatsapp.txt: no heading matching ['Q3 (e)']; should read '0.065%': correct 1",
+    ('h28-p3-word-excel', 'q3a2.p', 'pdf'):
+        "reads '0.1249': shotgun 0; should read '0.7500': correct 1",
+    ('h28-p3-word-excel', 'q3a2.loss', 'pdf'):
+        "reads nothing: no notebook was handed in; h28-p3-word-excel.pdf: no number in the section; should read '0.1249': convention log10 0.5",
+    ('h28-p3-word-excel', 'q3d', 'pdf'):
+        "reads '14.497 billion': shotgun 0; should read '14.497 billion': correct 1",
+    ('h28-labB-word-notion', 'seeds', 'pdf'):
+        "reads 3 of 3 rows read are the report's, 1 confirmed; should read 6 rows, 18/18 confirmed",
+    ('h28-labB-docx-rtl', 'seeds', 'docx'):
+        "reads 6 of 7 rows read are the report's, 0 confirmed; should read 6 rows, 17/18 confirmed",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.
