@@ -67,8 +67,9 @@ def _named_item(prefix: str) -> str | None:
 
 def _cell_start(text: str, column: int) -> int:
     """Where the table cell holding ``column`` starts (0 outside a table row): a row's
-    answer cell is read on its own, not as the end of the working cell before it."""
-    if not is_table_row(text):
+    answer cell is read on its own, not as the end of the working cell before it. (A row
+    whose label opened its section comes without the label: " loss | p(mat) | … |".)"""
+    if not is_table_row(text) and " | " not in text:
         return 0
     return text.rfind("|", 0, column) + 1
 
@@ -78,9 +79,14 @@ def _row_owner(text: str, own: Sequence[str], others: Sequence[str],
     """Whose label a table row's first cell names ("| Cross-entropy loss | ... |"), else
     the owner the lines before left (``before``)."""
     cells = text.strip().strip("|").split("|")
-    if not is_table_row(text) or len(cells) < 2 or has_digit(cells[0]):
-        return before  # a first cell with figures is working (its label cell read off)
+    if not (is_table_row(text) or " | " in text) or len(cells) < 2 or any(
+            w.strip("(),.=≈~$*")[:1].isdigit() for w in cells[0].split()):
+        # a first cell with figures is working (its label cell read off); a key's digits
+        # ("q3a2_loss_log10") are no figures
+        return before
     named = _owner(norm(clean(cells[0])), own, others)
+    if named is None:  # "_p_mat" (a run's key, its label cut off) is no emphasis to clean
+        named = _owner(norm(cells[0]), own, others)
     return before if named is None else named
 
 

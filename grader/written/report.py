@@ -337,11 +337,14 @@ class _Reader:
 
     def found(self, rng: _Range, spec: QuestionSpec) -> list[Candidate]:
         """The candidates of a range that are ``spec``'s own (``owners``)."""
-        sources = self.sources(rng)
+        sources = self.sources(rng, steps=not spec.labels)
         found = own_candidates(candidates(sources, spec.symbols), sources, spec, self.questions)
         return labelled_lines(found, spec)
 
-    def sources(self, rng: _Range) -> list[Source]:
+    def sources(self, rng: _Range, steps: bool = False) -> list[Source]:
+        """The range's lines as the candidates read them. ``steps``: the part asks one
+        value, so a table row the next row names again is a step of it (a part asking two,
+        p(mat) and the loss, names each in a row of its own)."""
         out = []
         for i in range(rng.start, rng.end):
             line = self.lines[i]
@@ -367,7 +370,11 @@ class _Reader:
                 # are conclusive steps (beating the expression beside them)
                 column, value = None, column
             cell = None if column is None or column < skipped else column - skipped
-            answers = line.table and (cell is not None or line.opens or (
+            # a row the next row of the section names again ("| Q3 (d) per layer | … |"
+            # over "| Q3 (d) | … | 14.497 billion |", a sheet's steps) is a step of it
+            stepped = steps and line.opens and i + 1 < rng.end \
+                and self.lines[i + 1].table and self.lines[i + 1].opens
+            answers = line.table and not stepped and (cell is not None or line.opens or (
                 i == rng.start and not self._named_again(i, rng.end)))
             piece = rng.span is not None and i == rng.start
             if piece:

@@ -165,6 +165,8 @@ def _key_values(lines: list[str]) -> list[str]:
     return out
 
 
+STAMPED_NAME_WORDS = 4
+"""The most words a time-stamped chat turn's speaker has ("TA Samuel Ofori")."""
 _STUDENT_SPEAKERS = ("me", "i", "student", "myself")
 """The speaker a student's own turns go by in a transcript they hand in."""
 
@@ -189,7 +191,10 @@ def _turn(line: str) -> tuple[str, str, int, bool] | None:
         stamped = True
     colon = rest.find(":")
     speaker = rest[:colon].strip()
-    if (colon <= 0 or len(speaker.split()) > 2 or not speaker[:1].isalpha()
+    # a time-stamped turn's name may have a title ("TA Samuel Ofori"); an unstamped one is
+    # a word or two ("Me:", "TA:"), as a report's "Working:" or "Total memory:" is not
+    if (colon <= 0 or len(speaker.split()) > (STAMPED_NAME_WORDS if stamped else 2)
+            or not speaker[:1].isalpha()
             or not rest[colon + 1:colon + 2].isspace() or is_answer_heading(speaker)):
         return None
     return speaker.lower(), rest[colon + 1:].strip(), len(line) - len(rest) + colon + 1, stamped

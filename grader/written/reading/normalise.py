@@ -139,10 +139,43 @@ def grid_tables(text: str) -> str:
     return "\n".join(lines)
 
 
+UNIT_HEADERS = ("unit", "units", "einheit", "unidad", "unidades", "unité", "unités", "unità",
+                "jednostka", "eenheid", "birim", "単位", "单位", "單位", "단위")
+"""The header of a table's column that holds the unit of the value beside it."""
+UNIT_CHARS = 14
+
+
+def unit_columns(text: str) -> str:
+    """A table's "Unit" column joined to the value before it ("| 25.77 | GB |" as "| 25.77
+    GB |  |"): a spreadsheet printed, or a Word table laid out so, gives the value and its
+    unit in cells side by side, and a value without its unit is another answer."""
+    lines = text.split("\n")
+    unit = None  # the unit column of the table the lines are in
+    for i, line in enumerate(lines):
+        body = line.strip()
+        if not body.startswith("|"):
+            unit = None
+            continue
+        cells = body.strip("|").split("|")
+        names = [c.strip().strip("*_ ").lower() for c in cells]
+        if unit is None:
+            found = [k for k, n in enumerate(names) if n in UNIT_HEADERS and k > 0]
+            unit = found[0] if found else -1
+            continue
+        if unit < 0 or unit >= len(cells):
+            continue
+        value, word = cells[unit - 1].strip(), cells[unit].strip()
+        if value[-1:].isdigit() and word and len(word) <= UNIT_CHARS \
+                and not any(c.isdigit() for c in word):
+            cells[unit - 1], cells[unit] = f" {value} {word} ", " "
+            lines[i] = line[:len(line) - len(line.lstrip())] + "|" + "|".join(cells) + "|"
+    return "\n".join(lines)
+
+
 def normalise(text: str) -> str:
-    """Superscript/subscript runs spelled out, box-drawn tables as ASCII grids, then NFKC;
-    line breaks are kept as they are."""
-    text = grid_tables(text)
+    """Superscript/subscript runs spelled out, box-drawn tables as ASCII grids, a table's
+    unit column joined to its values, then NFKC; line breaks are kept as they are."""
+    text = unit_columns(grid_tables(text))
     text = _SUP_RUN.sub(lambda m: raised("".join(_SUPERSCRIPTS[c] for c in m.group()), "^"), text)
     text = _SUB_RUN.sub(lambda m: raised("".join(_SUBSCRIPTS[c] for c in m.group()), "_"), text)
     return ascii_digits(unicodedata.normalize("NFKC", text))

@@ -91,7 +91,7 @@ def _drop_margins(blocks: list[_Block], heights: dict[int, float]) -> list[_Bloc
                 continue
             kept.append(line)
         if kept:
-            out.append(_Block(kept, block.page, block.rules))
+            out.append(_Block(kept, block.page, block.rules, block.walls))
     return out
 
 
@@ -144,7 +144,7 @@ def _without(blocks: list[_Block], drop: set[int]) -> list[_Block]:
     for block in blocks:
         kept = [ln for ln in block.lines if id(ln) not in drop]
         if kept:
-            out.append(_Block(kept, block.page, block.rules))
+            out.append(_Block(kept, block.page, block.rules, block.walls))
     return out
 
 

@@ -65,11 +65,21 @@ class _Rule:
     y: float
 
 
+@dataclass(frozen=True)
+class _Wall:
+    """A thin vertical line drawn on the page: a table cell's border."""
+
+    x: float
+    y0: float
+    y1: float
+
+
 @dataclass
 class _Block:
     lines: list[_Line]
     page: int
     rules: tuple[_Rule, ...] = ()  # the page's, when it sets text over other text
+    walls: tuple[_Wall, ...] = ()  # the page's cell borders: a cell ends at one
     row: bool = False
     """Cells of one table row, joined from blocks side by side between the same borders
     (``pdf_tables._one_table_row``): its lines are that row's cells, wrapped."""
@@ -137,10 +147,12 @@ def _page_blocks(page: object, number: int) -> tuple[list[_Block], int]:
         if lines:
             blocks.append(_Block(lines, number))
     blocks = _reading_order(blocks)
-    if len(blocks) > 1:
-        rules = _rules(page)
+    if blocks:
+        rules, walls = _strokes(page)
         for block in blocks:
-            block.rules = rules
+            block.walls = walls
+            if len(blocks) > 1:
+                block.rules = rules
     return blocks, sideways
 
 
@@ -262,26 +274,30 @@ MAX_PATHS = 5000
 """Pages drawing more paths than this (a vector plot) are not searched for fraction bars."""
 
 
-def _rules(page: object) -> tuple[_Rule, ...]:
-    """The page's thin horizontal rules (filled flat rectangles or stroked lines)."""
+def _strokes(page: object) -> tuple[tuple[_Rule, ...], tuple[_Wall, ...]]:
+    """The page's thin horizontal rules and vertical walls (filled flat rectangles or
+    stroked lines): fraction bars and table borders."""
     try:
         paths = page.get_cdrawings()  # type: ignore[attr-defined]
     except Exception:  # a drawing MuPDF cannot list costs the fractions, not the page
-        return ()
+        return (), ()
     if len(paths) > MAX_PATHS:
-        return ()
-    out = []
+        return (), ()
+    rules, walls = [], []
     for path in paths:
         for item in path.get("items", ()):
             if item[0] == "re":
                 x0, y0, x1, y1 = item[1]
-                if abs(y1 - y0) <= 1.5 and abs(x1 - x0) >= 2:
-                    out.append(_Rule(min(x0, x1), max(x0, x1), (y0 + y1) / 2))
             elif item[0] == "l":
                 (x0, y0), (x1, y1) = item[1], item[2]
-                if abs(y1 - y0) <= 0.5 and abs(x1 - x0) >= 2:
-                    out.append(_Rule(min(x0, x1), max(x0, x1), (y0 + y1) / 2))
-    return tuple(out)
+            else:
+                continue
+            thin = 1.5 if item[0] == "re" else 0.5
+            if abs(y1 - y0) <= thin and abs(x1 - x0) >= 2:
+                rules.append(_Rule(min(x0, x1), max(x0, x1), (y0 + y1) / 2))
+            elif abs(x1 - x0) <= thin and abs(y1 - y0) >= 2:
+                walls.append(_Wall((x0 + x1) / 2, min(y0, y1), max(y0, y1)))
+    return tuple(rules), tuple(walls)
 
 
 @functools.lru_cache(maxsize=512)

@@ -52,7 +52,7 @@ def _paragraphs(block: _Block, rtl: bool = False,
                 edges: dict[tuple[int, int, int], float] | None = None) -> list[_Para]:
     """The block's paragraphs; ``rtl``: its page runs right to left (``_rtl_pages``);
     ``edges``: where the page's lines that start at each left edge end (``_right_edges``)."""
-    rows = [_logical(r, rtl) for r in _rows(block.lines, block.rules) if r.cells]
+    rows = [_logical(r, rtl) for r in _rows(block.lines, block.rules, block.walls) if r.cells]
     if not rows:
         return []
     if block.row and len(rows) > 1:
@@ -324,7 +324,8 @@ def _hung_markers(blocks: list[_Block]) -> list[_Block]:
             continue
         if any(id(ln) in hung for ln in block.lines):
             block = _Block([_opened(hung[id(ln)], ln) if id(ln) in hung else ln
-                            for ln in block.lines], block.page, block.rules, block.row)
+                            for ln in block.lines], block.page, block.rules, block.walls,
+                           block.row)
         out.append(block)
     return out
 
@@ -383,7 +384,7 @@ def _rejoin(blocks: list[_Block]) -> list[_Block]:
                 prev.row = prev.row or cells
                 px0, px1 = min(px0, bx0), max(px1, bx1)
                 continue
-        out.append(_Block(list(block.lines), block.page, block.rules))
+        out.append(_Block(list(block.lines), block.page, block.rules, block.walls))
         px0, px1 = bx0, bx1
     return out
 

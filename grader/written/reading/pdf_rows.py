@@ -17,7 +17,7 @@ from grader.written.reading.pdf_math import (
     _level,
     _script,
 )
-from grader.written.reading.pdf_page import MAX_BLOCK_LINES, _Line, _main, _Rule, _Span
+from grader.written.reading.pdf_page import MAX_BLOCK_LINES, _Line, _main, _Rule, _Span, _Wall
 from grader.written.vocabulary import LIST_MARKER
 
 CELL_GAP = 0.9
@@ -44,7 +44,8 @@ class _Row:
         return (text.split() or [""])[0]
 
 
-def _rows(lines: list[_Line], rules: tuple[_Rule, ...] = ()) -> list[_Row]:
+def _rows(lines: list[_Line], rules: tuple[_Rule, ...] = (),
+          walls: tuple[_Wall, ...] = ()) -> list[_Row]:
     """The block's lines grouped into visual lines, in reading order.
 
     A line joins a row on the same baseline, and a line in a smaller font joins the row
@@ -52,7 +53,7 @@ def _rows(lines: list[_Line], rules: tuple[_Rule, ...] = ()) -> list[_Row]:
     inline fractions) in lines of their own, which belong to the line they decorate.
     """
     if len(lines) > MAX_BLOCK_LINES:
-        return [_row([line]) for line in lines]
+        return [_row([line], walls) for line in lines]
     groups: list[list[_Line]] = []
     operators = any(s.text.strip() in _BIG_OPERATORS for ln in lines for s in ln.spans)
     for line in lines:
@@ -86,7 +87,7 @@ def _rows(lines: list[_Line], rules: tuple[_Rule, ...] = ()) -> list[_Row]:
             if home:
                 home[0].append(group[0])
                 groups.remove(group)
-    return [_row(group) for group in groups]
+    return [_row(group, walls) for group in groups]
 
 
 def _limits_of(line: _Line, lines: list[_Line]) -> bool:
@@ -150,7 +151,7 @@ def _over_bar(line: _Line, group: list[_Line], rules: tuple[_Rule, ...]) -> bool
     )
 
 
-def _row(group: list[_Line]) -> _Row:
+def _row(group: list[_Line], walls: tuple[_Wall, ...] = ()) -> _Row:
     spans = sorted(
         (s for ln in group for s in ln.spans), key=lambda s: (round(s.x0 * 2) / 2, s.baseline)
     )
@@ -209,6 +210,9 @@ def _row(group: list[_Line]) -> _Row:
             parts[k], parts[k + 1] = parts[k + 1], parts[k]
     cells: list[list[Run]] = [[]]
     extents: list[list[float]] = [[]]  # each cell's inked x0, x1
+    top, bottom = min(ln.y0 for ln in group), max(ln.y1 for ln in group)
+    walls = _grid_walls(walls, (top + bottom) / 2)
+    walls = _grid_walls(walls, (top + bottom) / 2)
 
     def ink(x0: float, x1: float) -> None:
         cell = extents[-1]
@@ -259,7 +263,9 @@ def _row(group: list[_Line]) -> _Row:
         vert = verts[i]
         if right is not None and not vert:
             gap = span.x0 - right
-            if gap > CELL_GAP * size:
+            inked = extents[-1][1] if extents[-1] else right  # past a blank span's width
+            if gap > CELL_GAP * size or (span.text.strip()
+                                         and _walled(walls, inked, span.x0, top, bottom)):
                 cells.append([])
                 extents.append([])
             elif (
@@ -287,6 +293,27 @@ def _row(group: list[_Line]) -> _Row:
         max(ln.y1 for ln in group),
         bounds,
     )
+
+
+GRID_WALLS = 3
+"""The fewest borders a row crosses in a table of cells (two columns: left, between,
+right); a box drawn round a value (LaTeX's \\boxed{}, a callout) has two."""
+
+
+def _grid_walls(walls: tuple[_Wall, ...], middle: float) -> tuple[_Wall, ...]:
+    """The walls crossing a row's middle, if they are a table's grid, else none."""
+    crossing = tuple(w for w in walls if w.y0 <= middle <= w.y1)
+    return crossing if len(crossing) >= GRID_WALLS else ()
+
+
+def _walled(walls: tuple[_Wall, ...], left: float, right: float, top: float,
+            bottom: float) -> bool:
+    """Whether a cell border is drawn between two spans of a row (``left`` .. ``right``)
+    over the row's height: a spreadsheet printed with its grid sets a cell's text close
+    to the next one ("Q3 (a)(II) sum exp|0.5, 0.1, …", "25.77|GB"), closer than a gap
+    between cells; the border drawn between them is the cell's end."""
+    middle = (top + bottom) / 2
+    return any(left - 0.5 <= w.x <= right + 0.5 and w.y0 <= middle <= w.y1 for w in walls)
 
 
 def _merge_markers(cells: list[list[Run]]) -> list[list[Run]]:
