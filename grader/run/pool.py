@@ -59,6 +59,9 @@ DEFAULT_WARM = ("torch",)
 WARM_TIMEOUT = 300.0
 """Seconds the warm-up imports may take (torch on a loaded machine takes tens)."""
 PLACEHOLDER = "grader-warm.ipynb"
+STOP_SECONDS = 30.0
+"""How long closing a pool waits for a kernel's thread to end (its kernel stopped, its
+cgroup and folder removed); the kernels of a pool stop side by side."""
 
 _LIVE: set[WarmPool] = set()
 _LIVE_LOCK = threading.Lock()
@@ -162,11 +165,15 @@ class WarmKernel:
         self._jobs.put(job)
         return job.result.result()
 
-    def discard(self) -> None:
-        """Destroy the kernel without a job (idempotent; waits for its thread)."""
+    def stop(self) -> None:
+        """Tell the kernel to end without a job (idempotent; does not wait)."""
         with contextlib.suppress(queue.Full):
             self._jobs.put_nowait(None)
-        self.thread.join(timeout=30)
+
+    def discard(self) -> None:
+        """Destroy the kernel without a job (idempotent; waits for its thread)."""
+        self.stop()
+        self.thread.join(timeout=STOP_SECONDS)
 
     def _life(self) -> None:
         limits, box = self.runner.limits, self.runner.sandbox
@@ -315,6 +322,10 @@ class WarmPool:
             self._closed = True
             kernels = [k for ks in self._ready.values() for k in ks]
             self._ready.clear()
+        # all told first, then waited for: they stop side by side, so a loaded machine
+        # costs one kernel's stop, not one per kernel (Ctrl-C must not hang on them)
+        for kernel in kernels:
+            kernel.stop()
         for kernel in kernels:
             kernel.discard()
         with _LIVE_LOCK:

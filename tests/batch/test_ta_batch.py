@@ -24,10 +24,24 @@ def events(out: Path) -> list[dict]:
     return [json.loads(line) for line in (out / "events.jsonl").read_text().splitlines()]
 
 
+def _slow_copy(name: str, folder: Path) -> Path:
+    """The sample with a last cell that sleeps 20 s: a notebook certainly still running
+    half a second after it started, however fast or loaded the machine is (the plain
+    sample may finish first, and Ctrl-C then finds nothing to stop)."""
+    import nbformat
+
+    nb = nbformat.read(SAMPLES / f"{name}.ipynb", as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell("import time\ntime.sleep(20)"))
+    folder.mkdir(exist_ok=True)
+    nbformat.write(nb, folder / f"{name}.ipynb")
+    return folder / f"{name}.ipynb"
+
+
 def test_ctrl_c_stops_fast_says_how_to_resume_and_logs_it(tmp_path, hf_cache):
     needs_bwrap()
     out = tmp_path / "grades"
-    argv = [sys.executable, "-m", "grader", "grade", *[str(SAMPLES / f"{n}.ipynb") for n in NAMES],
+    notebooks = [str(SAMPLES / f"{NAMES[0]}.ipynb"), str(_slow_copy(NAMES[1], tmp_path / "in"))]
+    argv = [sys.executable, "-m", "grader", "grade", *notebooks,
             "-a", "stat8021-a3", "--out", str(out), "--seed", "7", "-j", "1", "--no-report"]
     env = {**os.environ, "GRADER_HF_CACHE": str(hf_cache), "COLUMNS": "300"}
     proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -37,7 +51,7 @@ def test_ctrl_c_stops_fast_says_how_to_resume_and_logs_it(tmp_path, hf_cache):
             (out / "events.jsonl").is_file()
             and [e["event"] for e in events(out)].count("start") == 2):
         time.sleep(0.1)
-    time.sleep(0.5)  # the second notebook is running now
+    time.sleep(0.5)  # the second notebook is running now (its last cell sleeps 20 s)
     pressed = time.monotonic()
     os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
     _, err = proc.communicate(timeout=60)
