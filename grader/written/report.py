@@ -92,6 +92,14 @@ class _Range:
     """Where in its one line the range is: a part's piece of an answer line naming several."""
 
 
+def _named_value(text: str, names: Sequence[str]) -> bool:
+    """Whether a line is the part's name, its colon and a value alone ("Language modeling
+    task: 21,018,401"); another name ("classification head: 402") is a step of it."""
+    label, colon, rest = text.partition(":")
+    return bool(colon) and norm(label.strip(" *_-•>")) in {norm(n) for n in names} \
+        and only_value(rest, words=True)
+
+
 def _value_then_working(text: str) -> bool:
     """Whether a part's opening line gives its value right after the label's colon, then
     the working in brackets: "(I): 9,437,184 (per matrix … = 98,304)", "Classification
@@ -337,14 +345,17 @@ class _Reader:
 
     def found(self, rng: _Range, spec: QuestionSpec) -> list[Candidate]:
         """The candidates of a range that are ``spec``'s own (``owners``)."""
-        sources = self.sources(rng, steps=not spec.labels)
+        sources = self.sources(rng, steps=not spec.labels,
+                               names=spec.names(spec.part) if spec.part else ())
         found = own_candidates(candidates(sources, spec.symbols), sources, spec, self.questions)
         return labelled_lines(found, spec)
 
-    def sources(self, rng: _Range, steps: bool = False) -> list[Source]:
+    def sources(self, rng: _Range, steps: bool = False,
+                names: Sequence[str] = ()) -> list[Source]:
         """The range's lines as the candidates read them. ``steps``: the part asks one
         value, so a table row the next row names again is a step of it (a part asking two,
-        p(mat) and the loss, names each in a row of its own)."""
+        p(mat) and the loss, names each in a row of its own). ``names``: the part's names
+        (the pack's phrase and its synonyms)."""
         out = []
         for i in range(rng.start, rng.end):
             line = self.lines[i]
@@ -396,11 +407,13 @@ class _Reader:
                                   and _value_then_working(text))))
         if len(out) > 1 and not out[0].table and not out[0].code and (
                 only_value(out[0].text) or out[0].text.lstrip(" *_").startswith(":")
-                and only_value(out[0].text, words=True)):
+                and only_value(out[0].text, words=True)
+                or rng.inline and _named_value(out[0].text, names)):
             # "Q3 (c)" / "25.77 GB" / "48 × 16384² × 2 = ...": a value alone on the
             # section's first line is the answer stated first; the working follows it
             # (after the label's colon, with words that change nothing: "Question 1:
-            # 22,696,960 total")
+            # 22,696,960 total"; or after the part's name that opened the section:
+            # "Language modeling task: 21,018,401" over its breakdown's lines)
             out[0] = replace(out[0], answer=True)
         return out
 

@@ -500,12 +500,41 @@ def find_section(lines: Sequence[Line], target: Target) -> tuple[int, int] | Non
     that enters it, past a mere mention of it (``_mention``)."""
     start = opening(lines, target)
     if start is None:
+        start = _numbered_question(lines, target)
+    if start is None:
         return None
     found = start, section_end(lines, start, target)
     for later in sections_of(lines, target):
         if later[0] >= found[1] and _mention(lines, found, later[0]):
             return later
     return found
+
+
+NUMBERED_QUESTIONS = 3
+"""The fewest headings numbered 1, 2, 3, … that stand for a report's questions."""
+
+
+def _numbered_question(lines: Sequence[Line], target: Target) -> int | None:
+    """The heading numbered as ``target`` where the report numbers its questions without a
+    word for them ("**3. (10 points) Trainable parameters.**", the exam class's numbered
+    questions): no line names a question or task by its word, and the numbered headings
+    run 1, 2, 3, … . A bare number enters no question elsewhere ("3.1 Language modeling"
+    is a subsection of a report's own)."""
+    if target.kind != "q" or target.letter is not None:
+        return None
+    numbered: list[tuple[int, str]] = []
+    for i, line in enumerate(lines):
+        if not line.opens:
+            continue
+        kinds = {p[0] for p in line.paths}
+        if kinds & {"q", "task"}:
+            return None
+        if line.heading and kinds == {"?"} and all(p[2] is None for p in line.paths):
+            numbered.append((i, line.paths[0][1]))
+    numbers = [n for _, n in numbered]
+    if len(numbers) < NUMBERED_QUESTIONS or numbers != [str(k) for k in range(1, len(numbers) + 1)]:
+        return None
+    return next((i for i, n in numbered if n == target.num), None)
 
 
 def _mention(lines: Sequence[Line], first: tuple[int, int], later: int) -> bool:

@@ -134,11 +134,19 @@ def _page_blocks(page: object, number: int) -> tuple[list[_Block], int]:
         data = _visual_page(page)
     blocks = []
     sideways = 0
-    for block in data["blocks"]:
+    rules, walls = _strokes(page)
+    chars = None  # the page's glyphs, read once a line through some text asks for them
+    for b, block in enumerate(data["blocks"]):
         if block.get("type") != 0:
             continue
         lines = []
-        for raw in block["lines"]:
+        for k, raw in enumerate(block["lines"]):
+            if rules and _strikes(raw, rules):
+                if chars is None:
+                    chars = page.get_text("rawdict")  # type: ignore[attr-defined]
+                glyphs = _raw_line(chars, b, k)
+                if glyphs is not None:
+                    raw = _unstruck(raw, glyphs, rules)
             line = _line(raw)
             if line is not None:
                 lines.append(line)
@@ -148,7 +156,6 @@ def _page_blocks(page: object, number: int) -> tuple[list[_Block], int]:
             blocks.append(_Block(lines, number))
     blocks = _reading_order(blocks)
     if blocks:
-        rules, walls = _strokes(page)
         for block in blocks:
             block.walls = walls
             if len(blocks) > 1:
@@ -272,6 +279,57 @@ display formula) has tens; in a larger one each line is a row of its own."""
 
 MAX_PATHS = 5000
 """Pages drawing more paths than this (a vector plot) are not searched for fraction bars."""
+
+
+def _strike(span: dict, rules: tuple[_Rule, ...]) -> tuple[float, float] | None:
+    """The x-range of a line drawn through the middle of a span's glyphs (a strike-out),
+    not an underline under them or a rule between lines; None when there is none."""
+    x0, y0, x1, y1 = span["bbox"]
+    height = y1 - y0
+    for r in rules:
+        if y0 + 0.35 * height <= r.y <= y1 - 0.3 * height and min(x1, r.x1) - max(x0, r.x0) \
+                >= min(STRUCK_GLYPHS * span["size"] * 0.5, x1 - x0):
+            return max(x0, r.x0), min(x1, r.x1)
+    return None
+
+
+STRUCK_GLYPHS = 2
+"""The fewest glyphs a strike-out covers."""
+
+
+def _raw_line(chars: dict, block: int, line: int) -> dict | None:
+    """The line of the page's raw dictionary with its glyphs, if it is the same line (a
+    right-to-left page is reordered, and then its lines are no longer MuPDF's)."""
+    try:
+        return chars["blocks"][block]["lines"][line]
+    except (IndexError, KeyError):
+        return None
+
+
+def _strikes(raw: dict, rules: tuple[_Rule, ...]) -> bool:
+    return any(span["text"].strip() and _strike(span, rules) for span in raw["spans"])
+
+
+def _unstruck(raw: dict, glyphs: dict, rules: tuple[_Rule, ...]) -> dict:
+    """A MuPDF line without its struck-out glyphs: a suggestion or a tracked change
+    printed (Google Docs, Word) shows the deleted text with a line through its middle
+    and the inserted text after it, often in one span ("20,857,601" struck, then
+    "21,018,401"); the deletion is no text of the report. ``glyphs``: the same line of
+    the page's raw dictionary, whose characters have their own boxes."""
+    spans = []
+    if len(glyphs.get("spans", ())) != len(raw["spans"]):
+        return raw  # not the same line's spans: leave it as it is
+    for span, raw_span in zip(raw["spans"], glyphs["spans"], strict=True):
+        cut = _strike(span, rules) if span["text"].strip() else None
+        if cut is None:
+            spans.append(span)
+            continue
+        kept = [c for c in raw_span.get("chars", ())
+                if not cut[0] <= (c["bbox"][0] + c["bbox"][2]) / 2 <= cut[1]]
+        if kept:
+            box = (kept[0]["bbox"][0], span["bbox"][1], kept[-1]["bbox"][2], span["bbox"][3])
+            spans.append({**span, "text": "".join(c["c"] for c in kept), "bbox": box})
+    return {**raw, "spans": spans}
 
 
 def _strokes(page: object) -> tuple[tuple[_Rule, ...], tuple[_Wall, ...]]:

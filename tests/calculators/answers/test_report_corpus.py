@@ -282,20 +282,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # PDF, 21/22 DOCX, 29/33 text; held-out-28 33/37, 13/14, 23/30.
     ('h27-p3-txt-vim', 'q3e3', 'text'):
         "reads 'roughly 1/74,000': wrong 0; should read '0.0014%': wrong 0",
-    ('h27-labA-word-gdocs', 'q3.lm', 'pdf'):
-        "reads '20,857': wrong 0; should read '21,018,401': correct 1",
-    ('h27-labA-word-gdocs', 'q3.cls', 'pdf'):
-        "reads '10,807': wrong 0; should read '10,968,602': correct 1",
-    ('h27-labA-txt-email', 'q3.lm', 'text'):
-        "reads '10,050,201': wrong 0; should read '21,018,401': correct 1",
-    ('h27-labA-txt-email', 'q3.cls', 'text'):
-        "reads '402': wrong 0; should read '10,968,602': correct 1",
-    ('h27-labA-latex-exam', 'q3.lm', 'pdf'):
-        "reads nothing: h27-labA-latex-exam.pdf: no heading matching ['Question 3']; no notebook was handed in; should read '21,018,401': correct 1",
-    ('h27-labA-latex-exam', 'q3.cls', 'pdf'):
-        "reads nothing: h27-labA-latex-exam.pdf: no heading matching ['Question 3']; no notebook was handed in; should read '10,968,600': convention head_without_bias 0.75",
-    ('h27-labA-latex-exam', 'claim', 'pdf'):
-        'reads better: None; should read better: pretrained',
     ('h27-labA-docx-pages', 'claim', 'docx'):
         'reads better: scratch; should read better: equal',
     ('h27-labB-word-moodle', 'q1', 'pdf'):

@@ -112,3 +112,67 @@ def test_rows_of_a_run_summary_are_owned_by_their_keys_not_by_their_digits():
 """
     got = answers(text, P)
     assert (got["p"], got["loss"]) == ("0.75", "0.12494")
+
+
+LAB_A = [QuestionSpec("q1", ("Question 1",)), QuestionSpec("q2", ("Question 2",)),
+         QuestionSpec("lm", ("Question 3",), part="Language modeling task"),
+         QuestionSpec("cls", ("Question 3",), part="Classification task"),
+         QuestionSpec("q4", ("Question 4",))]
+
+
+def test_struck_out_text_of_a_printed_suggestion_is_no_text(tmp_path: Path):
+    """Google Docs' suggestions (Word's tracked changes) printed: the deleted count struck
+    through, the inserted one right after it, in one run of text."""
+    pymupdf = pytest.importorskip("pymupdf")
+    from grader.written.reading import read_document
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((72, 100), "Question 3", fontsize=14)
+    page.insert_text((72, 130), "Language modeling task: 20,857,60121,018,401", fontsize=11)
+    width = pymupdf.get_text_length("Language modeling task: ", fontsize=11)
+    struck = pymupdf.get_text_length("20,857,601", fontsize=11)
+    page.draw_line((72 + width, 126.5), (72 + width + struck, 126.5), width=0.8)  # through
+    page.draw_line((72 + width + struck, 132), (72 + width + 2 * struck, 132), width=0.8)
+    page.insert_text((72, 160), "Question 4", fontsize=14)
+    path = tmp_path / "suggested.pdf"
+    doc.save(path)
+    text = read_document(path).text
+    assert "20,857,601" not in text and "21,018,401" in text  # the underlined insertion stays
+    assert answers(text, LAB_A)["lm"] == "21,018,401"
+
+
+def test_a_parts_name_and_value_over_its_breakdown_is_the_answer():
+    text = """> Question 3: trainable parameters. Your cell printed 20,963,600 - without biases?
+
+>> HB: Yes, sorry. With biases and LayerNorm included:
+Language modeling task: 21,018,401
+  embedding 50001*200 = 10,000,200
+  LM head 200*50001 + 50001 = 10,050,201
+Classification task: 10,968,602
+  same embedding + encoder = 10,968,200, head 200*2 + 2 = 402
+
+> Question 4: validation accuracy per epoch
+"""
+    got = answers(text, LAB_A)
+    assert (got["lm"], got["cls"]) == ("21,018,401", "10,968,602")
+
+
+def test_questions_numbered_without_a_word_are_the_questions():
+    text = """# Transfer Lab A
+**1. (10 points) The square mask; positional encodings.**
+**Solution:** the mask hides the future.
+**2. (10 points) Replacing the head.**
+**Solution:** a new Linear(200, 2).
+**3. (10 points) Trainable parameters.**
+| Model | Head | Trainable parameters |
+| Language modeling task | 200 × 50,001 + 50,001 | 21,018,401 |
+| Classification task | 200 × 2 | 10,968,600 |
+**4. (20 points) Validation accuracy.**
+"""
+    got = answers(text, LAB_A)
+    assert (got["lm"], got["cls"]) == ("21,018,401", "10,968,600")
+    # where the report names its questions, a bare number is a subsection of its own
+    named = text.replace("**1. (10 points)", "**Question 1 (10 points)").replace(
+        "**3. (10 points) Trainable parameters.**", "**3. Results**")
+    assert answers(named, LAB_A)["lm"] is None
