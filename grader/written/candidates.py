@@ -207,7 +207,25 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
         out.extend(_spelled_candidates(row, spelled, symbols))
         out.extend(_number_candidates(row, matches, sources, index, symbols, names))
     out.sort(key=lambda c: (c.line, c.column))
-    return _run_on_asides(out, _bracketed_passages(sources))
+    return _run_on_asides(_marked_cells(out), _bracketed_passages(sources))
+
+
+def _marked_cells(found: list[Candidate]) -> list[Candidate]:
+    """An answer column whose steps each give a value and whose last says which is the
+    answer ("| scores | 16384 x 16384 | 268435456 scores |" … "| GB | … | Ans = 0.54 GB |",
+    a table typed with tabs in Notepad): the cells the answer word marks are the answers,
+    the others steps of them."""
+    def marked(c: Candidate) -> bool:
+        head = c.line_text[c.line_text.rfind("|", 0, c.column) + 1:c.column].strip(" *_")
+        said = ANSWER_WORDS.match(head)
+        return said is not None and not head[said.end():].strip(" =:*_")
+
+    cells = [c for c in found if c.why == "answer cell"]
+    if not any(marked(c) for c in cells) or all(marked(c) for c in cells):
+        return found
+    return [Candidate(c.text, c.line, "value cell", True, c.parsed, TIER_CONCLUSIVE, c.column,
+                      c.end, c.line_text) if c.why == "answer cell" and not marked(c) else c
+            for c in found]
 
 
 def _bare_marker(text: str) -> bool:
@@ -330,7 +348,7 @@ def _run_on_asides(found: list[Candidate], passages: Mapping[int, int]) -> list[
         head = c.line_text[:c.column].lstrip(" *_")
         return head.startswith("(") and not outside(c) and any(op in head for op in "+×*/−")
 
-    answered = {c.line for c in found if c.why == "answer line" and outside(c)}
+    answered = {c.line for c in found if c.why in ("answer line", "answer cell") and outside(c)}
     # "1 Language modeling task = 21,018,401" / "(10,000,200 + … = 10,050,201)": a line
     # of working in brackets under a settled value is that value's working
     settled = {c.line for c in found if c.tier >= TIER_CONCLUSIVE and outside(c)}
@@ -344,7 +362,8 @@ def _run_on_asides(found: list[Candidate], passages: Mapping[int, int]) -> list[
     for c in found:
         if c.tier >= TIER_CONCLUSIVE and in_passage(c) or c.line not in answered \
                 and c.line_text[:c.column].lstrip(" *_").startswith("(") \
-                and (c.why == "answer line" and c.line - 1 in answered
+                and ((c.why == "answer line" or c.tier >= TIER_CONCLUSIVE and not outside(c))
+                     and c.line - 1 in answered
                      or c.tier >= TIER_CONCLUSIVE and c.line - 1 in settled
                      and c.line not in settled and working(c)):
             c = Candidate(c.text, c.line, "in parentheses", False, c.parsed, TIER_ASIDE,
@@ -473,14 +492,15 @@ def _tier(row: _Row, m: re.Match[str], before: str, after: str, written: str,
 
 
 def _answer_said(before: str) -> bool:
-    """Whether the sentence a value opens says it is the answer: "…= 98,304 . Answer:
-    9,437,184 trainable parameters.", "… × 2 bytes. **Ans:** 25.77 GB" (the answer word
-    starts a sentence mid-line, its colon right before the value)."""
-    stop = max(before.rfind(". "), before.rfind("; "))
-    piece = before[stop + 2:].strip(" *_") if stop >= 0 else ""
-    said = ANSWER_WORDS.match(piece)  # "Answer:", "Ans:", "Final answer:"
-    return said is not None and ":" in piece and not piece[said.end():].strip(" *_:") \
-        and not has_digit(piece)
+    """Whether the sentence or cell a value opens says it is the answer: "…= 98,304 .
+    Answer: 9,437,184 trainable parameters.", "… × 2 bytes. **Ans:** 25.77 GB", "| ratio |
+    … | Ans = 0.065% |", "Ans = 14.5 billion" (the answer word, its colon or "=" right
+    before the value: the first value it announces, not the working after it)."""
+    stop = max(before.rfind(". "), before.rfind("; "), before.rfind("| "))
+    piece = (before[stop + 2:] if stop >= 0 else before).strip(" *_\t")
+    said = ANSWER_WORDS.match(piece)  # "Answer:", "Ans:", "Final answer:", a cell's "Ans ="
+    return said is not None and (":" in piece or "=" in piece) \
+        and not piece[said.end():].strip(" *_:=") and not has_digit(piece)
 
 
 def _this_sentence(after: str) -> str:

@@ -548,11 +548,13 @@ DECORATION = re.compile(
     rf"|(?:chapter|chapitre|kapitel|cap[íi]tulo|capitolo)\s+\d{{1,2}}[.:]?\s+(?={LABEL_WORD}\s*\.?\s*\d)"
     rf"|{SECTION_NUMERAL}\.\s+(?=(?:sub[\s-]?)?part\s*\(\s*(?:[a-h]|{ROMAN})\s*\))"
     rf"|\d{{1,2}}(?:\.\d{{1,2}}){{0,3}}\.?\s+(?={LABEL_WORD}s?\s*\.?\s*\d)"
-    rf"|(?:(?-i:[A-Z])|\d{{1,2}})(?:\.\d{{1,2}}){{1,3}}\.?\s+(?=\(\s*(?:[a-h]|{ROMAN})\s*\)))+",
+    rf"|(?:(?-i:[A-Z])|\d{{1,2}})(?:\.\d{{1,2}}){{1,3}}\.?\s+"
+    rf"(?=(?:(?:sub[\s-]?)?part\s*)?\(\s*(?:[a-h]|{ROMAN})\s*\)))+",
     re.I)
 """What may stand before a label and is no part of it: an emoji ("🧠 Q3 (c)"), a section
 letter, Roman numeral or number the document class put there ("A  Q3(a)", "V. Q3 (e)",
-"3.2 Q3(b)", "2 Task 3", "2. Tasks 3 and 4"), a sub-section's letter before a spelled-out part ("A. Part (I)"), an enumerate's own item
+"3.2 Q3(b)", "2 Task 3", "2. Tasks 3 and 4"), a sub-section's letter or number before a
+spelled-out part ("A. Part (I)", "1.1 Part (a)"), an enumerate's own item
 marker before the label it holds ("(i) **Q3 (a)(I), objective.**", ``enumerate[(\roman*)]``),
 a book's chapter number ("# Chapter 3 Question 3", bookdown's chapter headings),
 a dashboard panel's caption ("MARKDOWN PANEL Question 1", ``PANEL_CAPTION``), the
