@@ -165,6 +165,17 @@ def pytest_runtest_call(item: pytest.Item):  # type: ignore[no-untyped-def]
     return result
 
 
+def as_at_a_terminal() -> None:
+    """A child's SIGINT as a terminal leaves it (the default: Ctrl-C interrupts). A
+    command started in the background without job control ("... &" in a script, as a CI
+    runner may start the tests) inherits SIGINT ignored, and a grader started so rightly
+    keeps ignoring it: a test of what Ctrl-C does must not inherit that. Pass as a
+    subprocess's ``preexec_fn``."""
+    import signal as _signal
+
+    _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
+
+
 def needs_bwrap() -> None:
     """Skip where the sandbox cannot run; a test that calls this needs the `sandbox` mark
     (its kernels may start in a pool's worker, where no spawn is seen)."""

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, SAMPLES, needs_bwrap
+from tests.conftest import ROOT, SAMPLES, as_at_a_terminal, needs_bwrap
 
 pytestmark = pytest.mark.sandbox
 
@@ -45,7 +45,8 @@ def test_ctrl_c_stops_fast_says_how_to_resume_and_logs_it(tmp_path, hf_cache):
             "-a", "stat8021-a3", "--out", str(out), "--seed", "7", "-j", "1", "--no-report"]
     env = {**os.environ, "GRADER_HF_CACHE": str(hf_cache), "COLUMNS": "300"}
     proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env, start_new_session=True)
+                            text=True, env=env, start_new_session=True,
+                            preexec_fn=as_at_a_terminal)
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and not (
             (out / "events.jsonl").is_file()

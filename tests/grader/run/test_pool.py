@@ -29,6 +29,7 @@ from tests.conftest import (
     PACK_DIR,
     ROOT,
     SAMPLES,
+    as_at_a_terminal,
     needs_bwrap,
     readme_scores,
 )
@@ -195,7 +196,7 @@ def test_no_warm_kernel_outlives_its_owner(sig):
     import json
 
     owner = subprocess.Popen([sys.executable, "-c", OWNER], cwd=ROOT, stdout=subprocess.PIPE,
-                             text=True)
+                             text=True, preexec_fn=as_at_a_terminal)
     try:
         line = owner.stdout.readline() if owner.stdout else ""
         kernels = json.loads(line)
