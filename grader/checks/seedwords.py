@@ -337,6 +337,8 @@ def read_numbers(text: str) -> list[Number]:
                               "step"))
             continue
         whole, frac, kilo, pct = m.group(1), m.group(2), m.group(3), m.group(4)
+        if whole[:2] == "0," and whole.count(",") == 1 and not frac:
+            whole, frac = "0", "." + whole[2:]  # "0,853": a decimal comma (0 groups nothing)
         value = float(whole.translate(GROUPING) + (frac or ""))
         before = text[max(0, m.start() - 40):m.start()]
         after = text[m.end():m.end() + 30]

@@ -56,6 +56,7 @@ from grader.written.vocabulary import (
     ROMAN_VALUES,
     TABLE_SEPARATOR,
     contents_lines,
+    has_digit,
     is_caption,
     states_value,
     value_at_end,
@@ -136,6 +137,13 @@ def read_lines(text: str, lettered: set[str] | None = None,
             first_cell = raw.split("|")[1] if raw.count("|") >= 2 else raw
             start = raw.index("|") + 1
             mark = read_mark(read_as_question(first_cell, word, task), heading=False)
+            cells = raw.strip().strip("|").split("|")
+            if mark is None and len(cells) == 2 and not has_digit(cells[0]):
+                # "| **Online text** | **Question 1** |": a form's field beside its
+                # content (an LMS's submission page printed), the content's label
+                second = read_mark(read_as_question(cells[1], word, task), heading=False)
+                if second is not None and all(p[0] in ("q", "t", "task") for p in second.paths):
+                    first_cell, start, mark = cells[1], raw.index("|", start) + 1, second
             if mark is not None:  # the answer text starts after the label, inside the cell
                 mark = Mark(mark.paths, start + mark.content, mark.letter_only, mark.roman_only,
                             mark.weak)

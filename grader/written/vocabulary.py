@@ -467,13 +467,16 @@ STEMS_OF_OTHER_LANGUAGES = {"языко": "langu", "моделир": "model", "�
                             "предо": "pretr", "дообу": "finet",
                             "pemod": "model", "bahas": "langu", "klasi": "class",
                             "taalm": "langu", "język": "langu", "klasy": "class",
-                            "ngôn": "langu"}
+                            "ngôn": "langu", "sprac": "langu", "klass": "class",
+                            "lengu": "langu", "lingu": "langu", "langa": "langu"}
 """The stems (first five letters) of a lab's part words as a student writing in another
 script names them, and the English stem each stands for: "Модель для языкового
 моделирования" is named like "Language modeling task", "Модель для классификации" like
 "Classification task" (``phrases._named_like``); "модель" (a model) is no "моделирование"
 (modeling), so that key is seven letters. Latin-script languages share the stems
-already ("classificazione", "Klassifikation" -> "class"/"klass"), but not where the words
+("classificazione" -> "class"; German "Klassifikation" and "Sprachmodell" -> "klass" and
+"sprac", Spanish "lenguaje", Italian and Portuguese "linguaggio"/"linguagem", French
+"langage" keyed here), but not where the words
 differ: Indonesian "Tugas pemodelan bahasa" is the language modeling task, "Tugas
 klasifikasi" the classification task; Dutch "taalmodel", Polish "modelowanie języka",
 "klasyfikacja" and Vietnamese "mô hình ngôn ngữ" (a language model) name them too."""

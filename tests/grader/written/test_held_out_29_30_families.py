@@ -68,3 +68,45 @@ def test_an_answer_word_opening_working_marks_no_step():
             "Ans: per layer (6144·24576 + 24576) + (24576·6144 + 6144) = 302,020,608; "
             "× 48 = 14,496,989,184 ≈ 14.497 billion\n")
     assert answers(text, [P[3]])["d"] == "14.497 billion"
+
+
+LAB_A = [QuestionSpec("q1", ("Question 1",)), QuestionSpec("q2", ("Question 2",)),
+         QuestionSpec("lm", ("Question 3",), part="Language modeling task"),
+         QuestionSpec("cls", ("Question 3",), part="Classification task"),
+         QuestionSpec("q4", ("Question 4",))]
+LAB_B = [QuestionSpec("q1", ("Question 1",)), QuestionSpec("t3", ("Task 3",))]
+
+
+def test_the_parts_named_in_german_are_the_packs_parts():
+    text = """## Question 3
+Embedding: 50.001 × 200 = 10.000.200
+Sprachmodell (LM): 21.018.401
+Klassifikation: 10.968.602
+## Question 4
+"""
+    got = answers(text, LAB_A)
+    assert (got["lm"], got["cls"]) == ("21,018,401", "10,968,602")  # dot thousands, read
+
+
+def test_accuracies_with_a_decimal_comma_in_prose_are_accuracies():
+    from grader.checks.seedclaims import parse_claims
+
+    text = ("- pretrained seed 1 -> best val 0,853 @ step 1000, test 0,841\n"
+            "- scratch seed 2 -> best val 0,705 @ step 2000, test 0,699\n")
+    rows = sorted((c["family"], c["seed"], c["best_validation"], c["step"], c["test"])
+                  for c in parse_claims(text, {"pretrained": ["pretrained"],
+                                               "scratch": ["scratch"]}))
+    assert rows == [("pretrained", 1, 0.853, 1000, 0.841), ("scratch", 2, 0.705, 2000, 0.699)]
+
+
+def test_a_forms_field_beside_its_content_lets_the_contents_label_open_its_section():
+    text = """| **Last modified** | Thursday, 27 November 2026, 9:48 PM |
+| **Online text** | **Question 1** |
+Embeddings 16,384,000 and the layers 6,311,936.
+Total = 16,384,000 + 1,024 + 6,311,936 = 22,696,960
+**Task 3**
+"""
+    assert answers(text, LAB_B)["q1"] == "22,696,960"
+    # a field whose content is a value, not a label, opens nothing
+    steps = "## Q3 (c)\n| **Working** | × 16 = 206,158,430,208 |\n| **Answer** | 206.16 GB |\n"
+    assert answers(steps, [P[2]])["c"] == "206.16 GB"
