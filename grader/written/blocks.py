@@ -230,9 +230,27 @@ def heading_level(raw: str) -> int | None:
     md = MD_HEADING.match(raw)
     if md is not None:
         return len(md.group(1))
-    if LATEX_HEADING.match(raw) or (BOLD_LINE.match(raw) and not has_digit(raw)):
+    if LATEX_HEADING.match(raw) or (BOLD_LINE.match(raw) and not has_digit(raw)) \
+            or capitals_section(raw):
         return 6
     return None
+
+
+CAPS_SECTION_CHARS = 90
+"""The longest a section title set in capitals is (IEEEtran's wrap after about 50)."""
+
+
+def capitals_section(raw: str) -> bool:
+    """Whether a line is a section title numbered and set in capitals, as IEEEtran and
+    some journal classes print them ("II. ENCODER PARAMETERS (QUESTION 1)"): in the
+    body's size, so no reader sees a heading by its font."""
+    text = raw.strip()
+    number, dot, title = text.partition(". ")
+    roman = number and not number.strip("IVX")
+    words = [w for w in title.split() if w.isalpha() and len(w) >= 3]
+    return bool(dot) and len(text) <= CAPS_SECTION_CHARS and (roman or (
+        number.isdecimal() and len(number) <= 2)) and title[:1].isalpha() and len(words) >= 2 \
+        and not any(c.islower() for c in title) and not any(r in title for r in "=≈:")
 
 
 def notebook_blocks(notebook: Mapping[str, Any]) -> list[Block]:

@@ -184,6 +184,21 @@ def _contents_entry(raw: str, titled: bool = False) -> tuple[int, bool] | None:
     return int(page), dotted
 
 
+def _headed_later(lines: Sequence[str], entries: Sequence[int]) -> bool:
+    """Whether every entry's title heads a section after the entries (a Google Docs
+    contents printed as a table: "| Q3 (c) | 2 |" … then "## Q3 (c)"): a contents with
+    neither its title nor leaders. A summary's rows hold values, not their own headings."""
+    later = [" ".join((heading_text(raw) or "").lower().split())
+             for raw in lines[max(entries) + 1:] if MD_HEADING.match(raw)]
+    for k in entries:
+        text = lines[k].strip().strip("|")
+        title = " ".join(text[:len(text.rstrip(" |0123456789*_"))].replace("|", " ")
+                         .strip(" *_.").lower().split())
+        if not title or not any(h.startswith(title) for h in later):
+            return False
+    return True
+
+
 def _dots(gap: str) -> int:
     return gap.count(".") + gap.count("…") * 3 + gap.count("·")
 
@@ -213,7 +228,8 @@ def contents_lines(lines: Sequence[str]) -> set[int]:
                 break
             entries.append((j, *entry))
             j += 1
-        if (len(entries) >= 3 and all(e[2] for e in entries)) or (len(entries) >= 2 and titled):
+        if (len(entries) >= 3 and all(e[2] for e in entries)) or (len(entries) >= 2 and titled) \
+                or (len(entries) >= 3 and _headed_later(lines, [e[0] for e in entries])):
             found.update(e[0] for e in entries)
         i = max(j, i + 1)
     return found | _navigation_lines(lines) | _titled_navigation(lines)
