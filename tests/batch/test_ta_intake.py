@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import subprocess
 import sys
 import zipfile
@@ -30,8 +31,12 @@ def _model_cache(hf_cache, monkeypatch):
 
 
 def grader(*argv: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """`grader` as a TA runs it, its messages unwrapped: rich wraps them at 80 columns when
+    no terminal says otherwise, and where a long temporary path puts the break decides
+    whether "new: grace-hopper-1003" stays on one line."""
     return subprocess.run([sys.executable, "-m", "grader", *argv], cwd=cwd, capture_output=True,
-                          text=True, timeout=600, check=False)
+                          text=True, timeout=600, check=False,
+                          env={**os.environ, "COLUMNS": "400"})
 
 
 def sample(name: str) -> bytes:
