@@ -23,7 +23,7 @@ from grader.written.reading.journal import journal_headings
 from grader.written.reading.keyed import answers_file, key_label
 from grader.written.reading.pysource import script_report
 from grader.written.reading.repl import fenced_sessions
-from grader.written.reading.threads import student_thread, without_task_boxes
+from grader.written.reading.threads import chat_stamp, student_thread, without_task_boxes
 from grader.written.vocabulary import (
     QUESTION_LABEL,
     has_digit,
@@ -185,7 +185,7 @@ def _turn(line: str) -> tuple[str, str, int, bool] | None:
     if stamped or dash > 0:
         close = rest.find("]") if stamped else dash
         stamp = rest[1:close] if stamped else rest[:dash]
-        if close < 0 or not _stamp(stamp):
+        if close < 0 or not chat_stamp(stamp):
             return None
         rest = rest[close + (1 if stamped else 3):].lstrip()
         stamped = True
@@ -209,24 +209,10 @@ def _named_turn(rest: str) -> tuple[str, str] | None:
     name = rest[1:close]
     after = rest[close + 1:].lstrip() if close > 0 else ""
     shut = after.find("]")
-    if not name.strip() or _stamp(name) or not after.startswith("[") or shut < 0 \
-            or not _stamp(after[1:shut]) or len(name.split()) > 3:
+    if not name.strip() or chat_stamp(name) or not after.startswith("[") or shut < 0 \
+            or not chat_stamp(after[1:shut]) or len(name.split()) > 3:
         return None
     return name.strip(), after[shut + 1:]
-
-
-_HALF_DAY = ("오전", "오후", "午前", "午後", "上午", "下午")
-"""AM and PM as a Korean, Japanese or Chinese chat app stamps them ("[오후 11:12]")."""
-
-
-def _stamp(text: str) -> bool:
-    """Whether ``text`` is a chat's time stamp: "14:02", or with the date as WhatsApp
-    exports it ("27/11/26, 23:38", "11/27/26, 11:38:05 PM", Android's "27/11/2026, 23:38"
-    before " - "), or with a half day's word ("오후 11:12")."""
-    for word in _HALF_DAY:
-        text = text.replace(word, "")
-    return ":" in text and any(c.isdigit() for c in text) and all(
-        c.isdigit() or c in ":./,- " or c in "APMapm" for c in text)
 
 
 def _transcript(lines: list[str]) -> list[str]:

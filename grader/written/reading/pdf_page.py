@@ -141,12 +141,13 @@ def _page_blocks(page: object, number: int) -> tuple[list[_Block], int]:
             continue
         lines = []
         for k, raw in enumerate(block["lines"]):
-            if rules and _strikes(raw, rules):
+            cuts = _strikes(raw, rules) if rules else []
+            if any(cuts):
                 if chars is None:
                     chars = page.get_text("rawdict")  # type: ignore[attr-defined]
                 glyphs = _raw_line(chars, b, k)
                 if glyphs is not None:
-                    raw = _unstruck(raw, glyphs, rules)
+                    raw = _unstruck(raw, glyphs, cuts)
             line = _line(raw)
             if line is not None:
                 lines.append(line)
@@ -306,21 +307,22 @@ def _raw_line(chars: dict, block: int, line: int) -> dict | None:
         return None
 
 
-def _strikes(raw: dict, rules: tuple[_Rule, ...]) -> bool:
-    return any(span["text"].strip() and _strike(span, rules) for span in raw["spans"])
+def _strikes(raw: dict, rules: tuple[_Rule, ...]) -> list[tuple[float, float] | None]:
+    """Each span's strike-out (``_strike``), None for a span with none or no text."""
+    return [_strike(span, rules) if span["text"].strip() else None for span in raw["spans"]]
 
 
-def _unstruck(raw: dict, glyphs: dict, rules: tuple[_Rule, ...]) -> dict:
+def _unstruck(raw: dict, glyphs: dict, cuts: list[tuple[float, float] | None]) -> dict:
     """A MuPDF line without its struck-out glyphs: a suggestion or a tracked change
     printed (Google Docs, Word) shows the deleted text with a line through its middle
     and the inserted text after it, often in one span ("20,857,601" struck, then
     "21,018,401"); the deletion is no text of the report. ``glyphs``: the same line of
-    the page's raw dictionary, whose characters have their own boxes."""
+    the page's raw dictionary, whose characters have their own boxes; ``cuts``: each
+    span's strike-out (``_strikes``)."""
     spans = []
     if len(glyphs.get("spans", ())) != len(raw["spans"]):
         return raw  # not the same line's spans: leave it as it is
-    for span, raw_span in zip(raw["spans"], glyphs["spans"], strict=True):
-        cut = _strike(span, rules) if span["text"].strip() else None
+    for span, raw_span, cut in zip(raw["spans"], glyphs["spans"], cuts, strict=True):
         if cut is None:
             spans.append(span)
             continue

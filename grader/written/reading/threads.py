@@ -42,12 +42,18 @@ CHAT_HEADER_CHARS = 60
 """The longest a chat message's header line is (a name, a role, a time)."""
 
 
-def _clock(word: str) -> bool:
-    """A time of day as a chat stamps it: "11:02", "23:02:15", "[11:02"."""
-    parts = word.strip("[]()").split(":")
-    return 2 <= len(parts) <= 3 and all(len(p) == 2 or (i == 0 and len(p) == 1)
-                                        for i, p in enumerate(parts)) \
-        and all(p.isdecimal() for p in parts)
+HALF_DAY = ("오전", "오후", "午前", "午後", "上午", "下午")
+"""AM and PM as a Korean, Japanese or Chinese chat app stamps them ("[오후 11:12]")."""
+
+
+def chat_stamp(text: str) -> bool:
+    """Whether ``text`` is a chat's time stamp: "14:02", or with the date as WhatsApp
+    exports it ("27/11/26, 23:38", "11/27/26, 11:38:05 PM", Android's "27/11/2026, 23:38"
+    before " - "), or with a half day's word ("오후 11:12")."""
+    for word in HALF_DAY:
+        text = text.replace(word, "")
+    return ":" in text and any(c.isdigit() for c in text) and all(
+        c.isdigit() or c in ":./,- " or c in "APMapm" for c in text)
 
 
 def _chat_author(line: str) -> str | None:
@@ -60,7 +66,7 @@ def _chat_author(line: str) -> str | None:
         return None
     if words[-1].upper() in ("AM", "PM"):
         words = words[:-1]
-    if len(words) < 2 or not _clock(words[-1]):
+    if len(words) < 2 or not chat_stamp(words[-1].strip("[]()")):
         return None
     name = [w for w in words[:-1] if not (w.startswith("(") and w.endswith(")"))]
     if not name or len(name) > 4 or any(not w.replace("-", "").replace("'", "").replace(
