@@ -134,13 +134,27 @@ def _clause_end(text: str, start: int, stop: int, in_paren: bool) -> int:
     return m.start() if m else stop
 
 
-def comparison_spans(text: str, numbers: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+def comparison_spans(text: str, numbers: Sequence[tuple[int, int]],
+                     cells: bool = False) -> list[tuple[int, int]]:
     """Spans of ``text`` (one cleaned line) that compare the answer with something else.
 
     ``numbers``: the (start, end) of every number read on the line, in order; a
     comparison counts only after a number its sentence has already given (the answer),
-    unless the sentence announces itself as one.
+    unless the sentence announces itself as one. ``cells``: the line is a table row, whose
+    cells a comparison never runs across ("| (III) vs FFN | … | **0.065%** |": the label
+    cell's "vs" compares nothing in the answer cell).
     """
+    spans = _comparison_spans(text, numbers)
+    if not cells:
+        return spans
+    clipped = []
+    for a, b in spans:
+        bar = text.find("|", a)
+        clipped.append((a, b if bar < 0 else min(b, bar)))
+    return _merged(clipped)
+
+
+def _comparison_spans(text: str, numbers: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     if not numbers:
         return []
     # only the part of the line holding the numbers read (a line of pasted data: its end)

@@ -202,7 +202,8 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
                    _answer_cell(text, src.value_cell) if src.value_cell is not None else None,
                    formulas,
                    comparison_spans(text, sorted([m.span() for m in matches] + spelled
-                                                 + [(fs, fe) for fs, fe, _, _ in formulas])))
+                                                 + [(fs, fe) for fs, fe, _, _ in formulas]),
+                                    cells=src.table))
         out.extend(_formula_candidates(row))
         out.extend(_spelled_candidates(row, spelled, symbols))
         out.extend(_number_candidates(row, matches, sources, index, symbols, names))

@@ -34,10 +34,12 @@ def _last_label(text: str, phrase: str) -> int:
 
 def _operand(before: str) -> bool:
     """Whether a label after ``before`` is a logarithm's argument ("-ln p(mat)", "-\\log_2
-    p(mat)", "log₁₀(p)"): then it names no answer."""
+    p(mat)", "log₁₀(p)"): then it names no answer. A bracket after a word opens an
+    aside, not an argument: "a perda (cross-entropy) L = 0,2876" names the loss."""
     before = before.rstrip()
+    called = before.endswith("(") and not before[:-1].rstrip()[-1:].isalpha()
     base = before.rstrip(" ({}_0123456789₀₁₂₃₄₅₆₇₈₉")
-    return before.endswith("(") or base.endswith(("ln", "log", "lg"))
+    return called or base.endswith(("ln", "log", "lg"))
 
 
 def _owner(text: str, own: Sequence[str], others: Sequence[str]) -> bool | None:

@@ -110,6 +110,15 @@ def _value_then_working(text: str) -> bool:
         and only_value(rest.split("(")[0], words=True)
 
 
+def _named_then_value(piece: str) -> bool:
+    """Whether a piece of a line naming a part gives a value right after the name and its
+    colon ("Language modeling task: **20,857,601** trainable parameters."): a short name
+    with no figure, then a figure within the next few characters."""
+    colon = piece.find(":")
+    return 0 < colon <= 40 and not has_digit(piece[:colon]) \
+        and has_digit(piece[colon + 1:colon + 8])
+
+
 def _states_after(rest: str) -> bool:
     """Whether a heading's text after its label gives a value ("## Q3 (c): 25.77 GB",
     "### (II) = 0.75"): a ":" or "=" within its first four characters, no word before it."""
@@ -262,6 +271,18 @@ class _Reader:
         starts = [found[0] for other in siblings
                   if (found := part_range(self.plain, head + 1, end, other, [])) is not None]
         first = self.lines[part[0]]
+        if part[0] in starts and not first.table and not first.heading:
+            # "Language modeling task: **20,857,601** trainable parameters. Classification
+            # task: **10,807,802** …" after the working: one line names both parts in turn,
+            # each its piece (the last named runs on to the part's end), its value right
+            # after the name's colon; a line naming both otherwise only leads in ("For
+            # the language modeling task I let PyTorch count … (nlayers = 4). The same
+            # line for the classification task …")
+            span = named_span(first.raw, spec.names(spec.part), siblings)
+            if span is not None and _named_then_value(first.raw[span[0]:span[1]]):
+                stop = part[0] + 1 if span[1] < len(first.raw) else part[1]
+                return _Range(part[0], stop, True, self.lines[head].raw.strip(),
+                              (head, part[0]), span)
         return _Range(part[0], part[1], not first.heading, self.lines[head].raw.strip(),
                       (head, min([part[0], *starts])))
 
@@ -374,6 +395,8 @@ class _Reader:
                 continue
             following = self.lines[i + 1].raw if i + 1 < rng.end else ""
             column, every_row = self._answer_column(i) if line.table else (None, True)
+            if steps and every_row and column is not None and self._steps_of_one(i, rng):
+                every_row = False  # "| 1 | scores per head | … | **268,435,456** |" …
             value = None
             if not every_row and not (i + 1 == rng.end or not self.lines[i + 1].table) \
                     or not every_row and self.lines[rng.start].table:
@@ -416,6 +439,17 @@ class _Reader:
             # "Language modeling task: 21,018,401" over its breakdown's lines)
             out[0] = replace(out[0], answer=True)
         return out
+
+    def _steps_of_one(self, i: int, rng: _Range) -> bool:
+        """Whether the table at ``i`` is the working of the one value its section asks:
+        the whole section read (not one part's row), and no row of it in the section
+        names a question or part. Then an "Answer" column answers in its last row only
+        ("| 1 | scores per head | … | **268,435,456** |" … "| 3 | memory (fp16, 2 B) | … |
+        **25.77 GB** |": Coda's numbered steps), as a "Value" column does."""
+        if rng.inline:
+            return False
+        rows = [j for j in range(rng.start, rng.end) if self.lines[j].table]
+        return len(rows) >= 3 and all(self.lines[j].mark is None for j in rows)
 
     def _named_again(self, i: int, end: int) -> bool:
         """Whether the table row at ``i`` names its part in its first cell as the next row

@@ -174,8 +174,10 @@ def unit_columns(text: str) -> str:
 
 def normalise(text: str) -> str:
     """Superscript/subscript runs spelled out, box-drawn tables as ASCII grids, a table's
-    unit column joined to its values, then NFKC; line breaks are kept as they are."""
-    text = unit_columns(grid_tables(text))
+    unit column joined to its values, then NFKC; line breaks are kept as they are. A soft
+    hyphen left in the text is one the page never showed (Word's optional hyphen, HTML's
+    &shy;), so it goes."""
+    text = unit_columns(grid_tables(text.replace("\xad", "")))
     text = _SUP_RUN.sub(lambda m: raised("".join(_SUPERSCRIPTS[c] for c in m.group()), "^"), text)
     text = _SUB_RUN.sub(lambda m: raised("".join(_SUBSCRIPTS[c] for c in m.group()), "_"), text)
     return ascii_digits(unicodedata.normalize("NFKC", text))

@@ -130,7 +130,9 @@ def read_pdf(p: Path) -> Document:
         pages = doc.page_count
     version = getattr(pymupdf, "VersionBind", getattr(pymupdf, "__version__", "?"))
     lines, line_pages = _layout(blocks, heights)
-    text = normalise("\n".join(lines))
+    # a soft hyphen a PDF still holds after lines are joined was drawn as a hyphen (LaTeX
+    # T1 fonts map their hyphen glyph to U+00AD: "cross\xadentropy" is "cross-entropy")
+    text = normalise("\n".join(lines).replace("\xad", "-"))
     notes: list[str] = []
     needs_ta = None
     if not text.strip():

@@ -236,6 +236,8 @@ def _join_broken(paras: list[_Para]) -> list[_Para]:
                 or (
                     not ends_sentence(last)
                     and para.text[:1].islower()
+                    # "ii. Adam: …" opens the list's next item, lowercase as it is
+                    and not LIST_MARKER.match(para.text.strip("*").split(" ")[0])
                     # two display equations one under the other stay two lines
                     and not (
                         re.search(r"\d%?$", last) and re.match(r"\S{1,12} ?[=≈]", para.text)
