@@ -197,7 +197,9 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
         large = [(0, len(text))] if value_alone(heading_text(text) or "") else []
         row = _Row(src, text, [m.span() for m in _BOLD_SPANS.finditer(text)] + large,
                    [m.span() for m in _BOXED_SPANS.finditer(text)],
-                   src.answer or bool(ANSWER_LINE.match(text)) or _answer_row(text),
+                   # code that names a column "Svar" ("Svar": ["0.7500", …]) states nothing
+                   src.answer or not src.code and (bool(ANSWER_LINE.match(text))
+                                                   or _answer_row(text)),
                    _answer_cell(text, src.answer_cell) if src.table else None,
                    _answer_cell(text, src.value_cell) if src.value_cell is not None else None,
                    formulas,

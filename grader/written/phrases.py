@@ -273,7 +273,7 @@ def loose_part_range(lines: list[PlainLine], start: int, end: int, names: Sequen
     line named like a sibling. Read only when every other way found nothing."""
     def mine(line: PlainLine) -> bool:
         return any(_named_like(line, n) for n in names) \
-            and not any(_named_like(line, o) for o in siblings)
+            and not any(_named_like(line, o) for o in siblings) and not _aside(line.raw)
 
     # the last such line: an answer comes after its working, whose rows ("LM head",
     # "Classification head") are named like the parts too
@@ -284,6 +284,23 @@ def loose_part_range(lines: list[PlainLine], start: int, end: int, names: Sequen
                  if any(_named_like(lines[i], o) for o in siblings) and not mine(lines[i])), end)
     return first, stop
 
+
+
+def _aside(raw: str) -> bool:
+    """Whether a line is a remark in brackets ("(jadi the LM model is about 2x bigger,
+    because of the output layer …)"): it speaks of a part, it does not answer it."""
+    text = raw.strip(" \t*_")
+    return text.startswith("(") and text.endswith(")") and _closes_at_end(text)
+
+
+def _closes_at_end(text: str) -> bool:
+    """Whether the bracket opening ``text`` is the one closing it ("(I) … (fp32)" is not)."""
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            return i == len(text) - 1
+    return False
 
 
 def _words_at(text: str) -> list[tuple[int, str]]:

@@ -147,8 +147,21 @@ def is_table_row(raw: str) -> bool:
     return raw.lstrip().startswith("|")
 
 
-CONTENTS_WORDS = ("contents", "table of contents", "目录", "目錄", "目次")
-"""The heading over a table of contents."""
+CONTENTS_WORDS = (
+    "contents", "table of contents", "目录", "目錄", "目次", "목차", "차례", "inhalt",
+    "inhaltsverzeichnis", "table des matières", "table des matieres", "sommaire", "índice",
+    "indice", "contenido", "contenidos", "tabla de contenidos", "sumário", "sumario",
+    "sommario", "inhoud", "inhoudsopgave", "innehåll", "innehållsförteckning", "innhold",
+    "innholdsfortegnelse", "indhold", "indholdsfortegnelse", "sisällys", "sisällysluettelo",
+    "sisältö", "efnisyfirlit", "sisukord", "saturs", "turinys", "spis treści", "spis tresci",
+    "obsah", "cuprins", "tartalom", "tartalomjegyzék", "содержание", "оглавление", "зміст",
+    "змiст", "съдържание", "садржај", "sadržaj", "sadrzaj", "kazalo", "περιεχόμενα",
+    "içindekiler", "mục lục", "daftar isi", "kandungan", "talaan ng nilalaman", "สารบัญ",
+    "المحتويات", "فهرس المحتويات", "الفهرس", "فهرست مطالب", "فهرست", "תוכן העניינים",
+    "תוכן עניינים", "विषय सूची", "अनुक्रमणिका", "yaliyomo", "mündəricat")
+"""The heading over a table of contents, in the languages a class writes in (a Typst or
+Word contents is titled in the document's language: "Innehåll", "Cuprins", "Obsah",
+"ЗМІСТ", "Mục lục"): the whole family, not the word a report brought."""
 _LEADERS = ".…·_ \t\u2002\u2003\u00a0"
 """What fills the gap between a contents entry's title and its page number."""
 
@@ -290,7 +303,7 @@ def _titled_navigation(lines: Sequence[str]) -> set[int]:
     names an entry again (the text resumed under the heading the navigation listed)."""
     found: set[int] = set()
     for k, raw in enumerate(lines):
-        title = (heading_text(raw) or raw).strip(" #*_:").lower()
+        title = (heading_text(raw) or raw).strip(" #*_:").lower().replace("\u0307", "")
         if title not in NAVIGATION_WORDS:
             continue
         entries: list[int] = []
@@ -315,8 +328,8 @@ def _titled(lines: Sequence[str], start: int) -> bool:
     """Whether the last non-blank line before ``start`` is a "Contents" heading."""
     for raw in reversed(lines[max(0, start - 3):start]):
         if raw.strip():
-            text = (heading_text(raw) or raw).strip(" #*_:").lower()
-            return text in CONTENTS_WORDS
+            text = (heading_text(raw) or raw).strip(" #*_:").lower().replace("\u0307", "")
+            return text in CONTENTS_WORDS  # "İçindekiler" lowers to a dotted i
     return False
 
 
@@ -503,16 +516,38 @@ def stem(word: str) -> str:
     return STEMS_OF_OTHER_LANGUAGES.get(word[:7]) or STEMS_OF_OTHER_LANGUAGES.get(word[:5], word[:5])
 
 
-ANSWER_WORD = (r"(?:(?:final\s+)?answers?|答え|答案|解答|回答|答|정답|답변|답"
+ANSWER_IN_OTHER_LANGUAGES = (
+    "svar", "vastaus", "vastus", "atbilde", "atsakymas", "odpověď", "odpoved", "odpoveď",
+    "odgovor", "одговор", "отговор", "відповідь", "адказ", "răspuns", "raspuns", "válasz",
+    "valasz", "απάντηση", "απαντηση", "përgjigje", "pergjigje", "sagot", "jawapan", "คำตอบ",
+    "ຄຳຕອບ", "ចម្លើយ", "အဖြေ", "उत्तर", "जवाब", "উত্তর", "பதில்", "விடை", "సమాధానం", "జవాబు",
+    "ಉತ್ತರ", "ഉത്തരം", "જવાબ", "ਜਵਾਬ", "جواب", "الجواب", "الإجابة", "إجابة", "اجابة", "پاسخ",
+    "תשובה", "cavab", "жауап", "javob", "პასუხი", "պատասխան", "jibu", "መልስ", "amsa",
+    "idahun", "ìdáhùn", "aziza", "azịza", "impendulo", "jawaab", "erantzuna", "ateb",
+    "freagra", "svör")
+"""The word for "answer" in the languages of the world's classes, beyond the ones
+``ANSWER_WORD`` spells with their inflections: Nordic "Svar", Finnish "Vastaus", Baltic,
+Slavic ("Odpověď", "Відповідь", "Одговор"), Romanian "Răspuns", Hungarian "Válasz", Greek,
+Filipino "Sagot", Malay "Jawapan", Thai "คำตอบ", the languages of India ("उत्तर", "பதில்"),
+Arabic, Persian and Urdu, Hebrew, the Caucasus and Central Asia, Swahili "Jibu", Amharic,
+Hausa, Yoruba, Igbo, Zulu, Somali, Basque, Welsh and Irish; each with and without its
+accents where keyboards drop them. A class brings its language whole, so the family is
+listed whole, not a word per report met."""
+_ONE_ANSWER_WORD = (r"(?:(?:final\s+)?answers?|答え|答案|解答|回答|答|정답|답변|답"
                r"|respostas?(?:\s+final)?|cevap|yan[ıi]t|antwort|r[ée]ponses?(?:\s+finale)?"
                r"|respuestas?(?:\s+final)?|rispost[ae](?:\s+finale)?|ответ"
-               r"|antwoord|odpowied[źz]|odp|đáp\s+án|đáp\s+số|trả\s+lời|jawaban|jawab)")
+               r"|antwoord|odpowied[źz]|odp|đáp\s+án|đáp\s+số|trả\s+lời|jawaban|jawab|"
+               + "|".join(re.escape(w) for w in sorted(ANSWER_IN_OTHER_LANGUAGES, key=len,
+                                                       reverse=True)) + ")")
+ANSWER_WORD = rf"{_ONE_ANSWER_WORD}(?:\s*/\s*{_ONE_ANSWER_WORD})?"
 """The word that announces an answer, in English or as a Japanese IME, a Chinese or a
 Korean student types it ("答え:25.77GB", "答案：…", "答：…", "답: 25.77 GB", "답변: …"),
 in Portuguese ("Resposta: 25,77 GB", "Resposta final"), Turkish ("Cevap: …", "Yanıt"),
 German ("Antwort:"), French ("Réponse :"), Spanish ("Respuesta:"), Italian ("Risposta:"),
 Russian ("Ответ:"), Dutch ("Antwoord:"), Polish ("Odpowiedź:", "Odp."), Vietnamese ("Đáp
-án:", "Đáp số:" for a value, "Trả lời:") and Indonesian ("Jawaban:", "Jawab:")."""
+án:", "Đáp số:" for a value, "Trả lời:") and Indonesian ("Jawaban:", "Jawab:"), and in the
+rest of ``ANSWER_IN_OTHER_LANGUAGES``; or two of them, the student's and English ("Vastaus /
+Answer:")."""
 ANSWER_WORDS = re.compile(
     rf"(?:{ANSWER_WORD}|ans\.?|solutions?|sol\.)\s*(?:(?:to|for|of)\s+)?[:.\-–]?\s*",
     re.I)
@@ -531,7 +566,8 @@ ANSWER_HEADINGS = frozenset({"answer", "answers", "final answer", "final answers
                              "cevap", "yanıt", "yanit", "antwort", "réponse", "reponse",
                              "réponse finale", "respuesta", "respuesta final", "risposta",
                              "risposta finale", "ответ", "antwoord", "odpowiedź", "odpowiedz",
-                             "odp", "đáp án", "đáp số", "trả lời", "jawaban", "jawab"})
+                             "odp", "đáp án", "đáp số", "trả lời", "jawaban", "jawab",
+                             *ANSWER_IN_OTHER_LANGUAGES})
 """A heading that is only the answer word ("### Answer" under each question, as a notebook
 exported to Markdown has it): what stands under it, to the next heading, is the answer."""
 
@@ -542,7 +578,8 @@ def is_answer_heading(text: str) -> bool:
     words = " ".join(text.strip(" #*_:.\t").lower().split())
     while words.endswith(")") and "(" in words and len(words) - words.rfind("(") <= 7:
         words = words[:words.rfind("(")].rstrip(" :")
-    return words in ANSWER_HEADINGS
+    return words in ANSWER_HEADINGS or "/" in words and all(
+        w.strip() in ANSWER_HEADINGS for w in words.split("/"))  # "Vastaus / Answer"
 
 
 TOTAL_WORDS = frozenset({"total", "totals", "sum", "overall", "all", "gesamt", "insgesamt",

@@ -26,6 +26,7 @@ from grader.written.reading.repl import fenced_sessions
 from grader.written.reading.threads import chat_stamp, student_thread, without_task_boxes
 from grader.written.vocabulary import (
     QUESTION_LABEL,
+    ROMAN_VALUES,
     has_digit,
     is_answer_heading,
 )
@@ -66,6 +67,29 @@ def as_markdown(text: str) -> str:
         lines = _org(lines)
     lines = _underlined_titles(lines)
     return "\n".join(lines)
+
+
+def _outline_heading(line: str) -> str | None:
+    """The heading an outliner's block holds ("- ## Question 3", "\t- ### Language
+    modeling task": Logseq and Roam write every block as a bullet, a heading too), else
+    None."""
+    body = line.lstrip(" \t")
+    if body[:2] not in ("- ", "* "):
+        return None
+    head = body[2:]
+    level = len(head) - len(head.lstrip("#"))
+    return head if 1 <= level <= 6 and head[level:level + 1] == " " and head[level:].strip() \
+        else None
+
+
+def outline_headings(lines: list[str]) -> list[str]:
+    """An outline's headings as headings: where two blocks or more are headings in bullets,
+    each is written as the heading alone (a Markdown heading in a list item is none, and an
+    indented one is code). One such line alone ("- # of layers: 4") stays as it is."""
+    found = {i: h for i, raw in enumerate(lines) if (h := _outline_heading(raw)) is not None}
+    if len(found) < 2:
+        return lines
+    return [found.get(i, raw) for i, raw in enumerate(lines)]
 
 
 def roam_highlights(line: str) -> str:
@@ -225,6 +249,9 @@ def _transcript(lines: list[str]) -> list[str]:
     report's "Working: …" / "Result: …" lines are none. The student is "Me", else the
     speaker with most turns."""
     turns = {i: t for i, raw in enumerate(lines) if (t := _turn(raw)) is not None}
+    numerals = {t[0] for t in turns.values() if t[0] in ROMAN_VALUES}
+    if len(numerals) >= 2:  # "I: …", "II: …", "III: …" are a question's parts, not who speaks
+        turns = {i: t for i, t in turns.items() if t[0] not in ROMAN_VALUES}
     speakers = [t[0] for t in turns.values()]
     if sum(speakers.count(s) >= 2 for s in set(speakers)) < 2:
         return lines

@@ -36,6 +36,27 @@ def _style(run: Run) -> str:
     return ""
 
 
+FALLBACK_LETTERS = 3
+"""The most letters a font fallback sets in a word's middle ("Tr|ả| l|ờ|i")."""
+
+
+def _fallback_letters(pieces: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A few letters set plain in the middle of a bold or italic word take its emphasis:
+    the bold font lacked them and the writer's tool drew them from a fallback font (WPS's
+    Vietnamese "**→ Trả lời:**" comes out as "Tr", "ả", " l", "ờ", "i:"; a TA sees one
+    bold answer word)."""
+    out = list(pieces)
+    for k in range(1, len(out) - 1):
+        style, text = out[k]
+        prev_style, prev_text = out[k - 1]
+        word = text.rstrip(" ")
+        if (style == "" and prev_style in ("**", "*") and out[k + 1][0] == prev_style
+                and 0 < len(word) <= FALLBACK_LETTERS and word.isalpha()
+                and prev_text[-1:].isalpha()):
+            out[k] = (prev_style, text)
+    return out
+
+
 def render(runs: list[Run], emphasis: bool = True) -> str:
     """The runs as one line: emphasis merged across spaces, super/subscripts marked."""
     pieces: list[tuple[str, str]] = []  # (style, text); style "^"/"_" for raised runs
@@ -50,6 +71,7 @@ def render(runs: list[Run], emphasis: bool = True) -> str:
             pieces.append((" ", run.text))  # a digit-group comma set in a math font
         else:
             pieces.append((_style(run) if emphasis else "", run.text))
+    pieces = _fallback_letters(pieces)
     # a space between two runs of one style belongs to that style
     after = [""] * len(pieces)
     following = ""

@@ -11,7 +11,12 @@ from pathlib import Path
 
 from grader.written.reading.document import Document
 from grader.written.reading.html import markdown_html
-from grader.written.reading.lightweight import as_markdown, footnote_units, roam_highlights
+from grader.written.reading.lightweight import (
+    as_markdown,
+    footnote_units,
+    outline_headings,
+    roam_highlights,
+)
 from grader.written.reading.mathblocks import display_math
 from grader.written.reading.normalise import normalise
 
@@ -26,7 +31,7 @@ def read_plain(p: Path) -> Document:
     fmt = "markdown" if p.suffix.lower() in (".md", ".markdown") else "text"
     # Markdown: its HTML and formulas over lines; text: AsciiDoc, reStructuredText and
     # org-mode written as Markdown. Either way the file's lines are kept.
-    text = "\n".join(roam_highlights(line) for line in text.split("\n"))
+    text = "\n".join(roam_highlights(line) for line in outline_headings(text.split("\n")))
     text = display_math(markdown_html(text)) if fmt == "markdown" else as_markdown(text)
     text = footnote_units(text)  # "**0,537**[^go]" with "[^go]: En Go": "**0,537** Go"
     return Document(normalise(text), str(p), fmt, "text", notes=notes)
