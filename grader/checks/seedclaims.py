@@ -110,7 +110,7 @@ class _Reader(Claims):
         sentences = _sentences(unit.text)
         for j, (sentence, offset) in enumerate(sentences):
             then = _seeds_alone(sentences[j + 1][0]) if j + 1 < len(sentences) else []
-            if AVERAGE.search(sentence):
+            if AVERAGE.search(sentence) or _rounded_summary(sentence):
                 continue
             for segment, seg_offset, family in self._segments(sentence):
                 family_here = family or family_here
@@ -170,6 +170,24 @@ class _Reader(Claims):
             end = cuts[i + 1][0] if i + 1 < len(cuts) else len(sentence)
             pieces.append((sentence[cuts[i][0]:end], cuts[i][0], cuts[i][1]))
         return pieces
+
+
+FIGURE_ENDS = "0123456789)%"
+"""The last characters of a line that ends on a figure ("test 0,707", "(step 1600)")."""
+ROUNDED = ("±", "≈", "~", "about", "around", "roughly", "approximately", "approx.", "ca.",
+           "circa", "sekitar", "khoảng", "circa", "environ", "etwa", "cerca de", "около")
+"""What a student writes before a figure rounded for a summary ("test ±0,84 vs ±0,70",
+"≈ 0.84 against ≈ 0.70"): a run's figure is copied from its log, not rounded."""
+
+
+def _rounded_summary(sentence: str) -> bool:
+    """Whether a sentence's accuracies are all written as rounded and it names no seed:
+    a comparison of the models' typical figures, no run's claim to check."""
+    numbers = read_numbers(sentence)
+    accs = [n for n in numbers if n.role == "acc"]
+    if not accs or any(n.role in ("seed", "seeds", "step") for n in numbers):
+        return False
+    return all(sentence[:n.start].rstrip().lower().endswith(ROUNDED) for n in accs)
 
 
 def _sentences(text: str) -> list[tuple[str, int]]:
@@ -333,9 +351,15 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
             return
         starts, parts, at = [], [], 0
         for number, part in unit_lines:
+            text = part.strip()
+            if parts and parts[-1][-1:] in FIGURE_ENDS and parts[-1][-1:] and text[:1].isupper():
+                # "… test 0,707" | "The pre-trained model is much better …": a line that
+                # ends on a figure and one that opens a sentence are two sentences
+                parts[-1] += "."
+                at += 1
             starts.append((at, number))
-            parts.append(part.strip())
-            at += len(part.strip()) + 1
+            parts.append(text)
+            at += len(text) + 1
         # a label's body is a list or a paragraph: prose after its list, or a paragraph
         # without figures, is no longer about the label's seed
         body = "list" if LIST_ITEM.match(unit_lines[0][1]) else "prose"

@@ -356,6 +356,12 @@ def _labelled(cell: str) -> list[tuple[str, float | int]]:
     return out
 
 
+PLAIN_ROW_WORDS = 8
+"""The most words a row of a table written with spaces holds besides its figures (a
+model's name, "seed", "val", "best", "test", a word of the student's language): a line
+with more is a sentence, whose figures the sentence reader reads."""
+
+
 def read_plain_row(book: Claims, number: int, line: str, fields: list[str],
                    above: str | None = None) -> bool:
     """One row of a table written with spaces: its numbers, in the header's order. A row
@@ -366,6 +372,8 @@ def read_plain_row(book: Claims, number: int, line: str, fields: list[str],
     column the header names no field of: the index is no figure."""
     cells = CELL.findall(line)
     words = line.split()
+    if sum(w.isalpha() for w in words) > PLAIN_ROW_WORDS:
+        return False  # prose under the table ("The pre-trained model is much better …")
     if (len(cells) == len(fields) + 1 and len(words) > 1 and words[0] == cells[0]
             and cells[0].isdigit() and any(c.isalpha() for c in words[1])):
         cells = cells[1:]

@@ -41,6 +41,26 @@ OTHER_LANGUAGES: dict[str, dict[str, tuple[str, ...]]] = {
     "Chinese": {"seed": ("种子", "種子"), "step": ("步",), "steps": ("步",)},
     "Japanese": {"seed": ("シード",), "step": ("ステップ",), "steps": ("ステップ",)},
     "Korean": {"seed": ("시드",), "step": ("스텝",), "steps": ("스텝",)},
+    "Romanian": {"seed": ("sămânța", "sămânță", "samanta"), "step": ("pas", "pasul"),
+                 "steps": ("pași", "pasi", "de pași", "de pasi"), "and": ("și",)},
+    "Czech, Slovak": {"seed": ("semínko", "semienko"), "step": ("krok", "kroku"),
+                      "steps": ("kroků", "krokov", "kroky"), "and": ("a",)},
+    "Hungarian": {"step": ("lépés", "lépésnél", "lépésben"), "steps": ("lépés", "lépésnél"),
+                  "and": ("és",)},
+    "Finnish, Estonian": {"seed": ("siemen", "siemenellä", "seeme"),
+                          "step": ("askel", "askeleella", "askeleessa", "samm"),
+                          "steps": ("askelta", "askeleen", "sammu"), "and": ("ja",)},
+    "Ukrainian, Bulgarian": {"seed": ("сід",), "step": ("крок", "кроці", "стъпка"),
+                             "steps": ("кроків", "кроки", "стъпки"), "and": ("і", "та")},
+    "Serbian, Croatian, Slovenian": {"step": ("korak", "koraku"),
+                                     "steps": ("koraka", "korakov"), "and": ("i",)},
+    "Greek": {"step": ("βήμα",), "steps": ("βήματα",), "and": ("και",)},
+    "Thai": {"step": ("ขั้นตอนที่", "สเต็ป"), "steps": ("ขั้นตอน", "สเต็ป")},
+    "Tagalog": {"step": ("hakbang",), "steps": ("hakbang",)},  # "at" is English too
+    "Arabic": {"step": ("الخطوة", "خطوة"), "steps": ("خطوة", "خطوات")},
+    "Persian": {"step": ("گام",), "steps": ("گام",)},
+    "Hebrew": {"step": ("צעד",), "steps": ("צעדים",)},
+    "Swahili": {"step": ("hatua",), "steps": ("hatua",)},
 }
 """The words for a seed and a step in the languages students write in, besides English's
 (German, Dutch and others say "Seed" too). Each counts only right before (a step, a seed)
@@ -63,8 +83,14 @@ def _words(kind: str) -> str:
 
 SEED_WORDS, SEEDS_WORDS, STEP_WORDS, STEPS_WORDS, AND_WORDS = (_words(k) for k in (
     "seed", "seeds", "step", "steps", "and"))
-VAL = r"val(?:id(?:ation|ación|ação|azione|ierung)?)?|dev(?:elopment)?|eval(?:uation)?"
-TEST = r"test(?:ing|e)?"
+VAL = (r"val(?:id(?:ation|ación|ação|azione|ierung|atie|ering|ointi|ace|are|asi|ácia|acija"
+       r"|ácie|áció|ációs)?)?|walidac(?:ja|ji|yjn\w*)|валидац\w*|валідац\w*|dev(?:elopment)?"
+       r"|eval(?:uation)?")
+""""Validation" as students abbreviate it, in English and in the languages they write in
+(Dutch "validatie", Swedish "validering", Finnish "validointi", Czech "validace", Romanian
+"validare", Indonesian "validasi", Polish "walidacja", Russian and Ukrainian): a table's
+"Beste validatie" column is the best validation accuracy."""
+TEST = r"test(?:ing|e|i|u|en|ovací|owa|owy)?|тест\w*"
 KEYWORD = re.compile(rf"(?<![a-z])(?:(?P<val>{VAL})|(?P<test>{TEST})|"
                      r"(?P<train>train(?:ing)?(?=[\s_-]*(?:acc|set|split|loss))))(?![a-z])",
                      re.IGNORECASE)
@@ -321,6 +347,27 @@ class Number:
     role: str  # seed | seeds | step | epoch | acc | other
 
 
+def _comma_decimals(text: str, at: int) -> str:
+    """The digits after a decimal comma that ends a "0" at ``at`` ("0,84", "0,7"), where
+    they are not a group of three (which NUM reads as "0,853"); "" when there are none."""
+    if text[at:at + 1] != ",":
+        return ""
+    digits = ""
+    for ch in text[at + 1:]:
+        if not ch.isdigit():
+            break
+        digits += ch
+    rest = text[at + 1 + len(digits):at + 2 + len(digits)]
+    return digits if 0 < len(digits) != 3 and rest != "," else ""
+
+
+def _dot_grouped(whole: str, frac: str | None, kilo: str | None, pct: str | None) -> bool:
+    """Whether a number is a whole one grouped by a dot, as languages with a decimal comma
+    write it ("1.200"): one to three digits, a dot, three digits, nothing more."""
+    return bool(frac) and len(frac or "") == 4 and whole.isdigit() and len(whole) <= 3 \
+        and not kilo and not pct
+
+
 def read_numbers(text: str) -> list[Number]:
     """Every number of a sentence with its role; accuracies as fractions."""
     seeds = {m.start("n"): m for m in SEED.finditer(text)}
@@ -339,6 +386,11 @@ def read_numbers(text: str) -> list[Number]:
         whole, frac, kilo, pct = m.group(1), m.group(2), m.group(3), m.group(4)
         if whole[:2] == "0," and whole.count(",") == 1 and not frac:
             whole, frac = "0", "." + whole[2:]  # "0,853": a decimal comma (0 groups nothing)
+        decimals = _comma_decimals(text, m.end()) if whole == "0" and not frac else ""
+        if decimals:  # "±0,84": two decimals after a comma, no group of three
+            out.append(Number(m.start(), m.end() + 1 + len(decimals),
+                              float("0." + decimals), "acc"))
+            continue
         value = float(whole.translate(GROUPING) + (frac or ""))
         before = text[max(0, m.start() - 40):m.start()]
         after = text[m.end():m.end() + 30]
@@ -350,6 +402,9 @@ def read_numbers(text: str) -> list[Number]:
             role = "other"
         elif _in_range(text, m.start(), m.end()) and not pct and not frac:
             role = "other"  # "steps 1200–1600": a span of steps, no run's step
+        elif _dot_grouped(whole, frac, kilo, pct) and (STEP_BEFORE.search(before)
+                                                         or STEP_AFTER.match(after)):
+            role, value = "step", float(whole + frac[1:])  # "la pasul 1.200": a step is whole
         elif (STEP_BEFORE.search(before) or STEP_AFTER.match(after)
               or (m.group(5) and ORDINAL_STEP.match(after))
               or (AT_STEP.search(before) and not pct and not EPOCH.match(after))

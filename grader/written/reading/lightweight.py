@@ -92,6 +92,62 @@ def outline_headings(lines: list[str]) -> list[str]:
     return [found.get(i, raw) for i, raw in enumerate(lines)]
 
 
+_LIST_TABLE_OPENERS = ("```{list-table}", ":::{list-table}", "~~~{list-table}", ".. list-table::")
+
+
+def list_tables(lines: list[str]) -> list[str]:
+    """MyST's and reStructuredText's list tables written as pipe tables: a row per "* -"
+    item, a cell per "-" under it, the header rows (":header-rows: 1") over a rule. The
+    table's lines are written from its opening line on and the block keeps its length, so
+    the lines after it keep their numbers."""
+    out = list(lines)
+    i = 0
+    while i < len(lines):
+        opener = lines[i].strip()
+        if not opener.startswith(_LIST_TABLE_OPENERS):
+            i += 1
+            continue
+        fence = opener[:3] if opener[:3] in ("```", ":::", "~~~") else None
+        caption = opener.split("}", 1)[1] if fence else opener.split("::", 1)[1]
+        rows: list[list[str]] = []
+        header = 0
+        j = i + 1
+        while j < len(lines):
+            raw = lines[j]
+            text = raw.strip()
+            if fence and text.startswith(fence) and not text.strip(fence[0]):
+                break
+            if not fence and text and not raw[:1].isspace():
+                j -= 1  # an rST directive ends where its indented body does
+                break
+            if text.startswith(":header-rows:"):
+                value = text.split(":", 2)[2].strip()
+                header = int(value) if value.isdigit() else 0
+            elif text.startswith("* -") or text == "*":
+                rows.append([text[3:].strip()] if text.startswith("* -") else [])
+            elif text.startswith("- ") or text == "-":
+                if rows:
+                    rows[-1].append(text[2:].strip())
+            elif text and rows and rows[-1] and not text.startswith(":"):
+                rows[-1][-1] = f"{rows[-1][-1]} {text}".strip()
+            j += 1
+        end = min(j, len(lines) - 1)
+        if not rows:
+            i = end + 1
+            continue
+        width = max(len(r) for r in rows)
+        table = [caption.strip()] if caption.strip() else []
+        for k, row in enumerate(rows):
+            table.append("| " + " | ".join(row + [""] * (width - len(row))) + " |")
+            if k + 1 == header:
+                table.append("|" + "---|" * width)
+        span = end - i + 1
+        if len(table) <= span:
+            out[i:end + 1] = table + [""] * (span - len(table))
+        i = end + 1
+    return out
+
+
 def roam_highlights(line: str) -> str:
     """A Roam or Logseq highlight (``^^9,437,184^^``) written as the bold it stands for: the
     student marks the answer so, and "^" before a figure would read it as an exponent."""

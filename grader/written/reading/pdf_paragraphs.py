@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 
 from grader.written.reading.bidi import MIRROR as _MIRROR
 from grader.written.reading.bidi import (
@@ -69,6 +70,16 @@ def _paragraphs(block: _Block, rtl: bool = False,
         if wrapped is not None:
             return [_Para("", block.page, table=True, grid=[([render(c) for c in wrapped], [])])]
     multi = sum(len(r.cells) > 1 for r in rows)
+    if multi == 1 and len(rows) >= 2 and _header_under_caption(rows):
+        # "Bảng 1. Kết quả theo seed." over "Model | Seed | Best val | Step | Test": MuPDF
+        # gave a table's caption and header row one block; the header is the table's
+        # (its rows follow in a block of their own), the caption a paragraph
+        top = rows[-1].y0
+        caption = replace(block, lines=[ln for ln in block.lines if ln.y1 <= top + 0.5])
+        header = rows[-1]
+        return _paragraphs(caption, rtl, edges) + [_Para(
+            "", block.page, table=True,
+            grid=[([render(c) for c in header.cells], header.bounds)])]
     if (multi >= 2 and not _stretched(rows)) or (multi == 1 and len(rows) == 1):
         # a table, or one row of one
         grid = [([render(c) for c in row.cells], row.bounds) for row in rows]
@@ -133,6 +144,22 @@ def _paragraphs(block: _Block, rtl: bool = False,
         out[-1].rows = [render(runs, emphasis=False)]
         out[-1].top, out[-1].bottom = min(r.y0 for r in para), max(r.y1 for r in para)
     return out
+
+
+HEADER_CELL_CHARS = 24
+"""The longest cell of a table's header row ("Best validation accuracy")."""
+
+
+def _header_under_caption(rows: list[_Row]) -> bool:
+    """Whether a block's last row is a table's header row under lines of one cell each (a
+    caption): three cells or more, each a short name (words, no sentence), none a
+    figure: a row of figures under its wrapped first cell ("Language modeling" over
+    "10,000,200 | …") is a table's row, not a header."""
+    last = rows[-1]
+    cells = ["".join(r.text for r in c).strip() for c in last.cells]
+    return len(cells) >= 3 and all(len(r.cells) == 1 for r in rows[:-1]) \
+        and all(0 < len(c) <= HEADER_CELL_CHARS and not ends_sentence(c)
+                and any(ch.isalpha() for ch in c) for c in cells)
 
 
 def _x1(row: _Row) -> float:

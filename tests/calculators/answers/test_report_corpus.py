@@ -318,16 +318,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     # from Chrome, HackMD, Joplin, LMS text boxes), kept sealed until held-out-31/-32's PDF
     # families were read. First sight: held-out-33 39/41 PDF, 24/26 DOCX, 21/24 text;
     # held-out-34 33/36, 30/31, 16/24.
-    ('h33-labB-docx-wordnl', 'seeds', 'docx'):
-        "reads 0 of 6 rows read are the report's, 0.917 confirmed; should read 6 rows, 17/18 confirmed",
-    ('h33-labB-md-myst', 'seeds', 'text'):
-        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 18/18 confirmed",
-    ('h34-labB-latex-twocolvn', 'seeds', 'pdf'):
-        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 18/18 confirmed",
-    ('h34-labB-docx-onlyofficero', 'seeds', 'docx'):
-        "reads 0 of 7 rows read are the report's, 0 confirmed; should read 6 rows, 18/18 confirmed",
-    ('h34-labB-word-gdocsid', 'seeds', 'pdf'):
-        "reads 6 of 7 rows read are the report's, 0.947 confirmed; should read 6 rows, 18/18 confirmed",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.
