@@ -59,11 +59,34 @@ figure of its column."""
 CELL = re.compile(r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?%?|\.\d+%?")
 
 
+STACKED_HEADER_AT = 3
+"""How far down a table a header printed over two rows may start (under a title row or
+a code cell caught in the table)."""
+
+
+def _stacked_header(rows: list[tuple[int, list[str]]]) -> list[tuple[int, list[str]]]:
+    """A header printed over two rows, each column named in one of them and the other
+    empty (a DataFrame whose "step" and "test_acc" headers sit lower than "model", "seed"
+    and "val_acc", each over its dtype: Deepnote printed to PDF), as one header row. A row
+    of another width above it (the notebook's code cell, caught in the table) goes."""
+    for k in range(min(STACKED_HEADER_AT, len(rows) - 2)):
+        (n, top), (_, below) = rows[k], rows[k + 1]
+        if len(top) != len(below) or any(CELL.fullmatch(c.strip("*_ ")) for c in top + below):
+            continue
+        if not all(bool(a.strip()) != bool(b.strip()) for a, b in zip(top, below, strict=True)):
+            continue
+        merged = [a if a.strip() else b for a, b in zip(top, below, strict=True)]
+        kept = [r for r in rows[:k] if len(r[1]) == len(top)]
+        return [*kept, (n, merged), *rows[k + 2:]]
+    return rows
+
+
+
 def read_table(book: Claims, rows: list[tuple[int, list[str]]], seed: int | None = None) -> None:
     """The claims of a table of `|` rows, each row as (line number, cells); `seed` is the
     one the heading or label above names (a key/value table's run)."""
-    rows = [(n, cells) for n, cells in rows
-            if not all(TABLE_RULE.fullmatch(c) for c in cells if c)]
+    rows = _stacked_header([(n, cells) for n, cells in rows
+                            if not all(TABLE_RULE.fullmatch(c) for c in cells if c)])
     if _read_pairs(book, rows, seed):
         return
     if len(rows) < 2 or _read_seed_groups(book, rows):

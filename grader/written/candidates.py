@@ -66,8 +66,10 @@ _KEYWORDS = re.compile(
     r"(?!\w)", re.I
 )
 _OPERATOR_AFTER = re.compile(
-    r"^\s*[*}]*\s*(?:-(?!>)|[+×*/^·÷²³⁴⁵⁶⁷⁸⁹]|\\times|\\cdot|\\div|\\frac)"
-)  # "->" after a value is an arrow to a remark ("0.0651 %   -> LoRA's memory is tiny")
+    r"^\s*[*}]*\s*(?:-(?!>)|[+×/^·÷²³⁴⁵⁶⁷⁸⁹]|\*(?=\s*[\w(\\.])|\\times|\\cdot|\\div|\\frac)"
+)  # "->" after a value is an arrow to a remark ("0.0651 %   -> LoRA's memory is tiny");
+# a "*" multiplies only what follows it ("512*4"): at a line's end it closes the emphasis
+# WhatsApp and Markdown write with one ("*Total = 22,829,056*")
 # "(" after a value multiplies it ("48 (16384^2)"), unless the value has a unit or a
 # remark opens the parenthesis ("25.77GB (just for one layer)", "0.75 (i.e. 75 %)", in
 # any script: "22,829,056 (총 약 2283만 개)")

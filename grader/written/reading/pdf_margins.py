@@ -117,7 +117,9 @@ def _drop_line_numbers(blocks: list[_Block]) -> list[_Block]:
     at least ``LINE_NUMBERS_MIN``, each a bare integer, all left of every other line of
     the page, rising from top to bottom. A numbered list ("3. Q3(c)", "1) ...") has its
     stops and its text's indent, and a table's first column (seeds 1, 2, 3) starts where
-    the body text does: neither is dropped."""
+    the body text does: neither is dropped. A two-column review copy (ACL's "000", "001",
+    …) numbers its right column in the right margin too: a column of numbers right of
+    every other line, rising, goes as the left one does."""
     pages: dict[int, list[_Line]] = {}
     for block in blocks:
         pages.setdefault(block.page, []).extend(block.lines)
@@ -128,11 +130,13 @@ def _drop_line_numbers(blocks: list[_Block]) -> list[_Block]:
         if len(numbers) < LINE_NUMBERS_MIN or not others:
             continue
         left = min(ln.x0 for ln in others)
-        if any(ln.x1 > left for ln in numbers):
-            continue
-        values = [int(ln.text) for ln in sorted(numbers, key=lambda ln: ln.baseline)]
-        if all(a < b for a, b in zip(values, values[1:], strict=False)):
-            drop.update(id(ln) for ln in numbers)
+        right = max(ln.x1 for ln in others)
+        for margin in ([ln for ln in numbers if ln.x1 <= left],
+                       [ln for ln in numbers if ln.x0 >= right]):
+            values = [int(ln.text) for ln in sorted(margin, key=lambda ln: ln.baseline)]
+            if len(margin) >= LINE_NUMBERS_MIN and all(
+                    a < b for a, b in zip(values, values[1:], strict=False)):
+                drop.update(id(ln) for ln in margin)
     return _without(blocks, drop)
 
 

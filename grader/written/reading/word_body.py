@@ -25,6 +25,7 @@ from grader.written.reading.word_runs import (
 )
 from grader.written.reading.word_tables import _table
 from grader.written.reading.word_xml import M, W, _children
+from grader.written.vocabulary import BULLETS
 
 _HEADING_NAME = re.compile(r"^(?:heading|überschrift|titre|título|titolo)\s*(\d)$", re.I)
 
@@ -170,7 +171,8 @@ def _paragraph(p: Any, levels: dict[str, int], sizes: _Styles,
     lines: list[str] = []
     for segment in segments:
         text = render(segment, emphasis=not level and not code)
-        if lines and not code and not (text and _PART_START.match(text)):
+        if lines and not code and not (text and _PART_START.match(text)) \
+                and not _own_line(lines[-1], text):
             lines[-1] = f"{lines[-1]} {text}".strip()
         else:
             lines.append(text)
@@ -185,6 +187,19 @@ def _paragraph(p: Any, levels: dict[str, int], sizes: _Styles,
             and 0 < len(plain) <= 150):
         return [(plain, big)]
     return [(line, None) for line in lines]
+
+
+def _own_line(before: str, text: str) -> bool:
+    """Whether a line after a soft line break stands on its own, as the PDF reader keeps a
+    line broken by hand: the line before it ends a sentence, a figure or a heading word
+    ("*Task 3*", "… test 84.1%") and this one opens with a capital, a bullet or a figure
+    (WhatsApp drafts pasted into Word, one line a run). A break inside a sentence ("the
+    best validation" | "accuracy was 0.853") joins the lines."""
+    last = before.rstrip(" *_")[-1:]
+    first = text.lstrip(" *_")[:1]
+    return bool(last) and bool(first) and (last in ".:!?%)" or last.isdigit()
+                                           or before.rstrip().endswith(("*", "_"))) \
+        and (first.isupper() or first.isdigit() or first in BULLETS)
 
 
 def _box(paragraphs: list[list[Run]]) -> list[str]:

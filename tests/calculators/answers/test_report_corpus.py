@@ -339,14 +339,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "reads '402': wrong 0; should read '10,968,602': correct 1",
     ('h35-labA-txt-applemail', 'claim', 'text'):
         'reads better: pretrained; should read better: equal',
-    ('h35-labB-latex-acl', 'q1', 'pdf'):
-        "reads nothing: no notebook was handed in; h35-labB-latex-acl.pdf: no heading matching ['Question 1']; should read '22,829,056': correct 1",
-    ('h35-labB-latex-acl', 'seeds', 'pdf'):
-        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 18/18 confirmed",
-    ('h35-labB-word-deepnote', 'seeds', 'pdf'):
-        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 18/18 confirmed",
-    ('h36-labB-docx-whatsapppaste', 'seeds', 'docx'):
-        "reads 3 of 7 rows read are the report's, 0 confirmed; should read 6 rows, 18/18 confirmed",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.
