@@ -94,7 +94,8 @@ LETTER_NAMES = ("l1", "l2", "l3", "l4", "l5", "l6", "l7", "l10", "l11", "l12")
 
 
 def _roman_part(tag: str = "") -> str:
-    """A numeral after a letter: "(ii)", "-ii", ".ii", " ii)", " ii." (``tag`` keeps names apart)."""
+    """A numeral after a letter: "(ii)", "-ii", ".ii", " ii)", " ii.", or spelled out as a
+    screen-reader user writes it: ", subpart 2" (``tag`` keeps names apart)."""
     return (rf"(?:\s*\(\s*(?P<r1{tag}>{ROMAN})\s*\)"
             rf"|\s*[-–—]\s*(?P<r2{tag}>{ROMAN})(?![a-z0-9])"
             rf"|\.\s?(?P<r3{tag}>{ROMAN})(?![a-z0-9])"
@@ -103,13 +104,15 @@ def _roman_part(tag: str = "") -> str:
             rf"|\s*[-–—.,]\s*\(\s*(?P<r7{tag}>{ROMAN})\s*\)"
             rf"|\s+(?P<r10{tag}>{ROMAN})(?::|\s*{ARROW})(?=\s|$)"
             rf"|\s+(?P<r11{tag}>{ROMAN}){SET_OFF}"
-            rf"|\s*\(\s*(?P<n1{tag}>10|[1-9])\s*\)|[.\-–](?P<n2{tag}>10|[1-9])(?![\d.,]))")
+            rf"|\s*\(\s*(?P<n1{tag}>10|[1-9])\s*\)|[.\-–](?P<n2{tag}>10|[1-9])(?![\d.,])"
+            rf"|\s*(?:,\s*)?sub[\s-]?part\s*(?:(?P<n8{tag}>10|[1-9])|(?P<r14{tag}>{ROMAN}))"
+            r"(?![a-z0-9]))")
 
 
 _ROMAN_PART = _roman_part()
 _ROMAN_NAMES = ("r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "r13",
-                "r1b", "r2b", "r3b", "r4b", "r6b", "r7b", "r10b", "r11b")
-_ARABIC_NAMES = ("n1", "n2", "n3", "n4", "n5", "n6", "n7", "n1b", "n2b")
+                "r14", "r1b", "r2b", "r3b", "r4b", "r6b", "r7b", "r10b", "r11b", "r14b")
+_ARABIC_NAMES = ("n1", "n2", "n3", "n4", "n5", "n6", "n7", "n8", "n1b", "n2b", "n8b")
 """A sub-part numbered after its letter ("(e)(2)", "e.2", "Q3 e-2"): read as the numeral."""
 _NUMERALS = {v: k for k, v in ROMAN_VALUES.items()}
 

@@ -82,6 +82,22 @@ def _outline_heading(line: str) -> str | None:
         else None
 
 
+def announced_headings(lines: list[str]) -> list[str]:
+    """Headings a screen-reader user announces in words ("Heading level 2: Question 3 part
+    c.", "Heading 3: …", as NVDA and JAWS read them out) written as Markdown headings of
+    that level; the rest of the line is the heading's text."""
+    out = []
+    for raw in lines:
+        head, colon, rest = raw.partition(":")
+        words = head.lower().split()
+        if colon and 2 <= len(words) <= 3 and words[0] == "heading" and words[-1].isdigit() \
+                and words[1:-1] in ([], ["level"]) and 1 <= int(words[-1]) <= 6:
+            out.append("#" * int(words[-1]) + " " + rest.strip().rstrip("."))
+        else:
+            out.append(raw)
+    return out
+
+
 def outline_headings(lines: list[str]) -> list[str]:
     """An outline's headings as headings: where two blocks or more are headings in bullets,
     each is written as the heading alone (a Markdown heading in a list item is none, and an

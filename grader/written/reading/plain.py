@@ -12,6 +12,7 @@ from pathlib import Path
 from grader.written.reading.document import Document
 from grader.written.reading.html import markdown_html
 from grader.written.reading.lightweight import (
+    announced_headings,
     as_markdown,
     footnote_units,
     list_tables,
@@ -32,7 +33,7 @@ def read_plain(p: Path) -> Document:
     fmt = "markdown" if p.suffix.lower() in (".md", ".markdown") else "text"
     # Markdown: its HTML and formulas over lines; text: AsciiDoc, reStructuredText and
     # org-mode written as Markdown. Either way the file's lines are kept.
-    lines = list_tables(outline_headings(text.split("\n")))
+    lines = list_tables(outline_headings(announced_headings(text.split("\n"))))
     text = "\n".join(roam_highlights(line) for line in lines)
     text = display_math(markdown_html(text)) if fmt == "markdown" else as_markdown(text)
     text = footnote_units(text)  # "**0,537**[^go]" with "[^go]: En Go": "**0,537** Go"

@@ -16,6 +16,7 @@ from grader.written.reading.markup import Run, render
 from grader.written.reading.word_notes import _Notes
 from grader.written.reading.word_numbering import _Numbering
 from grader.written.reading.word_runs import (
+    BOX_END,
     BOX_PARAGRAPH,
     BOX_START,
     _Ctx,
@@ -157,12 +158,16 @@ def _paragraph(p: Any, levels: dict[str, int], sizes: _Styles,
     _walk(p, runs, _Ctx(sizes, sid, run_sizes))
     segments: list[list[Run]] = [[]]
     boxes: list[list[list[Run]]] = []  # each text box's paragraphs
+    inside = 0  # text boxes open around the run (a box may hold another)
     for run in runs:
         if run.text == BOX_START:
             boxes.append([])
+            inside += 1
+        elif run.text == BOX_END:
+            inside = max(0, inside - 1)
         elif run.text == BOX_PARAGRAPH and boxes:
             boxes[-1].append([])
-        elif boxes and boxes[-1]:
+        elif inside and boxes and boxes[-1]:
             boxes[-1][-1].append(run)
         elif run.text == "\n":
             segments.append([])

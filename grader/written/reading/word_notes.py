@@ -14,7 +14,14 @@ from __future__ import annotations
 from typing import Any
 
 from grader.written.reading.markup import Run, render
-from grader.written.reading.word_runs import BOX_PARAGRAPH, BOX_START, _Ctx, _Styles, _walk
+from grader.written.reading.word_runs import (
+    BOX_END,
+    BOX_PARAGRAPH,
+    BOX_START,
+    _Ctx,
+    _Styles,
+    _walk,
+)
 from grader.written.reading.word_tables import _table
 from grader.written.reading.word_xml import W, _children
 
@@ -75,7 +82,7 @@ def _note_lines(note: Any, styles: _Styles) -> list[str]:
             runs: list[Run] = []
             style = block.find(f"{W}pPr/{W}pStyle")
             _walk(block, runs, _Ctx(styles, style.get(f"{W}val", "") if style is not None else ""))
-            text = render([r if r.text not in ("\n", BOX_PARAGRAPH, BOX_START) else Run(" ")
+            text = render([r if r.text not in ("\n", BOX_PARAGRAPH, BOX_START, BOX_END) else Run(" ")
                            for r in runs]).strip()
             if text:
                 lines.append(text)

@@ -111,6 +111,10 @@ BOX_PARAGRAPH = "\n\n"
 """A run that ends a paragraph inside a text box: a box's paragraphs ("Q3 (c)" bold, then
 "2.577E+10 bytes") are lines of their own, never run together into the paragraph that
 anchors the box."""
+BOX_END = "\n\n\n\n"
+"""A run that closes a text box: the anchoring paragraph's text after it is the
+paragraph's again, not the box's last line ("Answer: 25.77 GB" in the box, "h × S_max^2
+…" after its anchor)."""
 
 @dataclass
 class _Ctx:
@@ -183,6 +187,7 @@ def _walk(el: Any, runs: list[Run], ctx: _Ctx | None = None) -> None:
         elif tag == f"{W}txbxContent":  # a text box: a block of its own
             runs.append(Run(BOX_START))
             _walk(child, runs, ctx)
+            runs.append(Run(BOX_END))
         elif tag == f"{W}p":  # a paragraph inside a text box: its own style, its own line
             runs.append(Run(BOX_PARAGRAPH))
             style = child.find(f"{W}pPr/{W}pStyle")

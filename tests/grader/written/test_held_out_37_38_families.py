@@ -1,0 +1,78 @@
+"""Held-out-37 and -38's families: a Word text box anchored mid-paragraph (its text ends
+where the box does), headings a screen-reader user announces in words, and a sub-part
+spelled out ("part e, subpart 2")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from grader.written import QuestionSpec, extract_answers
+from grader.written.labels import read_mark
+from grader.written.reading.plain import read_plain
+
+C_D = [QuestionSpec("c", ("Q3 (c)",)), QuestionSpec("d", ("Q3 (d)",))]
+
+_W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+
+
+def _boxed_docx(path: Path) -> None:
+    """A Word file whose answers sit in text boxes anchored in a paragraph of working, the
+    working's text after the anchor (as Word writes a floating box)."""
+    docx = pytest.importorskip("docx")
+    from docx.oxml import parse_xml
+    document = docx.Document()
+    for label, working, answer in (
+            ("Q3 (c)", "48 × 16,384^2 = 12,884,901,888 scores; 2 bytes each = 25,769,803,776 "
+             "bytes.", "Answer: 25.77 GB"),
+            ("Q3 (d)", "Per layer 302,020,608; × 48 layers = 14,496,989,184.",
+             "Answer: 14.50 billion")):
+        document.add_heading(label, level=1)
+        paragraph = document.add_paragraph()
+        box = parse_xml(
+            f'<w:r xmlns:w="{_W}"><w:pict><v:shape xmlns:v="urn:schemas-microsoft-com:vml">'
+            f'<v:textbox><w:txbxContent><w:p><w:r><w:rPr><w:b/></w:rPr><w:t>{label}</w:t>'
+            f'</w:r></w:p><w:p><w:r><w:t>{answer}</w:t></w:r></w:p></w:txbxContent>'
+            '</v:textbox></v:shape></w:pict></w:r>')
+        paragraph._p.append(box)
+        paragraph.add_run(working)
+    document.save(path)
+
+
+def test_text_after_a_text_boxs_anchor_is_the_paragraphs(tmp_path: Path):
+    from grader.written.reading import read_document
+    _boxed_docx(tmp_path / "boxes.docx")
+    text = read_document(tmp_path / "boxes.docx").text
+    assert "| **Q3 (c)** | Answer: 25.77 GB |" in text
+    assert "\n48 × 16,384^2 = 12,884,901,888 scores" in text
+    assert {k: v.answer for k, v in extract_answers(text, C_D).items()} == {
+        "c": "25.77 GB", "d": "14.50 billion"}
+
+
+def test_headings_announced_in_words_are_headings(tmp_path: Path):
+    report = tmp_path / "nvda.txt"
+    report.write_text("""Note: I write with a screen reader.
+
+Heading level 2: Question 3 part c.
+The number of scores is 48 times 16384 squared, which is 12,884,901,888 scores.
+Answer for part c: 25.77 gigabytes (GB).
+
+Heading 2: Question 3 part d.
+Answer for part d: 14.50 billion parameters.
+""", encoding="utf-8")
+    text = read_plain(report).text
+    assert "## Question 3 part c\n" in text
+    assert {k: v.answer for k, v in extract_answers(text, C_D).items()} == {
+        "c": "25.77 gigabytes", "d": "14.50 billion"}
+    # a sentence that starts with the word is no heading
+    other = tmp_path / "other.txt"
+    other.write_text("Heading into part d: the FFN.\n", encoding="utf-8")
+    assert read_plain(other).text.startswith("Heading into part d")
+
+
+@pytest.mark.parametrize("label", ["Question 3 part e, subpart 2", "Q3 (e), sub-part 2",
+                                   "Part (e), subpart ii"])
+def test_a_sub_part_spelled_out_is_the_parts_numeral(label: str):
+    mark = read_mark(label, True)
+    assert mark is not None and mark.paths[0][2:] == ("e", "ii")
