@@ -81,6 +81,10 @@ def _row_owner(text: str, own: Sequence[str], others: Sequence[str],
     """Whose label a table row's first cell names ("| Cross-entropy loss | ... |"), else
     the owner the lines before left (``before``)."""
     cells = text.strip().strip("|").split("|")
+    # a row continuing the one above leaves its first cell empty ("|  | p(mat) | 0.75 |",
+    # a spreadsheet's rows under "Q3 (a)(II)"): its first filled cell names it
+    while len(cells) > 2 and not cells[0].strip():
+        cells = cells[1:]
     if not (is_table_row(text) or " | " in text) or len(cells) < 2 or any(
             w.strip("(),.=≈~$*")[:1].isdigit() for w in cells[0].split()):
         # a first cell with figures is working (its label cell read off); a key's digits

@@ -353,9 +353,13 @@ def _transcript(lines: list[str]) -> list[str]:
 
 def _tab_cells(line: str) -> list[str] | None:
     """The cells of a tab-separated row (``Q3 (c)<TAB>0.54<TAB>GB<TAB>one head``), empty
-    ones kept; None for a line with no tab between its words (a tab that indents code)."""
+    ones kept; None for a line with no tab after its words (a tab that indents code).
+    Excel's "Text (Tab delimited)" ends a row's empty cells with tabs ("Title<TAB><TAB>"),
+    and writes an empty row as tabs alone: both are rows."""
     body = line.strip(" \r")
-    if "\t" not in body.strip("\t") or body.startswith("|"):
+    if body.startswith("|") or "\t" not in body.lstrip("\t") and body.strip("\t"):
+        return None
+    if not body:
         return None
     return [c.strip() for c in body.split("\t")]
 

@@ -145,27 +145,36 @@ UNIT_HEADERS = ("unit", "units", "einheit", "unidad", "unidades", "unité", "uni
 UNIT_CHARS = 14
 
 
+UNIT_HEADER_ROWS = 5
+"""How far down a table its header row may stand (under a sheet's column letters and a
+title row or two, as Excel prints it)."""
+
+
 def unit_columns(text: str) -> str:
     """A table's "Unit" column joined to the value before it ("| 25.77 | GB |" as "| 25.77
     GB |  |"): a spreadsheet printed, or a Word table laid out so, gives the value and its
     unit in cells side by side, and a value without its unit is another answer."""
     lines = text.split("\n")
     unit = None  # the unit column of the table the lines are in
+    rows = 0  # the table's rows so far: its header may stand under a title row or two
     for i, line in enumerate(lines):
         body = line.strip()
         if not body.startswith("|"):
-            unit = None
+            unit, rows = None, 0
             continue
+        rows += 1
         cells = body.strip("|").split("|")
         names = [c.strip().strip("*_ ").lower() for c in cells]
-        if unit is None:
+        if unit is None or unit < 0 and rows <= UNIT_HEADER_ROWS:
+            # "| A | B | C | D |" (a sheet's column letters) and its title rows over
+            # "| Label | Formula | Value | Unit |"
             found = [k for k, n in enumerate(names) if n in UNIT_HEADERS and k > 0]
             unit = found[0] if found else -1
             continue
         if unit < 0 or unit >= len(cells):
             continue
         value, word = cells[unit - 1].strip(), cells[unit].strip()
-        if value[-1:].isdigit() and word and len(word) <= UNIT_CHARS \
+        if value.strip("*_")[-1:].isdigit() and word and len(word) <= UNIT_CHARS \
                 and not any(c.isdigit() for c in word):
             cells[unit - 1], cells[unit] = f" {value} {word} ", " "
             lines[i] = line[:len(line) - len(line.lstrip())] + "|" + "|".join(cells) + "|"

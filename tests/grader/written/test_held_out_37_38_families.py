@@ -76,3 +76,36 @@ Answer for part d: 14.50 billion parameters.
 def test_a_sub_part_spelled_out_is_the_parts_numeral(label: str):
     mark = read_mark(label, True)
     assert mark is not None and mark.paths[0][2:] == ("e", "ii")
+
+
+def test_excels_tab_delimited_text_is_one_table_with_its_unit_column(tmp_path: Path):
+    report = tmp_path / "sheet.txt"
+    report.write_bytes(
+        b"Question\tWorking\tAnswer\tUnit\r\nSTAT8021 A3 Part 3 - Daniel Osei\t\t\t\r\n\t\t\t\r\n"
+        b"Q3 (a)(II)\tsoftmax of the logits\t\t\r\n\tp(mat)\t0.75\t\r\n"
+        b"\tloss = -ln(0.75)\t0.2876\tnats\r\n"
+        b"Q3 (c)\t48 x 16384^2 x 2 bytes / 10^9\t25.77\tGB\r\n")
+    text = read_plain(report).text
+    assert "| Q3 (c) | 48 x 16384^2 x 2 bytes / 10^9 | 25.77 GB |" in text
+    specs = [QuestionSpec("p", ("Q3 (a)",), part="(II)", labels=("p(mat)", "probability")),
+             QuestionSpec("loss", ("Q3 (a)",), part="(II)", labels=("loss", "-ln")),
+             QuestionSpec("c", ("Q3 (c)",))]
+    # the rows under "Q3 (a)(II)" leave their first cell empty: their second names them
+    assert {k: v.answer for k, v in extract_answers(text, specs).items()} == {
+        "p": "0.75", "loss": "0.2876", "c": "25.77 GB"}  # "nats" names no unit
+    # a tab that indents code is no table
+    code = tmp_path / "code.txt"
+    code.write_text("def f():\n\treturn 1\n\treturn 2\n", encoding="utf-8")
+    assert "|" not in read_plain(code).text
+
+
+def test_a_unit_column_under_a_sheets_column_letters_and_title_joins_its_values():
+    from grader.written.reading.normalise import unit_columns
+    text = """| A | B | C | D |
+| **STAT8021 A3 – Part 3 (Q3)** |  |  |  |
+| **Label** | **Formula** | **Value** | **Unit** |
+| Q3 (c) attention scores | =C13^2*2/10^9 | **0.537** | GB |
+| Q3 (e)(III) LoRA / FFN | =C16/(C15*10^9) | **0.0651%** |"""
+    lines = unit_columns(text).splitlines()
+    assert "| **0.537** GB |" in lines[3].replace("  ", " ")
+    assert lines[4] == "| Q3 (e)(III) LoRA / FFN | =C16/(C15*10^9) | **0.0651%** |"
