@@ -245,7 +245,39 @@ def contents_lines(lines: Sequence[str]) -> set[int]:
                 or (len(entries) >= 3 and _headed_later(lines, [e[0] for e in entries])):
             found.update(e[0] for e in entries)
         i = max(j, i + 1)
-    return found | _navigation_lines(lines) | _titled_navigation(lines)
+    return found | _navigation_lines(lines) | _titled_navigation(lines) | _linked_contents(lines)
+
+
+LINKED_CONTENTS_MIN = 3
+"""The fewest entries of a contents of links with neither title nor page numbers."""
+
+
+def _linked_contents(lines: Sequence[str]) -> set[int]:
+    """A contents of links with neither a title nor page numbers (pandoc's ``--toc`` in
+    HTML printed, a wiki's): three or more plain lines in a row, each the text of a
+    heading after them, in the headings' order. Read as text, its "Tasks 3 and 4" opens a
+    section with nothing in it before the real heading."""
+    last: dict[str, int] = {}  # each heading's text: where it last stands
+    for i, raw in enumerate(lines):
+        if MD_HEADING.match(raw):
+            last[" ".join((heading_text(raw) or "").lower().split())] = i
+    found: set[int] = set()
+    run: list[int] = []
+    for i, raw in enumerate([*lines, ""]):
+        title = " ".join(raw.strip().lower().split())
+        if title and len(title) <= 60 and not MD_HEADING.match(raw) and last.get(title, -1) > i:
+            run.append(i)
+            continue
+        if len(run) >= LINKED_CONTENTS_MIN and _in_order(lines, run, last):
+            found.update(run)
+        run = []
+    return found
+
+
+def _in_order(lines: Sequence[str], run: list[int], last: dict[str, int]) -> bool:
+    """Whether the entries of ``run`` name headings after them in the same order."""
+    positions = [last[" ".join(lines[i].strip().lower().split())] for i in run]
+    return positions == sorted(positions)
 
 
 def _navigation_entries(raw: str) -> int:

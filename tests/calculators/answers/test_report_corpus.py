@@ -371,8 +371,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "reads nothing: no notebook was handed in; h38-p3-txt-screenreader.txt: no part '(II)' in the section; should read '75.50 MB': correct 1",
     ('h38-p3-txt-screenreader', 'q3e3', 'text'):
         "reads nothing: no notebook was handed in; h38-p3-txt-screenreader.txt: no part '(III)' in the section; should read '0.065%': correct 1",
-    ('h38-labB-word-pandochtml', 'seeds', 'pdf'):
-        "reads 0 of 0 rows read are the report's, 0 confirmed; should read 6 rows, 17/18 confirmed",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.

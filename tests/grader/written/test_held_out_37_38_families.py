@@ -109,3 +109,15 @@ def test_a_unit_column_under_a_sheets_column_letters_and_title_joins_its_values(
     lines = unit_columns(text).splitlines()
     assert "| **0.537** GB |" in lines[3].replace("  ", " ")
     assert lines[4] == "| Q3 (e)(III) LoRA / FFN | =C16/(C15*10^9) | **0.0651%** |"
+
+
+def test_a_contents_of_links_with_neither_title_nor_page_numbers_opens_nothing():
+    from grader.written.vocabulary import contents_lines
+    lines = ["# Transfer Lab B report", "Sofia Lindgren", "Question 1", "Tasks 3 and 4",
+             "Question 2", "## Question 1", "Total: **22,829,056**", "## Tasks 3 and 4",
+             "pre-trained, seed 1: best val 0.853 at step 1200, test 0.841", "## Question 2",
+             "r = 16"]
+    assert contents_lines(lines) == {2, 3, 4}
+    # two such lines are no contents, nor lines naming headings out of their order
+    assert contents_lines(["Question 2", "Question 1", "Tasks 3 and 4", "## Question 1",
+                           "## Tasks 3 and 4", "## Question 2"]) == set()
