@@ -185,11 +185,13 @@ LANGUAGES: tuple[Language, ...] = (
     ),
     Language(
         "Indonesian", decimal_comma=True,
+        approx=frozenset({"sekitar", "kira-kira"}),
         scales={"ribu": _K, "juta": _M, "miliar": _G},
         factors=frozenset({"kali"}),
     ),
     Language(
         "Vietnamese", decimal_comma=True,
+        approx=frozenset({"khoảng"}),
         scales={"nghìn": _K, "ngàn": _K, "triệu": _M, "tỷ": _G, "tỉ": _G},
         factors=frozenset({"lần"}),
     ),

@@ -38,6 +38,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from calculators.answers._vocabulary import is_approx
 from grader.checks.patterns import MAX_LINE
 from grader.checks.seedobjects import read_records
 from grader.checks.seedpairing import pair
@@ -172,12 +173,22 @@ class _Reader(Claims):
         return pieces
 
 
-FIGURE_ENDS = "0123456789)%"
+FIGURE_ENDS = (*"0123456789", ")", "%")
 """The last characters of a line that ends on a figure ("test 0,707", "(step 1600)")."""
-ROUNDED = ("±", "≈", "~", "about", "around", "roughly", "approximately", "approx.", "ca.",
-           "circa", "sekitar", "khoảng", "circa", "environ", "etwa", "cerca de", "около")
-"""What a student writes before a figure rounded for a summary ("test ±0,84 vs ±0,70",
-"≈ 0.84 against ≈ 0.70"): a run's figure is copied from its log, not rounded."""
+ROUNDING_SIGNS = ("±", "≈", "~")
+"""The signs a student writes before a figure rounded for a summary ("test ±0,84 vs
+±0,70"); the words ("about", "etwa", "sekitar", "около") are the answer parser's
+(``calculators.answers._vocabulary.is_approx``). A run's figure is copied from its log,
+not rounded."""
+
+
+def _rounded(before: str) -> bool:
+    """Whether the text before a figure ends with a sign or word that rounds it."""
+    before = before.rstrip()
+    if before.endswith(ROUNDING_SIGNS):
+        return True
+    words = before.split()
+    return bool(words) and is_approx(words[-1].rstrip("."))
 
 
 def _rounded_summary(sentence: str) -> bool:
@@ -187,7 +198,7 @@ def _rounded_summary(sentence: str) -> bool:
     accs = [n for n in numbers if n.role == "acc"]
     if not accs or any(n.role in ("seed", "seeds", "step") for n in numbers):
         return False
-    return all(sentence[:n.start].rstrip().lower().endswith(ROUNDED) for n in accs)
+    return all(_rounded(sentence[:n.start]) for n in accs)
 
 
 def _sentences(text: str) -> list[tuple[str, int]]:
@@ -352,7 +363,7 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
         starts, parts, at = [], [], 0
         for number, part in unit_lines:
             text = part.strip()
-            if parts and parts[-1][-1:] in FIGURE_ENDS and parts[-1][-1:] and text[:1].isupper():
+            if parts and parts[-1].endswith(FIGURE_ENDS) and text[:1].isupper():
                 # "… test 0,707" | "The pre-trained model is much better …": a line that
                 # ends on a figure and one that opens a sentence are two sentences
                 parts[-1] += "."

@@ -364,7 +364,7 @@ def _comma_decimals(text: str, at: int) -> str:
 def _dot_grouped(whole: str, frac: str | None, kilo: str | None, pct: str | None) -> bool:
     """Whether a number is a whole one grouped by a dot, as languages with a decimal comma
     write it ("1.200"): one to three digits, a dot, three digits, nothing more."""
-    return bool(frac) and len(frac or "") == 4 and whole.isdigit() and len(whole) <= 3 \
+    return frac is not None and len(frac) == 4 and whole.isdigit() and len(whole) <= 3 \
         and not kilo and not pct
 
 

@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from grader.written.asides import _paren_end
 from grader.written.blocks import Table, ascii_rule, cells, table_of
 from grader.written.labels import parse_part
 from grader.written.sections import END, SOFT_BREAK, Line
@@ -288,19 +289,11 @@ def loose_part_range(lines: list[PlainLine], start: int, end: int, names: Sequen
 
 def _aside(raw: str) -> bool:
     """Whether a line is a remark in brackets ("(jadi the LM model is about 2x bigger,
-    because of the output layer …)"): it speaks of a part, it does not answer it."""
+    because of the output layer …)"): it speaks of a part, it does not answer it. The
+    bracket that opens it must be the one that closes it ("(I) … (fp32)" is no remark)."""
     text = raw.strip(" \t*_")
-    return text.startswith("(") and text.endswith(")") and _closes_at_end(text)
-
-
-def _closes_at_end(text: str) -> bool:
-    """Whether the bracket opening ``text`` is the one closing it ("(I) … (fp32)" is not)."""
-    depth = 0
-    for i, ch in enumerate(text):
-        depth += (ch == "(") - (ch == ")")
-        if depth == 0:
-            return i == len(text) - 1
-    return False
+    return text.startswith("(") and text.endswith(")") \
+        and _paren_end(text, 1, len(text)) == len(text) - 1
 
 
 def _words_at(text: str) -> list[tuple[int, str]]:

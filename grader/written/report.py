@@ -378,6 +378,7 @@ class _Reader:
         p(mat) and the loss, names each in a row of its own). ``names``: the part's names
         (the pack's phrase and its synonyms)."""
         out = []
+        one_value_steps = steps and self._steps_of_one(rng)
         for i in range(rng.start, rng.end):
             line = self.lines[i]
             text = line.raw
@@ -395,7 +396,7 @@ class _Reader:
                 continue
             following = self.lines[i + 1].raw if i + 1 < rng.end else ""
             column, every_row = self._answer_column(i) if line.table else (None, True)
-            if steps and every_row and column is not None and self._steps_of_one(i, rng):
+            if one_value_steps and every_row and column is not None:
                 every_row = False  # "| 1 | scores per head | … | **268,435,456** |" …
             value = None
             if not every_row and not (i + 1 == rng.end or not self.lines[i + 1].table) \
@@ -440,8 +441,8 @@ class _Reader:
             out[0] = replace(out[0], answer=True)
         return out
 
-    def _steps_of_one(self, i: int, rng: _Range) -> bool:
-        """Whether the table at ``i`` is the working of the one value its section asks:
+    def _steps_of_one(self, rng: _Range) -> bool:
+        """Whether the tables of ``rng`` are the working of the one value its section asks:
         the whole section read (not one part's row), and no row of it in the section
         names a question or part. Then an "Answer" column answers in its last row only
         ("| 1 | scores per head | … | **268,435,456** |" … "| 3 | memory (fp16, 2 B) | … |
