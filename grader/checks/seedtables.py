@@ -59,34 +59,19 @@ figure of its column."""
 CELL = re.compile(r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?%?|\.\d+%?")
 
 
-STACKED_HEADER_AT = 3
-"""How far down a table a header printed over two rows may start (under a title row or
-a code cell caught in the table)."""
-
-
-def _stacked_header(rows: list[tuple[int, list[str]]]) -> list[tuple[int, list[str]]]:
-    """A header printed over two rows, each column named in one of them and the other
-    empty (a DataFrame whose "step" and "test_acc" headers sit lower than "model", "seed"
-    and "val_acc", each over its dtype: Deepnote printed to PDF), as one header row. A row
-    of another width above it (the notebook's code cell, caught in the table) goes."""
-    for k in range(min(STACKED_HEADER_AT, len(rows) - 2)):
-        (n, top), (_, below) = rows[k], rows[k + 1]
-        if len(top) != len(below) or any(CELL.fullmatch(c.strip("*_ ")) for c in top + below):
-            continue
-        if not all(bool(a.strip()) != bool(b.strip()) for a, b in zip(top, below, strict=True)):
-            continue
-        merged = [a if a.strip() else b for a, b in zip(top, below, strict=True)]
-        kept = [r for r in rows[:k] if len(r[1]) == len(top)]
-        return [*kept, (n, merged), *rows[k + 2:]]
-    return rows
-
+HEADER_STARTS_BY = 3
+"""How far down a table its header may start: under a title row, or under a notebook's
+code cell caught in the table."""
+FIGURE = re.compile(r"(?<![A-Za-z0-9_])\d")
+"""A digit that begins a number of its own: "int64" under a DataFrame's column name and
+"fp16" in a header are parts of words, while "Seed 1" and "0.853" are figures."""
 
 
 def read_table(book: Claims, rows: list[tuple[int, list[str]]], seed: int | None = None) -> None:
     """The claims of a table of `|` rows, each row as (line number, cells); `seed` is the
     one the heading or label above names (a key/value table's run)."""
-    rows = _stacked_header([(n, cells) for n, cells in rows
-                            if not all(TABLE_RULE.fullmatch(c) for c in cells if c)])
+    rows = [(n, cells) for n, cells in rows
+            if not all(TABLE_RULE.fullmatch(c) for c in cells if c)]
     if _read_pairs(book, rows, seed):
         return
     if len(rows) < 2 or _read_seed_groups(book, rows):
@@ -228,25 +213,41 @@ def _header_rows(rows: list[tuple[int, list[str]]], book: Claims
                  ) -> tuple[tuple[int, list[str]], list[tuple[int, list[str]]]]:
     """The header and the body of a table whose header may run over several rows: a PDF
     table whose header cells wrap ("Beste val.-" / "nøyaktighet", "Steg" set between them)
-    is read as a row per printed line. Leading rows with no figure and no model's name
-    are one header, each column's words joined; a row naming a model is a group's label
-    ("| Pre-trained | | |"), not the header's. A row of words alone over a row naming
-    the seeds ("| Model | Best run per seed |" over "| Model | Seed 1 | Seed 2 | Seed 3 |",
-    a Word table whose title cell spans the seeds' columns) is a title: the seeds' row
-    is the header."""
+    is read as a row per printed line, and a DataFrame printed to PDF sets some column
+    names a row lower than others, each over its dtype ("**seed**int64" over "|  |  |
+    **step**int64 |"). Leading rows with no figure and no model's name are one header,
+    each column's words joined; a row naming a model is a group's label ("| Pre-trained |
+    | |"), not the header's. A row of words alone over a row naming the seeds ("| Model |
+    Best run per seed |" over "| Model | Seed 1 | Seed 2 | Seed 3 |", a Word table whose
+    title cell spans the seeds' columns) is a title: the seeds' row is the header. Rows
+    with a figure and of another width above a header of several rows (the notebook's
+    code cell, caught in the table) are not the table's."""
     if len(rows) > 2 and _title_over_seeds(rows[0][1], rows[1][1], book):
         rows = rows[1:]
-    count = 0
-    while count < len(rows) - 1 and not any(
-            ch.isdigit() for c in rows[count][1] for ch in c) and (
-            count == 0 or book.families.first(" ".join(rows[count][1])) is None):
-        count += 1
+    count = _header_count(rows, book)
+    for start in range(1, min(HEADER_STARTS_BY, len(rows) - 2) if count < 2 else 0):
+        width = len(rows[start][1])
+        if (_header_count(rows[start:], book) >= 2 and len(rows[start + 1][1]) == width
+                and all(len(cells) != width for _, cells in rows[:start])):
+            rows = rows[start:]
+            count = _header_count(rows, book)
+            break
     if count < 2:
         return rows[0], rows[1:]
     width = max(len(cells) for _, cells in rows[:count])
     joined = [" ".join(c.strip("*_ ") for _, cells in rows[:count]
                        if i < len(cells) and (c := cells[i]).strip("*_ ")) for i in range(width)]
     return (rows[0][0], joined), rows[count:]
+
+
+def _header_count(rows: list[tuple[int, list[str]]], book: Claims) -> int:
+    """How many leading rows are header rows: no figure in them and, after the first, no
+    model's name. The last row is always the body's."""
+    count = 0
+    while count < len(rows) - 1 and not any(FIGURE.search(c) for c in rows[count][1]) and (
+            count == 0 or book.families.first(" ".join(rows[count][1])) is None):
+        count += 1
+    return count
 
 
 def _title_over_seeds(top: list[str], below: list[str], book: Claims) -> bool:
