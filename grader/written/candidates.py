@@ -37,6 +37,7 @@ from grader.written.vocabulary import (
     LIST_COMMAS,
     NUMBER,
     QUESTION_LABEL,
+    SUB_PART,
     UNIT_WORDS,
     has_digit,
     heading_text,
@@ -189,6 +190,7 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
                     else [])
         matches = list(_CANDIDATE.finditer(text))[-MAX_CANDIDATES:]
         named = [m.span(2) for m in QUESTION_LABEL.finditer(text)]  # "So Question 1: …"
+        named += [m.span(1) for m in SUB_PART.finditer(text)]  # "part e, subpart 1: …"
         if (numbered := environment_number(text)) is not None:
             named.append(numbered)  # "**Answer 3.4.** …": the environment's number
         matches = [m for m in matches if not any(s <= m.start() < e for s, e in named)]

@@ -524,6 +524,9 @@ SYLLABLE_LETTERS = {**KANA_LETTERS, **HANGUL_LETTERS}
 """A part's letter in a script with no Latin letters, and the letter it stands for."""
 QUESTION_LABEL = re.compile(rf"\b({LABEL_WORD})\s*\.?\s*(\d+)(?!\d|,\d)", re.I)
 """A question named by word and number anywhere in a text: ("q", "3") of "see Q3 (c)"."""
+SUB_PART = re.compile(r"\bsub[\s-]?(?:part|question|item)\s*\.?\s*(\d{1,2})(?![\d.,]\d)", re.I)
+"""A sub-part named by its number ("Answer for part e, subpart 1: 9,437,184", as a
+screen-reader user spells "(e)(I)" out): the number is the label's, no value."""
 STEMS_OF_OTHER_LANGUAGES = {"языко": "langu", "моделир": "model", "класс": "class",
                             "предо": "pretr", "дообу": "finet",
                             "pemod": "model", "bahas": "langu", "klasi": "class",
@@ -587,12 +590,16 @@ ANSWER_WORDS = re.compile(
 ANSWER_LINE = re.compile(
     rf"^\W*[(【〔「『《〈［]\s*{ANSWER_WORD}\s*[)】〕」』》〉］](?=\s)"
     rf"|^\W*{ANSWER_WORD}\b(?:\s*\(\s*(?:[a-h]|{ROMAN}|\d{{1,2}})\s*\)){{0,3}}"
-    rf"(?:\W*(?:[:=]|is\b)|\.(?=[\s*_]))", re.I)
+    rf"(?:\W*(?:[:=]|is\b)|\.(?=[\s*_]))"
+    rf"|^\W*{ANSWER_WORD}\s+(?:to|for|of)\s+[^:=\d]{{1,40}}?(?:\d{{1,2}}[^:=\d]{{0,20}}?)?[:=]",
+    re.I)
 """A line that gives the answer: "Answer: 25.77 GB", "Final answer is …", "答え:約25.77GB",
 "(II) Answer. p(mat) = 0.7500" (an answer stated first, its working after it), "Answer
 (d): 14.50 billion parameters", "Answer (e)(II): 75.5 MB" (the part it answers named
 after the word, as a margin note has it), "(Antwort) 72.00 MB", "【解答】 **25.77 GB**"
-(the word in brackets before the value it marks, a Japanese template's lenticular ones)."""
+(the word in brackets before the value it marks, a Japanese template's lenticular ones),
+"Answer for part e, subpart 1: 9,437,184", "Answer to Q3 (c): …" (the part it answers
+named after "for" or "to", before the colon)."""
 ANSWER_HEADINGS = frozenset({"answer", "answers", "final answer", "final answers", "ans", "答え", "答案", "解答", "回答", "答",
                              "정답", "답", "답변", "resposta", "respostas", "resposta final",
                              "cevap", "yanıt", "yanit", "antwort", "réponse", "reponse",

@@ -365,12 +365,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "reads '20.0855 / 26.7791': close 0.75; should read '0.7500': correct 1",
     ('h38-p3-latex-rinoh', 'q3e1', 'pdf'):
         "reads '9,437,184': shotgun 0; should read '9,437,184': correct 1",
-    ('h38-p3-txt-screenreader', 'q3e1', 'text'):
-        "reads nothing: no notebook was handed in; h38-p3-txt-screenreader.txt: no part '(I)' in the section; should read '9,437,184': correct 1",
-    ('h38-p3-txt-screenreader', 'q3e2', 'text'):
-        "reads nothing: no notebook was handed in; h38-p3-txt-screenreader.txt: no part '(II)' in the section; should read '75.50 MB': correct 1",
-    ('h38-p3-txt-screenreader', 'q3e3', 'text'):
-        "reads nothing: no notebook was handed in; h38-p3-txt-screenreader.txt: no part '(III)' in the section; should read '0.065%': correct 1",
 }
 
 # (report, answer key) -> why the answer checker, given the answer as meant, disagrees.

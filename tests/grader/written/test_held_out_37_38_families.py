@@ -78,6 +78,31 @@ def test_a_sub_part_spelled_out_is_the_parts_numeral(label: str):
     assert mark is not None and mark.paths[0][2:] == ("e", "ii")
 
 
+E_PARTS = [QuestionSpec("e1", ("Q3 (e)(I)",)), QuestionSpec("e2", ("Q3 (e)(II)",))]
+
+
+def test_a_part_then_its_sub_part_after_a_comma_answers_that_sub_part(tmp_path: Path):
+    """A screen-reader user's "Part e, subpart 1." headings under "Question 3 part e",
+    each answered "Answer for part e, subpart 1: …" after its working: the sub-part's
+    number is the label's, and the line is the answer's, not the working's "that is"."""
+    report = tmp_path / "jaws.txt"
+    report.write_text("""Heading level 2: Question 3 part e.
+
+Heading level 3: Part e, subpart 1.
+A is r times H. That is 2 times 8 times 6144, which is 98,304 for one matrix.
+Answer for part e, subpart 1: 9,437,184 trainable parameters.
+
+Heading level 3: Part e, subpart 2.
+Two moments of 4 bytes each. That is 8 bytes per parameter, 75,497,472 bytes.
+Answer for part e, subpart 2: 75.50 megabytes (MB).
+""", encoding="utf-8")
+    text = read_plain(report).text
+    assert {k: v.answer for k, v in extract_answers(text, E_PARTS).items()} == {
+        "e1": "9,437,184", "e2": "75.50 megabytes"}
+    mark = read_mark("Part e, subpart 1.", True)
+    assert mark is not None and mark.paths[0][2:] == ("e", "i")
+
+
 def test_excels_tab_delimited_text_is_one_table_with_its_unit_column(tmp_path: Path):
     report = tmp_path / "sheet.txt"
     report.write_bytes(
