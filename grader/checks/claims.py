@@ -36,7 +36,9 @@ from grader.checks.patterns import NUMBER
 from grader.checks.seedclaims import Families
 from grader.pack import Check, Question
 
-SENTENCE = re.compile(r"(?<=[.!?])\s+|\n{2,}")
+SENTENCE = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][*_])|(?<=[.!?][*_]{2}))\s+|\n{2,}")
+"""Where a sentence ends: after its stop, or after the emphasis closing on it ("**Which is
+ahead?** The pre-trained model is better", a board's bold question over its answer)."""
 
 
 def _aliases(raw: dict[str, list[str]]) -> dict[str, list[str]]:
@@ -136,6 +138,8 @@ def find_claim(text: str, aliases: dict[str, list[str]],
     families = Families(aliases, fallback or {})
     sentences = SENTENCE.split(unwrap(_rows_apart(uncomment(text))))
     for k, sentence in enumerate(sentences):
+        if sentence.rstrip(" *_\n").endswith(("?", "？")):
+            continue  # "**Which is ahead?**": a question asks, the answer after it claims
         found = compare(sentence, names, families.mentions)
         if found is None:
             continue

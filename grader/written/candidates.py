@@ -37,12 +37,12 @@ from grader.written.vocabulary import (
     LIST_COMMAS,
     NUMBER,
     QUESTION_LABEL,
-    SUB_PART,
     UNIT_WORDS,
     has_digit,
     heading_text,
     is_table_row,
     magnitude_after,
+    sub_part_numbers,
     value_alone,
 )
 
@@ -52,8 +52,11 @@ _CANDIDATE = re.compile(
     # and a decimal written without its leading zero is one (".75", "~.065%")
     rf"(?<![.,^_])(?<!(?![{CJK_CHARS}])\w)(?<!\^\{{)(?<!_\{{)(" + NUMBER
     + r"|(?<![\w.,])\.\d+(?![\d.,]))"
-    r"(?:[\s*}]*(?:%|(?:" + UNIT_WORDS + r")\b|×(?!\s*\d)|x(?=\s*$|\s*[.,;)]|\s+(?:smaller|larger|less|more)\b)))?"
+    r"(?:[\s*}]*(?:%|\[(?:%|" + UNIT_WORDS + r")\]|(?:" + UNIT_WORDS + r")\b|×(?!\s*\d)"
+    r"|x(?=\s*$|\s*[.,;)]|\s+(?:smaller|larger|less|more)\b)))?"
 )
+"""A number and its unit: "25.77 GB", "0.065%", "1536×", or the unit in square brackets as
+an engineer writes it ("25.77 [GB]", MATLAB's and SI habit)."""
 _UNIT_START = re.compile(r"^\s*(?:\$\s*)?((?:" + UNIT_WORDS + r")\b|%)")
 _BOLD_SPANS = re.compile(r"\*\*(.+?)\*\*|__(.+?)__|\\textbf\{([^{}]*)\}|\\mathbf\{([^{}]*)\}"
                          r"|(?<![=!<>])==(?=\S)([^=]+?)(?<=\S)==(?!=)")
@@ -190,7 +193,7 @@ def candidates(sources: Sequence[Source], symbols: Mapping[str, Any] | None = No
                     else [])
         matches = list(_CANDIDATE.finditer(text))[-MAX_CANDIDATES:]
         named = [m.span(2) for m in QUESTION_LABEL.finditer(text)]  # "So Question 1: …"
-        named += [m.span(1) for m in SUB_PART.finditer(text)]  # "part e, subpart 1: …"
+        named += sub_part_numbers(text)  # "part e, subpart 1: …"
         if (numbered := environment_number(text)) is not None:
             named.append(numbered)  # "**Answer 3.4.** …": the environment's number
         matches = [m for m in matches if not any(s <= m.start() < e for s, e in named)]
@@ -410,10 +413,31 @@ def _skipped(m: re.Match[str], row: _Row, before: str, after: str) -> bool:
             len(m.group(0)) <= 2 or not after.lstrip()[1:].strip() and len(m.group(0)) <= 5
             and m.group(0).replace(".", "", 1).isdigit()):
         return True  # equation number "(5)", or "(3.2)" closing its line (LaTeX's numbering)
-    if _date(m.group(0)):
-        return True  # "打印于 2026/11/20", a print stamp's date
+    if _date(m.group(0)) or _calendar(m.group(0), before, after):
+        return True  # "打印于 2026/11/20", a print stamp's date; "Last updated on 27 Nov 2025"
     # a list marker "1. "
     return s <= _WINDOW and not before.strip(" *") and after[:1] in ".)" and after[1:2].isspace()
+
+
+MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
+          "dec", "january", "february", "march", "april", "june", "july", "august",
+          "september", "october", "november", "december")
+
+
+def _calendar(written: str, before: str, after: str) -> bool:
+    """Whether a number is a day or a year of a date written with its month's name, or the
+    year of a copyright line: a page's footer ("Last updated on **27 Nov 2025**",
+    "Copyright © 2025", "Posted Nov 3, 2025") dates the page and answers nothing."""
+    number = written.strip(" *_")
+    if not number.isdecimal():
+        return False
+    words = before.replace("*", " ").replace(",", " ").lower().split()
+    after_words = after.replace("*", " ").replace(",", " ").lower().split()
+    if len(number) == 4 and number[:2] in ("19", "20"):
+        return bool(words) and (words[-1].rstrip(".") in MONTHS or words[-1] in ("©", "(c)")
+                                or len(words) > 1 and words[-2].rstrip(".") in MONTHS)
+    return len(number) <= 2 and bool(after_words) and after_words[0].rstrip(".") in MONTHS \
+        and (len(after_words) > 1 and after_words[1][:4].isdecimal())
 
 
 def _date(written: str) -> bool:
@@ -433,6 +457,8 @@ def _written(m: re.Match[str], after: str, next_text: str) -> str:
     """The value as written, its unit wrapped onto the next line or a CJK magnitude after it."""
     exponent_braces = re.sub(r"\^\s*\{([-−]?\d+)\}", r"^\1", m.group(0))  # 10^{9}
     written = " ".join(re.sub(r"(?<=\S)[*}]+", " ", exponent_braces).split())
+    if written.endswith("]") and "[" in written:
+        written = written.replace("[", "").removesuffix("]")  # "25.77 [GB]": its unit
     if (power := magnitude_after(after)) is not None:
         written = f"{written} × 10^{power}"  # "（约 145 亿）": 145 × 10^8, as meant
     if not after.strip(" *.") and not _unit_last(written):
@@ -459,7 +485,9 @@ def _tier(row: _Row, m: re.Match[str], before: str, after: str, written: str,
     s = m.start()
     ns, ne = m.span(1)  # the number itself: its unit may sit outside the bold
     after = _own_item(after)
+    # "10 000 200 (embedding) + 4 × 242 000 …": a term named in brackets, then summed
     operand = bool(_OPERATOR_AFTER.match(after)) or bool(
+        after.lstrip(" *}").startswith("(") and _OPERATOR_AFTER.match(_past_remark(after))) or bool(
         _PAREN_AFTER.match(after) and not _unit_last(written)
         and not (row.answer_line and _working_in_brackets(after))) or bool(
         before.rstrip(" \t\n*{(").endswith(_OPERATORS))
@@ -587,6 +615,14 @@ def _completes(sources: Sequence[Source], index: int, before: str, after: str) -
             and (any(op in last for op in "×*·+/÷") or " x " in last) and has_digit(last))
 
 
+def _defined_aside(c: Candidate) -> bool:
+    """Whether a value in brackets is what a name in them is set to ("→ 25,77 GB (fp16 = 2
+    Byte!)", "(1 GB = 10^9 B)"): a datum of the working. "(about 15 billion)" and "(= 24
+    GiB)" restate the answer instead."""
+    inner = c.line_text[c.line_text.rfind("(", 0, c.column) + 1:c.column].rstrip()
+    return inner.endswith("=") and any(ch.isalpha() for ch in inner)
+
+
 def _number_candidates(row: _Row, matches: Sequence[re.Match[str]], sources: Sequence[Source],
                        index: int, symbols: Mapping[str, Any] | None,
                        names: Sequence[str]) -> list[Candidate]:
@@ -635,8 +671,10 @@ def _number_candidates(row: _Row, matches: Sequence[re.Match[str]], sources: Seq
             settled_outside.append(len(out) - 1)
     for k in restated:
         # "= 14,495,514,624 (about 14.5 billion)": the rounding in parentheses restates the
-        # value before it, which is the answer as written
-        if any(j < k and same(out[j], out[k]) for j in settled_outside):
+        # value before it, which is the answer as written; "→ 25,77 GB (fp16 = 2 Byte!)"
+        # sets a datum of its working
+        if any(j < k and (same(out[j], out[k]) or _defined_aside(out[k]))
+               for j in settled_outside):
             c = out[k]
             out[k] = Candidate(c.text, c.line, "in parentheses", False, c.parsed, TIER_ASIDE,
                                c.column, c.end, c.line_text)

@@ -57,6 +57,7 @@ it off from its answer ("3e ii", "3e-III  0.065 percent")."""
 _BARE = (rf"(?P<bare>\d+)(?=\s*\(\s*[a-hA-H]\s*\)|\s?(?-i:[a-h])(?:[-–.]{ROMAN})?\)"
          rf"|(?-i:[a-h])[.:](?:\s|$)|\.\d{{1,2}}(?:\.(?-i:[a-h]|{ROMAN}|[1-9])(?![\w.,]))?(?![\d.,])"
          rf"|\s?(?-i:[a-h])(?:\s*{ROMAN}|10|[1-9])?\s*{ARROW}|(?-i:[a-h])\s+{ROMAN}:\s"
+         rf"|(?-i:[a-h])\s*\(\s*{ROMAN}\s*\)|(?-i:[a-g])\s?=\s?(?=\d)"
          rf"|\s?(?-i:[a-h])(?:(?:\s+|[-–.]){ROMAN})?{SET_OFF}"
          rf"|\.(?-i:[a-h])\.(?=\s|$|\*|(?-i:{ROMAN})\.))")
 """A question number with no word before its letter: "3(c)", "3c)", "3e-ii)" (a phone's
@@ -64,7 +65,8 @@ shorthand), "3c.", "3.3", and as a note typed fast has it, an arrow marking the 
 "3e ii ->", "3e2 ->", "3 c ->", or a colon after the numeral: "3e ii: ...", or the label
 alone on its line: "3c", "3e ii" (nothing after it can be a value it was read from), or
 set off from its answer by a column of spaces: "3c      25.8 gigabytes", "3e-III  0.065"
-(an answers-only sheet aligned with spaces or tabs). "3.a." and
+(an answers-only sheet aligned with spaces or tabs), or as a chat message has it: "3e(I):
+...", "3c = 25.77 GB" (a letter up to g: "2h = 96" is working on the heads). "3.a." and
 "3.a.ii." are Word's multilevel outline numbers ("%1.%2.%3.")."""
 _PART_WORD = (r"(?:(?:sub[\s-]?)?(?:part|question|item|teil)|parte|al[íi]nea|letra|小問|소문항"
               r"|onderdeel|deelvraag|podpunkt|punkt|(?<![^\W\d_])ý|bagian|butir)")
@@ -157,12 +159,14 @@ CLOSING = re.compile(
     r"(?:\d{1,2}\.?\s+)?(?:summary(?:\s+(?:of|for)\s+(?:the\s+|my\s+|all\s+)?"
     r"(?:answers?|results?|solutions?|questions?))?|(?:final|all|my)\s+(?:answers|results)|answers"
     r"|answers?\s+summary|summary\s+table|results?\s+summary|overview\s+of\s+(?:the\s+|my\s+)?"
-    r"answers?|answers?\s+at\s+a\s+glance|tl;?dr)\s*[:.]?", re.I)
+    r"answers?|answers?\s+at\s+a\s+glance|tl;?dr|in\s+(?:short|brief|a\s+nutshell)"
+    r"|key\s+(?:numbers|results|figures))\s*[:.]?", re.I)
 """A closing section that restates the answers ("Summary", "Summary of answers", "Final
-answers", a bare "Answers" over a list of them): it ends the last part's section like
+answers", a bare "Answers" over a list of them, a magazine's "In short" box, "Key
+numbers"): it ends the last part's section like
 "References" does. A plain "Results" is
 not one (a lab's task has its own "Results" subsection), nor "Conclusion" (claims)."""
-CLOSING_HINT = re.compile(r"summary|answers|results|glance|tl;?dr", re.I)
+CLOSING_HINT = re.compile(r"summary|answers|results|glance|tl;?dr|short|brief|nutshell|key", re.I)
 
 # markup that may wrap a label: removed before reading it, positions kept
 _MARKUP = re.compile(r"\\(?=[()\[\].*_#|-])|\*\*|__|(?<![\w])[*_](?=\S)|(?<=\S)[*_](?![\w])|`|\$|\\textbf\{|\\textit\{"

@@ -119,6 +119,34 @@ def _named_then_value(piece: str) -> bool:
         and has_digit(piece[colon + 1:colon + 8])
 
 
+def _own_cell_on(rest: str) -> str:
+    """A labelled row's text from its label on, up to the next cell that opens with a part
+    of its own ("| Answer · (I) trainable **9,437,184** | Answer · (II) Adam states **75.5
+    MB** |", a board's answer chips side by side): that cell answers its own part. A cell
+    of a value ("25.77 GB") or a question's label is no such part."""
+    at = rest.find("|")
+    while 0 <= at < len(rest) - 1:
+        cell = rest[at + 1:].split("|", 1)[0].strip()
+        mark = read_mark(cell, False) if cell else None
+        if mark is not None and (mark.answered or mark.letter_only or mark.roman_only):
+            return rest[:at + 1]
+        at = rest.find("|", at + 1)
+    return rest
+
+
+def _sums_up(piece: str) -> bool:
+    """Whether a piece of a line naming a part ends its sentence on the total its working
+    comes to ("For the language modeling task the total is 10,000,200 + 968,000 +
+    10,000,200 = 20,968,400. For the classification task it is …"): a sentence a part,
+    each the answer of its part. A lead-in ("For the language modeling task I let PyTorch
+    count … (nlayers = 4). The same …") ends on no "= figure"."""
+    stop = piece.rfind(". ")
+    said = (piece[:stop] if stop >= 0 else piece).rstrip(" .*_")
+    *_, total = said.rpartition("=")
+    figure = total.strip(" *_").replace(",", "").replace(".", "", 1)
+    return "=" in said and figure.isdigit()
+
+
 def _states_after(rest: str) -> bool:
     """Whether a heading's text after its label gives a value ("## Q3 (c): 25.77 GB",
     "### (II) = 0.75"): a ":" or "=" within its first four characters, no word before it."""
@@ -271,15 +299,17 @@ class _Reader:
         starts = [found[0] for other in siblings
                   if (found := part_range(self.plain, head + 1, end, other, [])) is not None]
         first = self.lines[part[0]]
-        if part[0] in starts and not first.table and not first.heading:
+        if not first.table and not first.heading:
             # "Language modeling task: **20,857,601** trainable parameters. Classification
             # task: **10,807,802** …" after the working: one line names both parts in turn,
             # each its piece (the last named runs on to the part's end), its value right
-            # after the name's colon; a line naming both otherwise only leads in ("For
+            # after the name's colon, or a sentence a part ending on its total
+            # (``_sums_up``); a line naming both otherwise only leads in ("For
             # the language modeling task I let PyTorch count … (nlayers = 4). The same
             # line for the classification task …")
             span = named_span(first.raw, spec.names(spec.part), siblings)
-            if span is not None and _named_then_value(first.raw[span[0]:span[1]]):
+            if span is not None and (_named_then_value(piece := first.raw[span[0]:span[1]])
+                                     or _sums_up(piece)):
                 stop = part[0] + 1 if span[1] < len(first.raw) else part[1]
                 return _Range(part[0], stop, True, self.lines[head].raw.strip(),
                               (head, part[0]), span)
@@ -387,6 +417,8 @@ class _Reader:
             skipped = 0
             if line.mark is not None and (line.opens or line.table):
                 text = line.raw[line.mark.content:]
+                if line.table:
+                    text = _own_cell_on(text)
                 if line.raw[:line.mark.content].count("**") % 2:
                     # "**Answer (I):** ... **9,437,184**": the label's closing "**" would
                     # open a bold run that pairs every later one wrongly

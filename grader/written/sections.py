@@ -145,8 +145,7 @@ def read_lines(text: str, lettered: set[str] | None = None,
                 if second is not None and all(p[0] in ("q", "t", "task") for p in second.paths):
                     first_cell, start, mark = cells[1], raw.index("|", start) + 1, second
             if mark is not None:  # the answer text starts after the label, inside the cell
-                mark = Mark(mark.paths, start + mark.content, mark.letter_only, mark.roman_only,
-                            mark.weak)
+                mark = replace(mark, content=start + mark.content)
                 mark = _part_column(raw, mark)
         else:
             mark = read_mark(read_as_question(raw, word, task), heading or bold)

@@ -256,16 +256,17 @@ def _linked_contents(lines: Sequence[str]) -> set[int]:
     """A contents of links with neither a title nor page numbers (pandoc's ``--toc`` in
     HTML printed, a wiki's): three or more plain lines in a row, each the text of a
     heading after them, in the headings' order. Read as text, its "Tasks 3 and 4" opens a
-    section with nothing in it before the real heading."""
+    section with nothing in it before the real heading. The entries may be set as headings
+    themselves (wkhtmltopdf's contents page, its titles larger than the body's text)."""
     last: dict[str, int] = {}  # each heading's text: where it last stands
     for i, raw in enumerate(lines):
         if MD_HEADING.match(raw):
-            last[" ".join((heading_text(raw) or "").lower().split())] = i
+            last[_entry_title(raw)] = i
     found: set[int] = set()
     run: list[int] = []
     for i, raw in enumerate([*lines, ""]):
-        title = " ".join(raw.strip().lower().split())
-        if title and len(title) <= 60 and not MD_HEADING.match(raw) and last.get(title, -1) > i:
+        title = _entry_title(raw)
+        if title and len(title) <= 60 and last.get(title, -1) > i:
             run.append(i)
             continue
         if len(run) >= LINKED_CONTENTS_MIN and _in_order(lines, run, last):
@@ -274,9 +275,15 @@ def _linked_contents(lines: Sequence[str]) -> set[int]:
     return found
 
 
+def _entry_title(raw: str) -> str:
+    """A contents entry's title as its heading's text is compared: lower case, spaced once."""
+    text = heading_text(raw) if MD_HEADING.match(raw) else raw
+    return " ".join((text or "").strip().lower().split())
+
+
 def _in_order(lines: Sequence[str], run: list[int], last: dict[str, int]) -> bool:
     """Whether the entries of ``run`` name headings after them in the same order."""
-    positions = [last[" ".join(lines[i].strip().lower().split())] for i in run]
+    positions = [last[_entry_title(lines[i])] for i in run]
     return positions == sorted(positions)
 
 
@@ -284,10 +291,11 @@ def _navigation_entries(raw: str) -> int:
     """How many question labels a line of a page's navigation names ("Q3 (e) (II) Adam
     states Q3 (e) (III) Comparison", a Jupyter Book sidebar printed to PDF), or 0 for a
     line that is more than labels and titles: a digit besides the labels' numbers, a
-    sentence's end, a table row."""
+    sentence's end, a table row, a heading (the section's own, "## Q3 (c)", over a page's
+    "On this page" list that printing set right under it)."""
     text = raw.strip().strip("*_")
     labels = list(QUESTION_LABEL.finditer(text))
-    if not labels or len(text) > 120 or text.startswith("|") or text.endswith((".", ":")):
+    if not labels or len(text) > 120 or text.startswith(("|", "#")) or text.endswith((".", ":")):
         return 0
     return 0 if has_digit(_outside(text, labels)) else len(labels)
 
@@ -304,8 +312,7 @@ def _outside(text: str, spans: Sequence[re.Match[str]]) -> str:
 def _navigation_lines(lines: Sequence[str]) -> set[int]:
     """A page's navigation (a sidebar of the headings, with no page numbers): three lines
     or more in a row, each only labels and titles, naming four questions or more (one a
-    line, or two where the sidebar's lines ran together). Its entries open no section; a
-    run of headings has its sections between them."""
+    line, or two where the sidebar's lines ran together). Its entries open no section."""
     found: set[int] = set()
     run: list[tuple[int, int]] = []
     for k, raw in enumerate([*lines, ""]):
@@ -524,9 +531,28 @@ SYLLABLE_LETTERS = {**KANA_LETTERS, **HANGUL_LETTERS}
 """A part's letter in a script with no Latin letters, and the letter it stands for."""
 QUESTION_LABEL = re.compile(rf"\b({LABEL_WORD})\s*\.?\s*(\d+)(?!\d|,\d)", re.I)
 """A question named by word and number anywhere in a text: ("q", "3") of "see Q3 (c)"."""
-SUB_PART = re.compile(r"\bsub[\s-]?(?:part|question|item)\s*\.?\s*(\d{1,2})(?![\d.,]\d)", re.I)
-"""A sub-part named by its number ("Answer for part e, subpart 1: 9,437,184", as a
-screen-reader user spells "(e)(I)" out): the number is the label's, no value."""
+SUB_PART_WORDS = ("subpart", "sub-part", "sub part", "subquestion", "sub-question", "subitem")
+
+
+def sub_part_numbers(text: str) -> list[tuple[int, int]]:
+    """Where a sub-part is named by its number ("Answer for part e, subpart 1: 9,437,184",
+    as a screen-reader user spells "(e)(I)" out): the number is the label's, no value."""
+    low = text.lower()
+    out = []
+    for word in SUB_PART_WORDS:
+        at = low.find(word)
+        while at >= 0:
+            start = at + len(word)
+            while start < len(low) and low[start] in " .":
+                start += 1
+            end = start
+            while end < len(low) and end - start < 2 and low[end].isdigit():
+                end += 1
+            if end > start and (at == 0 or not low[at - 1].isalpha()) \
+                    and not (end < len(low) and low[end].isdigit()):
+                out.append((start, end))
+            at = low.find(word, at + 1)
+    return out
 STEMS_OF_OTHER_LANGUAGES = {"языко": "langu", "моделир": "model", "класс": "class",
                             "предо": "pretr", "дообу": "finet",
                             "pemod": "model", "bahas": "langu", "klasi": "class",
@@ -584,22 +610,24 @@ Russian ("Ответ:"), Dutch ("Antwoord:"), Polish ("Odpowiedź:", "Odp."), Vi
 rest of ``ANSWER_IN_OTHER_LANGUAGES``; or two of them, the student's and English ("Vastaus /
 Answer:")."""
 ANSWER_WORDS = re.compile(
-    rf"(?:{ANSWER_WORD}|ans\.?|solutions?|sol\.)\s*(?:(?:to|for|of)\s+)?[:.\-–]?\s*",
+    rf"(?:{ANSWER_WORD}|ans\.?|solutions?|sol\.)\s*(?:(?:to|for|of)\s+)?[:.\-–·]?\s*",
     re.I)
 """'Answer to Q3 (c):', 'Ans. 3(c)', 'Solution to Question 3 (c)': the label after them."""
 ANSWER_LINE = re.compile(
     rf"^\W*[(【〔「『《〈［]\s*{ANSWER_WORD}\s*[)】〕」』》〉］](?=\s)"
     rf"|^\W*{ANSWER_WORD}\b(?:\s*\(\s*(?:[a-h]|{ROMAN}|\d{{1,2}})\s*\)){{0,3}}"
     rf"(?:\W*(?:[:=]|is\b)|\.(?=[\s*_]))"
-    rf"|^\W*{ANSWER_WORD}\s+(?:to|for|of)\s+[^:=\d]{{1,40}}?(?:\d{{1,2}}[^:=\d]{{0,20}}?)?[:=]",
-    re.I)
+    rf"|^\W*{ANSWER_WORD}\s+(?:to|for|of)\s+[^:=\d]{{1,40}}?(?:\d{{1,2}}[^:=\d]{{0,20}}?)?[:=]"
+    r"|^\s*(?:=+>|⇒|⟹)", re.I)
 """A line that gives the answer: "Answer: 25.77 GB", "Final answer is …", "答え:約25.77GB",
 "(II) Answer. p(mat) = 0.7500" (an answer stated first, its working after it), "Answer
 (d): 14.50 billion parameters", "Answer (e)(II): 75.5 MB" (the part it answers named
 after the word, as a margin note has it), "(Antwort) 72.00 MB", "【解答】 **25.77 GB**"
 (the word in brackets before the value it marks, a Japanese template's lenticular ones),
 "Answer for part e, subpart 1: 9,437,184", "Answer to Q3 (c): …" (the part it answers
-named after "for" or "to", before the colon)."""
+named after "for" or "to", before the colon), and a line the working leads to with a
+double arrow ("=> LoRA needs only 0,00065 % of …", an engineer's result line; a single
+"->" is as often a step)."""
 ANSWER_HEADINGS = frozenset({"answer", "answers", "final answer", "final answers", "ans", "答え", "答案", "解答", "回答", "答",
                              "정답", "답", "답변", "resposta", "respostas", "resposta final",
                              "cevap", "yanıt", "yanit", "antwort", "réponse", "reponse",

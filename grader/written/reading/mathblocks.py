@@ -77,8 +77,11 @@ def display_math(text: str) -> str:
             continue
         close = _close(opened)
         rest = lines[i][opened.end():]
-        if close.search(rest) and rest.strip() not in ("", "$"):
-            i += 1  # opened and closed on one line
+        token = opened.group(1)
+        closer = {"$$": "$$", "\\[": "\\]"}.get(token)
+        if (close.search(rest) or closer is not None and closer in rest) \
+                and rest.strip() not in ("", "$"):
+            i += 1  # opened and closed on one line ("$$…$$ → **75.50 MB**": GitBook's inline $$)
             continue
         j = i + 1
         while j < len(lines) and j - i <= 60 and not close.search(lines[j]):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from grader.written.reading.bidi import has_rtl
 from grader.written.reading.document import ReportTooComplex
@@ -134,7 +134,7 @@ def _page_blocks(page: object, number: int) -> tuple[list[_Block], int]:
         data = _visual_page(page)
     blocks = []
     sideways = 0
-    rules, walls = _strokes(page)
+    rules, walls, frames = _strokes(page)
     chars = None  # the page's glyphs, read once a line through some text asks for them
     for b, block in enumerate(data["blocks"]):
         if block.get("type") != 0:
@@ -156,6 +156,8 @@ def _page_blocks(page: object, number: int) -> tuple[list[_Block], int]:
         if lines:
             blocks.append(_Block(lines, number))
     blocks = _reading_order(blocks)
+    if frames:
+        _frame_marks(blocks, frames)
     if blocks:
         for block in blocks:
             block.walls = walls
@@ -237,7 +239,10 @@ def _reading_order(blocks: list[_Block]) -> list[_Block]:
     at the page's end, under the wrong part. Only a block that starts above the block
     before it *in its column* (the two overlap across) moves: a LaTeX right column starts
     above the left one's end but beside it, a table's cells and the pieces of display
-    mathematics sit side by side, and they keep the stream's order."""
+    mathematics sit side by side, and they keep the stream's order. It goes before the
+    nearest block below it in its column, not the first one drawn: a page number drawn
+    before all the rest (a PDF annotated in Xournal++, its notes added last) is below
+    everything."""
 
     def beside(a: tuple[float, float], b: tuple[float, float]) -> bool:
         return min(a[1], b[1]) - max(a[0], b[0]) < 0.5 * min(a[1] - a[0], b[1] - b[0])
@@ -254,11 +259,12 @@ def _reading_order(blocks: list[_Block]) -> list[_Block]:
         if (steps < MAX_ORDER_STEPS and extents and top < extents[-1][2]
                 and not beside((x0, x1), extents[-1][:2])):
             slack = 0.25 * min(ln.size for ln in block.lines)
+            nearest = None  # the top of the nearest block below it in its column
             for k, (ox0, ox1, otop, _ob) in enumerate(extents):
                 steps += 1
-                if not beside((x0, x1), (ox0, ox1)) and otop >= bottom - slack:
-                    at = k
-                    break
+                if not beside((x0, x1), (ox0, ox1)) and otop >= bottom - slack \
+                        and (nearest is None or otop < nearest):
+                    at, nearest = k, otop
                 if steps >= MAX_ORDER_STEPS:
                     break  # the budget is spent: this block and the rest keep the stream's order
         out.insert(at, block)
@@ -284,18 +290,35 @@ MAX_PATHS = 5000
 
 def _strike(span: dict, rules: tuple[_Rule, ...]) -> tuple[float, float] | None:
     """The x-range of a line drawn through the middle of a span's glyphs (a strike-out),
-    not an underline under them or a rule between lines; None when there is none."""
+    not an underline under them, a rule between lines, or a line ruled across the page
+    that a line of text happens to sit on (a note app's lined paper, Notability's): that
+    one runs on well past the text at both ends, where a strike-out stops at its words."""
     x0, y0, x1, y1 = span["bbox"]
     height = y1 - y0
-    for r in rules:
-        if y0 + 0.35 * height <= r.y <= y1 - 0.3 * height and min(x1, r.x1) - max(x0, r.x0) \
-                >= min(STRUCK_GLYPHS * span["size"] * 0.5, x1 - x0):
-            return max(x0, r.x0), min(x1, r.x1)
+    overrun = RULED_OVERRUN * span["size"]
+    chains: list[list[float]] = []  # strokes through the middle, joined where they meet
+    for r in sorted(rules, key=lambda r: r.x0):
+        if r.x0 < x0 - overrun and r.x1 > x1 + overrun:
+            continue
+        if not y0 + 0.35 * height <= r.y <= y1 - 0.3 * height or r.x1 < x0 or r.x0 > x1:
+            continue
+        if chains and r.x0 <= chains[-1][1] + STROKE_GAP:
+            chains[-1][1] = max(chains[-1][1], r.x1)  # a pen's stroke drawn in pieces
+        else:
+            chains.append([r.x0, r.x1])
+    for a, b in chains:
+        if min(x1, b) - max(x0, a) >= min(STRUCK_GLYPHS * span["size"] * 0.5, x1 - x0):
+            return max(x0, a), min(x1, b)
     return None
 
 
 STRUCK_GLYPHS = 2
 """The fewest glyphs a strike-out covers."""
+STROKE_GAP = 1.5
+"""The widest gap (points) between two pieces of one stroke through a line."""
+RULED_OVERRUN = 3
+"""How far (in ems of the text) a line must run past a span at both ends to be ruled
+paper rather than a strike-out through the span."""
 
 
 def _raw_line(chars: dict, block: int, line: int) -> dict | None:
@@ -334,30 +357,68 @@ def _unstruck(raw: dict, glyphs: dict, cuts: list[tuple[float, float] | None]) -
     return {**raw, "spans": spans}
 
 
-def _strokes(page: object) -> tuple[tuple[_Rule, ...], tuple[_Wall, ...]]:
+HAND_SLOPE = 0.03
+"""How much a line drawn by hand may rise over its length and still be a horizontal stroke
+(a strike-out drawn with a mouse or pen rises a point or so over a word)."""
+
+
+def _strokes(page: object) -> tuple[tuple[_Rule, ...], tuple[_Wall, ...], tuple[Frame, ...]]:
     """The page's thin horizontal rules and vertical walls (filled flat rectangles or
-    stroked lines): fraction bars and table borders."""
+    stroked lines): fraction bars and table borders; and the rectangles drawn round
+    something (stroked, not filled: a frame, not a shaded background)."""
     try:
         paths = page.get_cdrawings()  # type: ignore[attr-defined]
     except Exception:  # a drawing MuPDF cannot list costs the fractions, not the page
-        return (), ()
+        return (), (), ()
     if len(paths) > MAX_PATHS:
-        return (), ()
-    rules, walls = [], []
+        return (), (), ()
+    rules, walls, frames = [], [], []
     for path in paths:
+        stroked = "s" in (path.get("type") or "")
         for item in path.get("items", ()):
             if item[0] == "re":
                 x0, y0, x1, y1 = item[1]
+                if stroked and x1 - x0 > FRAME_MIN and y1 - y0 > FRAME_MIN:
+                    frames.append((x0, y0, x1, y1))
+                    continue
             elif item[0] == "l":
                 (x0, y0), (x1, y1) = item[1], item[2]
             else:
                 continue
             thin = 1.5 if item[0] == "re" else 0.5
-            if abs(y1 - y0) <= thin and abs(x1 - x0) >= 2:
+            # a stroke drawn by hand (a pen through a value, in Xournal++) slopes a little
+            slope = HAND_SLOPE * abs(x1 - x0) if item[0] == "l" else 0.0
+            if abs(y1 - y0) <= max(thin, slope) and abs(x1 - x0) >= 2:
                 rules.append(_Rule(min(x0, x1), max(x0, x1), (y0 + y1) / 2))
             elif abs(x1 - x0) <= thin and abs(y1 - y0) >= 2:
                 walls.append(_Wall((x0 + x1) / 2, min(y0, y1), max(y0, y1)))
-    return tuple(rules), tuple(walls)
+    return tuple(rules), tuple(walls), tuple(frames)
+
+
+Frame = tuple[float, float, float, float]
+FRAME_MIN = 3.0
+"""The smallest side (points) of a rectangle drawn round text."""
+FRAMED_LINES = 2.5
+"""How many of its line's heights a frame round one line may be tall."""
+
+
+def _frame_marks(blocks: list[_Block], frames: tuple[Frame, ...]) -> None:
+    """A line alone in a frame drawn round it is set off as bold text is: the result a
+    student boxes (ConTeXt's \\framed, a box drawn round "9 437 184 trainable parameters",
+    a PDF annotator's rectangle) is the answer of its working. A frame round several lines
+    (a callout, a code listing) marks none of them, nor one round a line of code (a
+    notebook's one-line cell, "48 * 16384**2 * 2 / 1e9", printed in its box)."""
+    lines = [ln for block in blocks for ln in block.lines]
+    for fx0, fy0, fx1, fy1 in frames[:MAX_FRAMES]:
+        inside = [ln for ln in lines if fx0 - 1 <= ln.x0 and ln.x1 <= fx1 + 1
+                  and fy0 - 1 <= ln.y0 and ln.y1 <= fy1 + 1]
+        if len(inside) == 1 and fy1 - fy0 <= FRAMED_LINES * (inside[0].y1 - inside[0].y0) \
+                and not any(span.mono for span in inside[0].spans):
+            inside[0].spans = [replace(span, bold=True) for span in inside[0].spans]
+
+
+MAX_FRAMES = 200
+"""The most frames a page's lines are held against (a page of hundreds is a drawing)."""
 
 
 @functools.lru_cache(maxsize=512)

@@ -155,8 +155,11 @@ def _align_tables(paras: list[_Para]) -> None:
 
 
 def _aligned(rows: list[tuple[list[str], list[tuple[float, float]]]]) -> list[list[str]]:
-    """The cells of each row in the columns of the widest row (``_align_tables``)."""
-    cells_w, columns = max(rows, key=lambda r: len(r[0]))
+    """The cells of each row in the columns of the widest row (``_align_tables``) whose
+    cells' places are known: a row whose model cell wraps ("pre-" / "trained") keeps no
+    places, and a wider row of that kind would leave every row where it was."""
+    placed = [r for r in rows if len(r[1]) == len(r[0])] or rows
+    cells_w, columns = max(placed, key=lambda r: len(r[0]))
     out = []
     for cells, bounds in rows:
         if len(cells) == len(columns) or len(bounds) != len(cells) \

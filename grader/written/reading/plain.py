@@ -21,6 +21,7 @@ from grader.written.reading.lightweight import (
 )
 from grader.written.reading.mathblocks import display_math
 from grader.written.reading.normalise import normalise
+from grader.written.reading.wikitext import wiki_tables
 
 REPLACED_NOTE = "some characters are not valid UTF-8 and were replaced"
 
@@ -32,8 +33,9 @@ def read_plain(p: Path) -> Document:
     notes = (REPLACED_NOTE,) if "\ufffd" in text else ()
     fmt = "markdown" if p.suffix.lower() in (".md", ".markdown") else "text"
     # Markdown: its HTML and formulas over lines; text: AsciiDoc, reStructuredText and
-    # org-mode written as Markdown. Either way the file's lines are kept.
-    lines = list_tables(outline_headings(announced_headings(text.split("\n"))))
+    # org-mode written as Markdown. Either way the file's lines are kept (MyST's list tables
+    # and MediaWiki's tables are pipe tables in both).
+    lines = wiki_tables(list_tables(outline_headings(announced_headings(text.split("\n")))))
     text = "\n".join(roam_highlights(line) for line in lines)
     text = display_math(markdown_html(text)) if fmt == "markdown" else as_markdown(text)
     text = footnote_units(text)  # "**0,537**[^go]" with "[^go]: En Go": "**0,537** Go"

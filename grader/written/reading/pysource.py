@@ -47,10 +47,22 @@ def _prose_lines(text: str) -> tuple[set[int], dict[int, str]] | None:
     return strings, comments
 
 
+_CELL_MARK = "COMMAND ----------"
+"""What a Databricks notebook exported as source puts between its cells."""
+
+
 def _comment_text(comment: str) -> str:
     """A comment as text: ``# ---- Question 3 ----`` -> "## Question 3" (a banner is a
-    heading), ``#   embedding  = 10,000,200`` -> "embedding  = 10,000,200"."""
+    heading), ``#   embedding  = 10,000,200`` -> "embedding  = 10,000,200". A Databricks
+    notebook exported as source writes each Markdown cell's line as ``# MAGIC ### Q3 (a)``
+    under ``# MAGIC %md``, its cells apart by ``# COMMAND ----------``: the Markdown is
+    the line after "MAGIC", and the magic command and the cell mark are no text."""
     body = comment.lstrip("#").strip()
+    if body == _CELL_MARK:
+        return ""
+    if body == "MAGIC" or body.startswith("MAGIC "):
+        body = body[len("MAGIC"):].strip()
+        return "" if body.startswith("%") else body
     title = body.strip(_BANNER + " ")
     banner = len(body) - len(body.lstrip(_BANNER)) >= 3 or len(body) - len(body.rstrip(_BANNER)) >= 3
     if banner and title and any(c.isalpha() for c in title):

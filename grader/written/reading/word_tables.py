@@ -20,9 +20,12 @@ def _table(tbl: Any, styles: _Styles | None = None, notes: _Notes | None = None,
     row read alone still says which question it answers. A note a cell refers to is
     written at the cell's end (a line of its own would break the row); a list number Word
     draws before a paragraph in a cell ("3.a.", "(ii)") starts its text, counted with the
-    body's lists (the same list carries on through a table)."""
+    body's lists (the same list carries on through a table). A table of one cell holding
+    several paragraphs is a box drawn round them (a bordered "FINAL ANSWERS" box at the
+    report's end): its paragraphs are lines, as in a text box."""
     styles = styles or _Styles(None)
     rows = []
+    paragraphs: list[str] = []  # the last cell's, each on its own
     above: dict[int, str] = {}  # grid column -> the text of the cell last started there
     for tr in _children(tbl):
         if tr.tag != f"{W}tr":
@@ -41,10 +44,12 @@ def _table(tbl: Any, styles: _Styles | None = None, notes: _Notes | None = None,
                 column += width
                 continue
             runs: list[Run] = []
+            starts: list[int] = []  # where each paragraph's runs start
             for block in _children(tc):
                 if block.tag == f"{W}p":
                     if runs:
                         runs.append(Run(" "))
+                    starts.append(len(runs))
                     style = block.find(f"{W}pPr/{W}pStyle")
                     marker = numbering.marker(block) if numbering is not None else ""
                     if marker and marker != "-":  # a bullet's "-" in a cell reads as a minus
@@ -54,10 +59,20 @@ def _table(tbl: Any, styles: _Styles | None = None, notes: _Notes | None = None,
                         runs.append(Run(" " + " ".join(noted)))
                 elif block.tag == f"{W}tbl":  # a table inside a cell: its rows, inline
                     runs.append(Run(" " + " ".join(_table(block, styles, notes, numbering)) + " "))
-            text = render([r if r.text not in ("\n", BOX_PARAGRAPH, BOX_START) else Run(" ") for r in runs])
+            text = _render_plain(runs)
             above[column] = text
             cells.append(text)
             column += width
+            paragraphs = [_render_plain(runs[a:b]).strip()
+                          for a, b in zip(starts, [*starts[1:], len(runs)], strict=True)]
         if any(cells):
             rows.append("| " + " | ".join(cells) + " |")
+    if len(rows) == 1 and len(cells) == 1 and sum(bool(t) for t in paragraphs) > 1:
+        return [t for t in paragraphs if t]
     return rows
+
+
+def _render_plain(runs: list[Run]) -> str:
+    """Runs as one line: a line break or a text box's marks are a space in a cell."""
+    return render([r if r.text not in ("\n", BOX_PARAGRAPH, BOX_START) else Run(" ")
+                   for r in runs])
