@@ -99,7 +99,7 @@ LANGUAGES: tuple[Language, ...] = (
         scales={"thousand": _K, "million": _M, "billion": _G, "trillion": _T,
                 "thousands": _K, "millions": _M, "billions": _G, "trillions": _T, "bn": _G,
                 "bil": _G, "bln": _G, "mln": _M},
-        factors=frozenset({"times", "x"}),
+        factors=frozenset({"times", "x", "fold"}),
         noise=frozenset({
             "parameters", "parameter", "params", "param", "trainable", "weights", "in",
             "total", "memory", "approximately", "approx", "roughly", "of", "the", "model",

@@ -317,6 +317,22 @@ def _strip_trailing(
         elif (
             unit is None
             and scale == 1
+            and tok.kind == NAME
+            and before is not None
+            and before.kind == OP
+            and before.text == "-"
+            and before.end == tok.start
+            and len(tokens) > 2
+            and tokens[-3].kind == NUM
+            and tokens[-3].end == before.start
+            and tok.text not in known
+            and len(tok.text) > 1
+            and _vocabulary.is_factor(tok.text)
+        ):  # "1536-fold": a factor word joined to its number by a hyphen ("2-x" is none)
+            unit, tokens, last = "times", tokens[:-2], last or tok
+        elif (
+            unit is None
+            and scale == 1
             and after_value
             and (
                 (tok.kind == NAME and _vocabulary.is_factor(tok.text))
