@@ -459,4 +459,21 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
             unit_context = parents.enter(line)
         unit_lines.append((number, line))
     flush()
-    return [c.to_dict() for c in reader.claims if c.has()]
+    return _without_restatements([c.to_dict() for c in reader.claims if c.has()])
+
+
+FIGURES = ("best_validation", "step", "test")
+
+
+def _without_restatements(claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The claims less those that say again what an earlier claim of the same model and
+    seed said, figure for figure (the table's row, then "(seed 2 peaks at the very last
+    step 2000)" in the prose under it): a restatement is no second run."""
+    out: list[dict[str, Any]] = []
+    for claim in claims:
+        said = {k: claim[k] for k in FIGURES if k in claim}
+        if said and any(c["family"] == claim["family"] and c["seed"] == claim["seed"]
+                        and all(c.get(k) == v for k, v in said.items()) for c in out):
+            continue
+        out.append(claim)
+    return out

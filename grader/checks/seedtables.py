@@ -72,6 +72,8 @@ def read_table(book: Claims, rows: list[tuple[int, list[str]]], seed: int | None
     one the heading or label above names (a key/value table's run)."""
     rows = [(n, cells) for n, cells in rows
             if not all(TABLE_RULE.fullmatch(c) for c in cells if c)]
+    if _read_boxed_plain(book, rows):
+        return
     if _read_pairs(book, rows, seed):
         return
     if len(rows) < 2 or _read_seed_groups(book, rows):
@@ -384,6 +386,22 @@ PLAIN_ROW_WORDS = 8
 """The most words a row of a table written with spaces holds besides its figures (a
 model's name, "seed", "val", "best", "test", a word of the student's language): a line
 with more is a sentence, whose figures the sentence reader reads."""
+
+
+def _read_boxed_plain(book: Claims, rows: list[tuple[int, list[str]]]) -> bool:
+    """A table written with spaces inside a box of bars, one cell a row (Stata's ``list``:
+    "|      model   seed   val_acc   step   test_acc |"): read as the table of spaces it
+    is, its header's fields in order. False (nothing read) for any other table."""
+    if len(rows) < 2 or any(len([c for c in cells if c.strip()]) > 1 for _, cells in rows):
+        return False
+    lines = [(n, " ".join(c for c in cells if c.strip())) for n, cells in rows]
+    fields = plain_header(lines[0][1])
+    if fields is None:
+        return False
+    read = False
+    for number, line in lines[1:]:
+        read = read_plain_row(book, number, line, fields) or read
+    return read
 
 
 def read_plain_row(book: Claims, number: int, line: str, fields: list[str],

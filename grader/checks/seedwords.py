@@ -124,10 +124,11 @@ STEP_BEFORE = re.compile(r"(?:(?<![a-z])(?:global[\s_]+)?(?:step|iteration|iter|
                          re.IGNORECASE)
 STEP_AFTER = re.compile(r"^\s*(?:(?:training\s+)?(?:steps|iterations|iters|updates)\b"
                         rf"|(?:{STEPS_WORDS}))", re.IGNORECASE)
-DURATION = re.compile(r"(?<![a-z])(?:every|for|with|of|over)\s+(?:(?:a\s+)?total\s+of\s+|"
+DURATION = re.compile(r"(?<![a-z])(?:every|for|with|of|over|from|in)\s+(?:(?:a\s+)?total\s+of\s+|"
                       r"about\s+|around\s+|~\s*|only\s+|just\s+)?$", re.IGNORECASE)
 """Words before "N steps" that make it a length of training or an interval ("trained for
-2k steps", "with 2k steps", "evaluated every 200 steps"), not the step of the best
+2k steps", "with 2k steps", "evaluated every 200 steps", "learn the task from 2k steps of
+labelled data", "in 2000 steps"), not the step of the best
 validation figure: read as a step, it is a claim the logs contradict."""
 PER_RUN = re.compile(r"^\s*(?:training\s+)?(?:steps|iterations|iters|updates)\s+(?:per|each|a|in\s+"
                      r"total|of\s+training|total)\b", re.IGNORECASE)

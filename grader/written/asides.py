@@ -11,7 +11,8 @@ What counts as a comparison (``comparison_spans``), after a number the same sent
 has already given:
 
 - an explicit comparison word: "vs", "versus", "compared with/to", "against",
-  "relative to", "than", "as opposed to": its noun phrase up to a comma, a verb or
+  "relative to", "than", "as opposed to", or a bound ("under ten million", "below",
+  "at most"): its noun phrase up to a comma, a verb or
   "=", or, set off by a comma or parenthesis ("0.2876, against ln 5 = 1.609"), to the
   end of the clause;
 - set off by a comma, a dash or a parenthesis (with "i.e.", "about", "roughly" and the
@@ -21,7 +22,8 @@ has already given:
 - a count that scopes the answer given before it ("37.7 MB for 48 layers", "0.2876 over
   the 5 words"), the count alone (a sentence of counts, "for 3 epochs with 2 GPUs", has
   no answer before them);
-- a sentence that announces one: "For comparison, a consumer GPU has 8 GB", "That is
+- a sentence that announces one, or opens on a bound: "For comparison, a consumer GPU has
+  8 GB", "Under ten million, against fourteen and a half billion …", "That is
   about 3 times the 8 GB of a consumer GPU".
 
 What is not: a chain ("= 25,769,803,776 B ≈ 25.77 GB", "= 48 × 0.537 GB = 25.77 GB"),
@@ -40,7 +42,8 @@ from grader.written.vocabulary import SENTENCE_END, UNIT_WORDS, has_digit
 
 _EXPLICIT = re.compile(
     r"\b(?:vs\.?|versus|v\.|compared\s+(?:with|to)|in\s+comparison\s+(?:with|to)"
-    r"|as\s+opposed\s+to|against|relative\s+to|than)(?!\w)", re.I)
+    r"|as\s+opposed\s+to|against|relative\s+to|than|under|below|at\s+(?:most|least))(?!\w)",
+    re.I)
 _CONTRAST = re.compile(r"\b(?:whereas|while|unlike|instead\s+of)\b", re.I)
 _MULTIPLE = re.compile(
     r"(?<![\w.,])\d(?:[\d,.]*\d)?\s*(?:times\b|-?fold\b|(?:×|x\b|\\times)(?!\s*\d))"
@@ -72,7 +75,7 @@ _APPOSITIVE = re.compile(
     re.I)
 _ANNOUNCED = re.compile(
     r"^\W*(?:(?:for|by|in)\s+comparison|for\s+reference|for\s+context|to\s+compare"
-    r"|as\s+a\s+comparison)\b", re.I)
+    r"|as\s+a\s+comparison|under|below)\b", re.I)
 _BACK_REFERENCE = re.compile(
     r"^\W*(?:this|that|it|which)\s+(?:is|means|makes|takes|needs|uses|amounts\s+to)\s+"
     + _FILLER + r"$", re.I)

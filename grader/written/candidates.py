@@ -52,7 +52,7 @@ _CANDIDATE = re.compile(
     # and a decimal written without its leading zero is one (".75", "~.065%")
     rf"(?<![.,^_])(?<!(?![{CJK_CHARS}])\w)(?<!\^\{{)(?<!_\{{)(" + NUMBER
     + r"|(?<![\w.,])\.\d+(?![\d.,]))"
-    r"(?:[\s*}]*(?:%|\[(?:%|" + UNIT_WORDS + r")\]|(?:" + UNIT_WORDS + r")\b|×(?!\s*\d)"
+    r"(?:[\s*}]*(?:%|\[(?:%|" + UNIT_WORDS + r")\]|(?:" + UNIT_WORDS + r")\b|-fold\b|×(?!\s*\d)"
     r"|x(?=\s*$|\s*[.,;)]|\s+(?:smaller|larger|less|more)\b)))?"
 )
 """A number and its unit: "25.77 GB", "0.065%", "1536×", or the unit in square brackets as
@@ -239,10 +239,23 @@ def _marked_cells(found: list[Candidate]) -> list[Candidate]:
 
 
 def _bare_marker(text: str) -> bool:
-    """Whether a line is a list item's marker alone ("2)", "3.", "(4)"), no value."""
+    """Whether a line is a list item's marker alone ("2)", "3.", "(4)"), or a slide's or a
+    page's number alone ("2", "Slide 8", "Page 3 of 9", "Folie 8": a deck's handouts
+    printed, speaker notes exported as text), no value."""
     body = text.strip(" *_\t")
     inner = body.lstrip("(").rstrip(").")
-    return body != inner and len(inner) <= 2 and inner.isdecimal() and body[-1:] in ")."
+    if body != inner and len(inner) <= 2 and inner.isdecimal() and body[-1:] in ").":
+        return True
+    if body.isdecimal() and len(body) <= 2:
+        return True  # "2" alone between a slide's last bullet and the next title: its number
+    words = body.lower().replace(" of ", " ").split()
+    return 2 <= len(words) <= 3 and words[0] in PAGE_WORDS and all(w.isdecimal() for w in words[1:])
+
+
+EDIT_WORDS = ("edit", "update", "upd", "ps", "p.s.", "addendum", "correction")
+"""The words a post's later edits are numbered after ("EDIT 2:", "Update 1:")."""
+PAGE_WORDS = ("slide", "page", "folie", "diapositiva", "diapositive", "seite", "página", "pagina")
+"""The words a slide's or page's number stands after on a line of its own."""
 
 
 PASSAGE_LINES = 8
@@ -413,6 +426,8 @@ def _skipped(m: re.Match[str], row: _Row, before: str, after: str) -> bool:
             len(m.group(0)) <= 2 or not after.lstrip()[1:].strip() and len(m.group(0)) <= 5
             and m.group(0).replace(".", "", 1).isdigit()):
         return True  # equation number "(5)", or "(3.2)" closing its line (LaTeX's numbering)
+    if before.strip(" *_").lower() in EDIT_WORDS and after.lstrip(" *_")[:1] in (":", ")"):
+        return True  # "**EDIT 2:** someone in the comments says …": the edit's number
     if _date(m.group(0)) or _calendar(m.group(0), before, after):
         return True  # "打印于 2026/11/20", a print stamp's date; "Last updated on 27 Nov 2025"
     # a list marker "1. "

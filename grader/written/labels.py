@@ -367,6 +367,26 @@ def _marker_at(text: str, where: list[int], raw_len: int) -> Mark | None:
     return None
 
 
+def _bold_label(body: str, offset: int, plain: str, where: list[int]) -> tuple[Mark, int] | None:
+    """The label a line opens with in bold, read as the bold run alone ("**Q3 e) i** Each
+    adapted matrix …", typed on a phone): the run's end sets the label off as the line's
+    end would, so its numeral is the label's and no word of the answer."""
+    start = body.lstrip().startswith("**") and body.find("**")
+    close = body.find("**", start + 2) if start is not False else -1
+    if close < 0:
+        return None
+    k = next((i for i, w in enumerate(where) if w >= offset + close), len(where))
+    found = _label_at(plain[:k].rstrip(), where[:k], offset + close + 2)
+    if found is None or found[1] < len(plain[:k].rstrip()) or found[0].weak:
+        return None
+    return found
+
+
+def _detail(mark: Mark) -> int:
+    """How much of a path a mark names (a letter, a numeral): the more, the more specific."""
+    return sum(p[2] is not None for p in mark.paths) + sum(p[3] is not None for p in mark.paths)
+
+
 def read_mark(raw: str, heading: bool) -> Mark | None:
     """The label or part marker a line starts with, if any."""
     body = raw
@@ -396,6 +416,9 @@ def read_mark(raw: str, heading: bool) -> Mark | None:
     if (skip := undecorated(plain)) and skip < len(plain):
         plain, where = plain[skip:], where[skip:]  # "🧠 Q3 (c)", "A  Q3(a)", "3.2 Q3(b)"
     found = _label_at(plain, where, len(raw))
+    bold = _bold_label(body, offset, plain, where)
+    if bold is not None and (found is None or _detail(bold[0]) > _detail(found[0])):
+        found = bold  # "**Q3 e) i** Each …": the bold run says the numeral the line hides
     answer = ANSWER_WORDS.match(plain) if found is None else None
     if answer is not None and answer.end() < len(plain):
         found = _label_at(plain[answer.end():], where[answer.end():], len(raw))

@@ -156,6 +156,8 @@ def read_lines(text: str, lettered: set[str] | None = None,
                 mark = None  # "### Summary" under "## Q3 (e)": that part's own summary
             if mark is None and not heading and is_caption(raw):
                 heading = True  # "Table 2: Result for 3(c)": a caption, its numbers no answer
+            if mark is None and action_bar(raw):
+                mark = Mark((END,), len(raw))  # "❤ 7 🔗 ↩ Reply": the post ends, replies follow
         if mark is not None and any(p[0] == "t" for p in mark.paths):
             mark = replace(mark, paths=tuple(("task", *p[1:]) if p[0] == "t" else p
                                              for p in mark.paths)) if tasks else None
@@ -230,6 +232,20 @@ def _box_title_again(out: list[Line], mark: Mark, raw: str) -> bool:
     return out[-1].opens and any(
         line.opens and line.heading and line.mark is not None
         and line.mark.paths == mark.paths for line in above)
+
+
+ACTION_WORDS = frozenset({"reply", "replies", "like", "likes", "share", "report", "quote",
+                          "flag", "bookmark", "upvote", "downvote", "save", "follow"})
+"""The buttons a forum prints under each post ("❤ 7 🔗 ↩ Reply", "⬆ 23 · Share · Save")."""
+
+
+def action_bar(raw: str) -> bool:
+    """Whether a line is a forum post's bar of buttons and counts, and nothing else: the
+    student's post ends there, and the replies under it (a classmate's "13 likes", a
+    mentor's reminder) answer nothing of theirs."""
+    words = "".join(ch if ch.isalpha() else " " for ch in raw.lower()).split()
+    return bool(words) and len(raw) <= 80 and all(w in ACTION_WORDS for w in words) \
+        and any(w in ("reply", "share") for w in words)
 
 
 def _part_column(raw: str, mark: Mark) -> Mark:

@@ -98,6 +98,24 @@ def announced_headings(lines: list[str]) -> list[str]:
     return out
 
 
+TITLE_FIELDS = ("title", "slide title", "section title", "heading")
+"""The field names an export writes a slide's or a section's title under ("Title: Q3 (c) -
+memory for the attention scores", Google Slides speaker notes exported as text)."""
+
+
+def title_fields(lines: list[str]) -> list[str]:
+    """Title fields as headings, where two lines or more are such fields (one "Title:" line
+    alone is a document's title, and stays as it is)."""
+    found = {}
+    for i, raw in enumerate(lines):
+        head, colon, rest = raw.partition(":")
+        if colon and rest.strip() and " ".join(head.lower().split()) in TITLE_FIELDS:
+            found[i] = "## " + rest.strip()
+    if len(found) < 2:
+        return lines
+    return [found.get(i, raw) for i, raw in enumerate(lines)]
+
+
 def outline_headings(lines: list[str]) -> list[str]:
     """An outline's headings as headings: where two blocks or more are headings in bullets,
     each is written as the heading alone (a Markdown heading in a list item is none, and an
@@ -166,7 +184,10 @@ def list_tables(lines: list[str]) -> list[str]:
 
 def roam_highlights(line: str) -> str:
     """A Roam or Logseq highlight (``^^9,437,184^^``) written as the bold it stands for: the
-    student marks the answer so, and "^" before a figure would read it as an exponent."""
+    student marks the answer so, and "^" before a figure would read it as an exponent.
+    So is a Reddit spoiler (``>!0.75!<``): the final number hidden for classmates to try
+    first, which ">" and "!" around it would hide from the reader too."""
+    line = _spoilers(line)
     parts = line.split("^^")
     if len(parts) < 3 or len(parts) % 2 == 0:
         return line
@@ -175,6 +196,18 @@ def roam_highlights(line: str) -> str:
         if not inner.strip() or inner != inner.strip() or "^" in inner:
             return line
     return "".join(p if k % 2 == 0 else f"**{p}**" for k, p in enumerate(parts))
+
+
+def _spoilers(line: str) -> str:
+    """``>!x!<`` spoilers of a line as ``**x**`` (none opened and not closed is changed)."""
+    out, at = [], 0
+    while (start := line.find(">!", at)) >= 0 and (end := line.find("!<", start + 2)) >= 0:
+        inner = line[start + 2:end]
+        if not inner.strip():
+            break
+        out.append(line[at:start] + "**" + inner.strip() + "**")
+        at = end + 2
+    return "".join(out) + line[at:]
 
 
 def _without_line_numbers(lines: list[str]) -> list[str]:

@@ -181,12 +181,54 @@ def unit_columns(text: str) -> str:
     return "\n".join(lines)
 
 
+GUTTER_RUN = 3
+"""The fewest lines in a row numbered 1, 2, 3, … that make a code block's gutter."""
+
+
+def code_gutters(text: str) -> str:
+    """Code blocks without the line numbers a file view prints in their gutter ("1
+    model,seed,best_val_acc,…", "2 pretrained,1,0.853,…": a Gist or GitHub page printed,
+    each file numbered from 1): a run of lines in a fence opening with consecutive whole
+    numbers loses them, so a CSV's rows and a script's lines read as written."""
+    lines = text.split("\n")
+    fenced = False
+    run: list[int] = []
+
+    def flush() -> None:
+        if len(run) >= GUTTER_RUN:
+            for i in run:
+                number, _, rest = lines[i].lstrip().partition(" ")
+                lines[i] = rest
+        run.clear()
+
+    for i, raw in enumerate(lines):
+        if raw.lstrip().startswith("```"):
+            flush()
+            fenced = not fenced
+            continue
+        head = raw.lstrip().split(" ", 1)[0]
+        if fenced and head.isdecimal() and len(head) <= 4 and (
+                (not run and head == "1") or (run and int(head) == _gutter(lines[run[-1]]) + 1)):
+            run.append(i)
+            continue
+        flush()
+        if fenced and head == "1":
+            run.append(i)
+    flush()
+    return "\n".join(lines)
+
+
+def _gutter(line: str) -> int:
+    return int(line.lstrip().split(" ", 1)[0])
+
+
 def normalise(text: str) -> str:
     """Superscript/subscript runs spelled out, box-drawn tables as ASCII grids, a table's
-    unit column joined to its values, then NFKC; line breaks are kept as they are. A soft
+    unit column joined to its values, a code block's gutter of line numbers taken off
+    (``code_gutters``), then NFKC; line breaks are kept as they are. A soft
     hyphen left in the text is one the page never showed (Word's optional hyphen, HTML's
     &shy;), so it goes."""
-    text = unit_columns(grid_tables(text.replace("\xad", "")))
+    text = code_gutters(unit_columns(grid_tables(text.replace("\xad", ""))))
     text = _SUP_RUN.sub(lambda m: raised("".join(_SUPERSCRIPTS[c] for c in m.group()), "^"), text)
     text = _SUB_RUN.sub(lambda m: raised("".join(_SUBSCRIPTS[c] for c in m.group()), "_"), text)
     return ascii_digits(unicodedata.normalize("NFKC", text))

@@ -18,6 +18,7 @@ from grader.written.reading.lightweight import (
     list_tables,
     outline_headings,
     roam_highlights,
+    title_fields,
 )
 from grader.written.reading.mathblocks import display_math
 from grader.written.reading.normalise import normalise
@@ -35,7 +36,8 @@ def read_plain(p: Path) -> Document:
     # Markdown: its HTML and formulas over lines; text: AsciiDoc, reStructuredText and
     # org-mode written as Markdown. Either way the file's lines are kept (MyST's list tables
     # and MediaWiki's tables are pipe tables in both).
-    lines = wiki_tables(list_tables(outline_headings(announced_headings(text.split("\n")))))
+    lines = wiki_tables(list_tables(outline_headings(title_fields(announced_headings(
+        text.split("\n"))))))
     text = "\n".join(roam_highlights(line) for line in lines)
     text = display_math(markdown_html(text)) if fmt == "markdown" else as_markdown(text)
     text = footnote_units(text)  # "**0,537**[^go]" with "[^go]: En Go": "**0,537** Go"

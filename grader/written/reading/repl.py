@@ -1,4 +1,4 @@
-"""A console session (Python's shell, IPython, R's console) pasted into a text report, or
+"""A console session (Python's shell, IPython, R's console, a Stata log) pasted into a text report, or
 handed in as the report, as the code block it is, its comments the student's prose.
 
 Why here: a student who counts in the interpreter pastes its session (``>>> emb = V*d +
@@ -59,6 +59,29 @@ def _r_code(line: str) -> str | None:
     if line.rstrip() in (">", "+"):
         return ""
     return line[2:] if line.startswith(("> ", "+ ")) else None
+
+
+def _stata_code(line: str) -> str | None:
+    """What was typed after Stata's prompt (``. scalar tok = 32000*512`` -> "scalar tok =
+    32000*512", a bare ``.``), its comment lines (``. * Question 1: …``) written as ``#``
+    comments; None for a line Stata printed."""
+    if line.rstrip() == ".":
+        return ""
+    if not line.startswith(". "):
+        return None
+    code = line[2:]
+    body = code.lstrip()
+    if body.startswith(("*", "//")):
+        return "# " + body.lstrip("*/").strip()
+    return code
+
+
+def _is_stata_log(lines: list[str]) -> bool:
+    """Whether a text is a Stata log: its header ("log type:  text", "opened on:"), or two
+    comment lines typed at its prompt (". * …")."""
+    head = [ln.strip().lower() for ln in lines[:12]]
+    return any(h.startswith(("log type:", "opened on:")) for h in head) or sum(
+        ln.startswith(". *") for ln in lines) >= 2
 
 
 def _r_output(line: str) -> bool:
@@ -156,8 +179,11 @@ def fenced_sessions(lines: list[str]) -> list[str]:
     out = list(lines)
     code = [False] * len(lines)
     r_console = _is_r_console(lines)
+    stata = _is_stata_log(lines)
 
     def typed(line: str) -> str | None:
+        if stata:
+            return _stata_code(line)
         code = _python_code(line)
         return _r_code(line) if code is None and r_console else code
     spoken = False

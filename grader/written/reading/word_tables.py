@@ -22,7 +22,8 @@ def _table(tbl: Any, styles: _Styles | None = None, notes: _Notes | None = None,
     draws before a paragraph in a cell ("3.a.", "(ii)") starts its text, counted with the
     body's lists (the same list carries on through a table). A table of one cell holding
     several paragraphs is a box drawn round them (a bordered "FINAL ANSWERS" box at the
-    report's end): its paragraphs are lines, as in a text box."""
+    report's end): its paragraphs are lines, as in a text box; so are those of a form's
+    response cell beside its key ("| Your response | … |", a course's template)."""
     styles = styles or _Styles(None)
     rows = []
     paragraphs: list[str] = []  # the last cell's, each on its own
@@ -40,6 +41,7 @@ def _table(tbl: Any, styles: _Styles | None = None, notes: _Notes | None = None,
                 f"{W}val", "").isdigit() else 1
             merge = tc.find(f"{W}tcPr/{W}vMerge")
             if merge is not None and merge.get(f"{W}val", "continue") == "continue":
+                paragraphs = []
                 cells.append(above.get(column, ""))
                 column += width
                 continue
@@ -65,11 +67,23 @@ def _table(tbl: Any, styles: _Styles | None = None, notes: _Notes | None = None,
             column += width
             paragraphs = [_render_plain(runs[a:b]).strip()
                           for a, b in zip(starts, [*starts[1:], len(runs)], strict=True)]
-        if any(cells):
+        kept = [t for t in paragraphs if t]
+        if len(cells) == 2 and len(kept) > 1 and len(cells[0].strip()) <= FORM_KEY_CHARS \
+                and not any(ch.isdigit() for ch in cells[0]):
+            # a form's response cell ("| Your response | … |", a template to fill in):
+            # its paragraphs are lines, as in the body, the first beside its key; a key
+            # that numbers a question ("| Question 1 | … |") keeps its answer in the row
+            rows.append(f"| {cells[0]} | {kept[0]} |")
+            rows.extend(kept[1:])
+        elif any(cells):
             rows.append("| " + " | ".join(cells) + " |")
     if len(rows) == 1 and len(cells) == 1 and sum(bool(t) for t in paragraphs) > 1:
         return [t for t in paragraphs if t]
     return rows
+
+
+FORM_KEY_CHARS = 40
+"""The longest key a form's row names its response cell with ("Your response")."""
 
 
 def _render_plain(runs: list[Run]) -> str:
