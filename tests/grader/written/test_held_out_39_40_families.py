@@ -11,27 +11,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from grader.checks.claims import find_claim
-from grader.checks.seedclaims import Families, parse_claims
-from grader.written import QuestionSpec, extract_answers
+from grader.written import QuestionSpec
 from grader.written.reading.plain import read_plain
 from grader.written.report import section_text
+from tests.grader.written._read import answers, runs
 
 C = QuestionSpec("c", ("Q3 (c)",))
 D = QuestionSpec("d", ("Q3 (d)",))
 E = [QuestionSpec(f"e{k}", (f"Q3 (e)({r})",)) for k, r in ((1, "I"), (2, "II"), (3, "III"))]
 LAB_A = [QuestionSpec("lm", ("Question 3",), part="Language modeling task"),
          QuestionSpec("cls", ("Question 3",), part="Classification task")]
-FAMILIES = Families({"pretrained": ["pre-trained", "pretrained"], "scratch": ["scratch"]})
 RUNS = [("pretrained", 1, 0.853, 1200, 0.841), ("scratch", 3, 0.72, 1600, 0.707)]
-
-
-def answers(text: str, specs: list[QuestionSpec]) -> dict[str, str | None]:
-    return {k: v.answer for k, v in extract_answers(text, specs).items()}
-
-
-def runs(text: str) -> list[tuple[str | None, int, float | None, int | None, float | None]]:
-    return [(c["family"], c["seed"], c.get("best_validation"), c.get("step"), c.get("test"))
-            for c in parse_claims(text, FAMILIES)]
 
 
 def test_a_unit_in_square_brackets_is_the_values_unit():

@@ -11,24 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from grader.checks.seedclaims import Families, parse_claims
-from grader.written import QuestionSpec, extract_answers
+from grader.written import QuestionSpec
 from grader.written.reading.plain import read_plain
+from tests.grader.written._read import answers, runs
 
 C = QuestionSpec("c", ("Q3 (c)",))
 D = QuestionSpec("d", ("Q3 (d)",))
 E = [QuestionSpec(f"e{k}", (f"Q3 (e)({r})",)) for k, r in ((1, "I"), (2, "II"), (3, "III"))]
 Q1 = QuestionSpec("q1", ("Question 1",))
-FAMILIES = Families({"pretrained": ["pre-trained", "pretrained"], "scratch": ["scratch"]})
-
-
-def answers(text: str, specs: list[QuestionSpec]) -> dict[str, str | None]:
-    return {k: v.answer for k, v in extract_answers(text, specs).items()}
-
-
-def runs(text: str) -> list[tuple[str | None, int, float | None, int | None, float | None]]:
-    return [(c["family"], c["seed"], c.get("best_validation"), c.get("step"), c.get("test"))
-            for c in parse_claims(text, FAMILIES)]
 
 
 def test_a_threads_post_counter_before_a_label_is_no_part_of_it():
