@@ -66,9 +66,13 @@ _BOXED_SPANS = re.compile(r"\\(?:boxed|fbox)\{((?:[^{}]|\{[^{}]*\})*)\}|\[\[(.+?
 _KEYWORDS = re.compile(
     r"\b(total|therefore|thus|hence|answer|result|gives|overall|altogether|so|i\.e\.|that is"
     r"|which is|equals|comes to|amounts to|works out (?:to|at)|(?:we|i)(?: can| could| would)? get|obtain(?:s|ed)?"
-    r"|(?:model|network|classifier)s? (?:then )?(?:has|have))"
+    r"|(?:model|network|classifier)s? (?:then )?(?:has|have)"
+    r"|soit|donc|c'est-à-dire|d'où|es decir|o sea|ou seja|cioè|quindi|dus|d\.\s?h\.)"
     r"(?!\w)", re.I
 )
+"""The words a student concludes a value with ("so", "i.e.", "that is"), in the languages
+they write in too: French "soit", "donc", "c'est-à-dire"; Spanish "es decir", "o sea";
+Portuguese "ou seja"; Italian "cioè", "quindi"; Dutch "dus"; German "d. h."."""
 _OPERATOR_AFTER = re.compile(
     r"^\s*[*}]*\s*(?:-(?!>)|[+×/^·÷²³⁴⁵⁶⁷⁸⁹]|\*(?=\s*[\w(\\.])|\\times|\\cdot|\\div|\\frac)"
 )  # "->" after a value is an arrow to a remark ("0.0651 %   -> LoRA's memory is tiny");

@@ -88,7 +88,7 @@ _LETTER = (
     rf"|\s*(?:[,:.\-–—·(]\s*)?{_PART_WORD}\s*\.?\s*"
     rf"(?:\(\s*(?P<l5>{_PAREN_LETTER})\s*\)|(?P<l6>[a-h])(?:\)|(?![a-z0-9])))"
     rf"|\s+(?P<l7>(?-i:[a-h]))(?=\s*[-–—.]\s*(?:{ROMAN}(?![a-z0-9])|(?:10|[1-9])(?![\d.,]))"
-    rf"|(?:\s+{ROMAN})?\s*{ARROW}|(?:\s+{ROMAN})?\s*$)"
+    rf"|(?:\s+{ROMAN})?\s*{ARROW}|(?:\s+{ROMAN})?\s*$|\s+[-–—]\s|\((?={ROMAN}\)))"
     rf"|\.(?P<sub>\d{{1,2}})(?:\.(?:(?P<l13>(?-i:[a-h]))|(?P<r13>(?-i:{ROMAN}))|(?P<n7>[1-9]))"
     r"(?![\w.,]))?(?![\d.,]))"
 )
@@ -160,13 +160,15 @@ CLOSING = re.compile(
     r"(?:answers?|results?|solutions?|questions?))?|(?:final|all|my)\s+(?:answers|results)|answers"
     r"|answers?\s+summary|summary\s+table|results?\s+summary|overview\s+of\s+(?:the\s+|my\s+)?"
     r"answers?|answers?\s+at\s+a\s+glance|tl;?dr|in\s+(?:short|brief|a\s+nutshell)"
-    r"|key\s+(?:numbers|results|figures))\s*[:.]?", re.I)
+    r"|key\s+(?:numbers|results|figures)|par\s+ces\s+motifs|dispositif)\s*[:.]?", re.I)
 """A closing section that restates the answers ("Summary", "Summary of answers", "Final
 answers", a bare "Answers" over a list of them, a magazine's "In short" box, "Key
-numbers"): it ends the last part's section like
+numbers", a French decision's "PAR CES MOTIFS" and "Dispositif"): it ends the last part's
+section like
 "References" does. A plain "Results" is
 not one (a lab's task has its own "Results" subsection), nor "Conclusion" (claims)."""
-CLOSING_HINT = re.compile(r"summary|answers|results|glance|tl;?dr|short|brief|nutshell|key", re.I)
+CLOSING_HINT = re.compile(r"summary|answers|results|glance|tl;?dr|short|brief|nutshell|key|motifs"
+                          r"|dispositif", re.I)
 
 # markup that may wrap a label: removed before reading it, positions kept
 _MARKUP = re.compile(r"\\(?=[()\[\].*_#|-])|\*\*|__|(?<![\w])[*_](?=\S)|(?<=\S)[*_](?![\w])|`|\$|\\textbf\{|\\textit\{"

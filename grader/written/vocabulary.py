@@ -669,8 +669,12 @@ DECORATION = re.compile(
     rf"^(?:\s+|{_EMOJI}+|[【〔「『《〈［]|{PANEL_CAPTION}\s+(?={LABEL_WORD}\s*\.?\s*\d)|{SECTION_NUMERAL}\.?\s+(?={LABEL_WORD}\s*\.?\s*\d)"
     rf"|\(\s*(?:{ROMAN}|[a-h]|\d{{1,2}})\s*\)\s+(?={LABEL_WORD}\s*\.?\s*\d)"
     rf"|(?:chapter|chapitre|kapitel|cap[íi]tulo|capitolo)\s+\d{{1,2}}[.:]?\s+(?={LABEL_WORD}\s*\.?\s*\d)"
-    rf"|(?:section|sección|sezione|abschnitt|seção|secção)\s+(?:[A-Z]|\d{{1,2}})\s*[–—:.-]?\s+"
+    rf"|(?:section|sección|sezione|abschnitt|seção|secção|article|artículo|artigo|articolo)\s+"
+    rf"(?:[A-Z]|\d{{1,2}})\s*[–—:.-]?\s+"
     rf"(?={LABEL_WORD}s?\s*\.?\s*\d)"
+    rf"|(?:\d{{1,2}}°\s*)?(?:sur|on|about|re|concernant|regarding)\s*:?\s+(?:(?:la|le|the)\s+)?"
+    rf"(?={LABEL_WORD}\s*\.?\s*\d)"
+    rf"|\d{{1,2}}°\s+(?={LABEL_WORD}\s*\.?\s*\d)"
     rf"|{SECTION_NUMERAL}\.\s+(?=(?:sub[\s-]?)?part\s*\(\s*(?:[a-h]|{ROMAN})\s*\))"
     rf"|\d{{1,2}}(?:[./]\d{{1,2}}){{0,3}}\.?\s+(?={LABEL_WORD}s?\s*\.?\s*\d)"
     rf"|(?:(?-i:[A-Z])|\d{{1,2}})(?:\.\d{{1,2}}){{1,3}}\.?\s+"
@@ -683,7 +687,9 @@ a tweet thread), a sub-section's letter or number before a
 spelled-out part ("A. Part (I)", "1.1 Part (a)"), an enumerate's own item
 marker before the label it holds ("(i) **Q3 (a)(I), objective.**", ``enumerate[(\roman*)]``),
 a book's chapter number ("# Chapter 3 Question 3", bookdown's chapter headings), a form's
-section ("SECTION B – QUESTION 1: …", an answer form's sections),
+section ("SECTION B – QUESTION 1: …", an answer form's sections), a French ordinal and the
+word a lawyer opens a point with ("1° Sur Q3 (a)(I) - …", "Sur la question 3 (a)", "On Q3
+(c):"), a decision's article ("Article 2 — Q3 (c): 25,77 Go", under "PAR CES MOTIFS"),
 a dashboard panel's caption ("MARKDOWN PANEL Question 1", ``PANEL_CAPTION``), the
 opening of an East Asian bracket a Japanese or Chinese template puts round a heading
 ("【Q3 (a)】", "〔Question 3〕")."""
