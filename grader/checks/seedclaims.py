@@ -59,6 +59,7 @@ from grader.checks.seedtables import (
     is_table_line,
     plain_header,
     read_plain_row,
+    read_plain_rows,
     read_table,
     row_cells,
     table_end,
@@ -424,11 +425,8 @@ def parse_claims(text: str, families: Families | dict[str, list[str]],
                                                         fields):
             flush()
             parents.clear()
-            i, spanned = row + 1, fams.first(raw[row])  # a model written once over its rows
-            while i < len(raw) and raw[i].strip() and read_plain_row(
-                    reader, first_line + i, raw[i], fields, spanned):
-                spanned = fams.first(raw[i]) or spanned
-                i += 1
+            rest = ((first_line + k, raw[k]) for k in range(row + 1, len(raw)))
+            i = row + 1 + read_plain_rows(reader, rest, fields, fams.first(raw[row]))
             continue
         i += 1
         if not line.strip() or i - 1 in printed:

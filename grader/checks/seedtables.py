@@ -29,6 +29,7 @@ heading's. A report in a language with a decimal comma writes "0,853" and "1.200
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from grader.checks.seedrecords import Claim, Claims
@@ -396,12 +397,22 @@ def _read_boxed_plain(book: Claims, rows: list[tuple[int, list[str]]]) -> bool:
         return False
     lines = [(n, " ".join(c for c in cells if c.strip())) for n, cells in rows]
     fields = plain_header(lines[0][1])
-    if fields is None:
-        return False
-    read = False
-    for number, line in lines[1:]:
-        read = read_plain_row(book, number, line, fields) or read
-    return read
+    return fields is not None and read_plain_rows(book, lines[1:], fields) > 0
+
+
+def read_plain_rows(book: Claims, rows: Iterable[tuple[int, str]], fields: list[str],
+                    spanned: str | None = None) -> int:
+    """How many rows of a table written with spaces were read, in a row from the first,
+    up to a blank line or a line that is no such row. A row of numbers only is of the
+    model the row above named (`read_plain_row`'s `above`: a model written once over its
+    seeds' rows)."""
+    count = 0
+    for number, line in rows:
+        if not line.strip() or not read_plain_row(book, number, line, fields, spanned):
+            break
+        spanned = book.families.first(line) or spanned
+        count += 1
+    return count
 
 
 def read_plain_row(book: Claims, number: int, line: str, fields: list[str],

@@ -40,9 +40,11 @@ from collections.abc import Sequence
 
 from grader.written.vocabulary import SENTENCE_END, UNIT_WORDS, has_digit
 
+_BOUND = r"under|below"
+"""A bound the student compares with ("under ten million"), in a sentence or opening one."""
 _EXPLICIT = re.compile(
     r"\b(?:vs\.?|versus|v\.|compared\s+(?:with|to)|in\s+comparison\s+(?:with|to)"
-    r"|as\s+opposed\s+to|against|relative\s+to|than|under|below|at\s+(?:most|least))(?!\w)",
+    rf"|as\s+opposed\s+to|against|relative\s+to|than|{_BOUND}|at\s+(?:most|least))(?!\w)",
     re.I)
 _CONTRAST = re.compile(r"\b(?:whereas|while|unlike|instead\s+of)\b", re.I)
 _MULTIPLE = re.compile(
@@ -75,7 +77,7 @@ _APPOSITIVE = re.compile(
     re.I)
 _ANNOUNCED = re.compile(
     r"^\W*(?:(?:for|by|in)\s+comparison|for\s+reference|for\s+context|to\s+compare"
-    r"|as\s+a\s+comparison|under|below)\b", re.I)
+    rf"|as\s+a\s+comparison|{_BOUND})\b", re.I)
 _BACK_REFERENCE = re.compile(
     r"^\W*(?:this|that|it|which)\s+(?:is|means|makes|takes|needs|uses|amounts\s+to)\s+"
     + _FILLER + r"$", re.I)

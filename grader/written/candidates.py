@@ -504,9 +504,9 @@ def _tier(row: _Row, m: re.Match[str], before: str, after: str, written: str,
     s = m.start()
     ns, ne = m.span(1)  # the number itself: its unit may sit outside the bold
     after = _own_item(after)
-    # "10 000 200 (embedding) + 4 × 242 000 …": a term named in brackets, then summed
-    operand = bool(_OPERATOR_AFTER.match(after)) or bool(
-        after.lstrip(" *}").startswith("(") and _OPERATOR_AFTER.match(_past_remark(after))) or bool(
+    # an operator after it, or after the remark in brackets that names it ("10 000 200
+    # (embedding) + 4 × 242 000 …"): a term of working
+    operand = bool(_OPERATOR_AFTER.match(_past_remark(after))) or bool(
         _PAREN_AFTER.match(after) and not _unit_last(written)
         and not (row.answer_line and _working_in_brackets(after))) or bool(
         before.rstrip(" \t\n*{(").endswith(_OPERATORS))

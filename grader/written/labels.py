@@ -167,8 +167,6 @@ numbers", a French decision's "PAR CES MOTIFS" and "Dispositif"): it ends the la
 section like
 "References" does. A plain "Results" is
 not one (a lab's task has its own "Results" subsection), nor "Conclusion" (claims)."""
-CLOSING_HINT = re.compile(r"summary|answers|results|glance|tl;?dr|short|brief|nutshell|key|motifs"
-                          r"|dispositif", re.I)
 
 # markup that may wrap a label: removed before reading it, positions kept
 _MARKUP = re.compile(r"\\(?=[()\[\].*_#|-])|\*\*|__|(?<![\w])[*_](?=\S)|(?<=\S)[*_](?![\w])|`|\$|\\textbf\{|\\textit\{"
@@ -373,8 +371,9 @@ def _bold_label(body: str, offset: int, plain: str, where: list[int]) -> tuple[M
     """The label a line opens with in bold, read as the bold run alone ("**Q3 e) i** Each
     adapted matrix …", typed on a phone): the run's end sets the label off as the line's
     end would, so its numeral is the label's and no word of the answer."""
-    start = body.lstrip().startswith("**") and body.find("**")
-    close = body.find("**", start + 2) if start is not False else -1
+    if not body.lstrip().startswith("**"):
+        return None
+    close = body.find("**", body.find("**") + 2)
     if close < 0:
         return None
     k = next((i for i, w in enumerate(where) if w >= offset + close), len(where))

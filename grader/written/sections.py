@@ -36,7 +36,6 @@ from dataclasses import dataclass, replace
 from grader.written.blocks import heading_level
 from grader.written.labels import (
     CLOSING,
-    CLOSING_HINT,
     END,
     Mark,
     Path,
@@ -173,7 +172,7 @@ def read_lines(text: str, lettered: set[str] | None = None,
             raw = raw[:mark.content + at].rstrip()
         if mark is None and not table and not heading:
             mark = _outline_mark(raw, paths, lettered)
-            if mark is None and len(raw) < 60 and CLOSING_HINT.search(raw) \
+            if mark is None and len(raw) < 60 \
                     and CLOSING.fullmatch(strip_markup(raw.strip(" -=*_#"))[0]) \
                     and not _subsection(raw, level):
                 mark = Mark((END,), len(raw))  # a text report's "Summary of answers:" line
@@ -237,14 +236,17 @@ def _box_title_again(out: list[Line], mark: Mark, raw: str) -> bool:
 ACTION_WORDS = frozenset({"reply", "replies", "like", "likes", "share", "report", "quote",
                           "flag", "bookmark", "upvote", "downvote", "save", "follow"})
 """The buttons a forum prints under each post ("❤ 7 🔗 ↩ Reply", "⬆ 23 · Share · Save")."""
+ACTION_BAR_CHARS = 80
 
 
 def action_bar(raw: str) -> bool:
     """Whether a line is a forum post's bar of buttons and counts, and nothing else: the
     student's post ends there, and the replies under it (a classmate's "13 likes", a
     mentor's reminder) answer nothing of theirs."""
+    if len(raw) > ACTION_BAR_CHARS:
+        return False  # checked first: every line of a section is asked
     words = "".join(ch if ch.isalpha() else " " for ch in raw.lower()).split()
-    return bool(words) and len(raw) <= 80 and all(w in ACTION_WORDS for w in words) \
+    return bool(words) and all(w in ACTION_WORDS for w in words) \
         and any(w in ("reply", "share") for w in words)
 
 

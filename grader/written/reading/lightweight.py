@@ -111,6 +111,12 @@ def title_fields(lines: list[str]) -> list[str]:
         head, colon, rest = raw.partition(":")
         if colon and rest.strip() and " ".join(head.lower().split()) in TITLE_FIELDS:
             found[i] = "## " + rest.strip()
+    return _if_repeated(lines, found)
+
+
+def _if_repeated(lines: list[str], found: dict[int, str]) -> list[str]:
+    """``lines`` with the lines ``found`` rewritten, where they are two or more: one such
+    line alone is the document's own, not its structure."""
     if len(found) < 2:
         return lines
     return [found.get(i, raw) for i, raw in enumerate(lines)]
@@ -120,10 +126,8 @@ def outline_headings(lines: list[str]) -> list[str]:
     """An outline's headings as headings: where two blocks or more are headings in bullets,
     each is written as the heading alone (a Markdown heading in a list item is none, and an
     indented one is code). One such line alone ("- # of layers: 4") stays as it is."""
-    found = {i: h for i, raw in enumerate(lines) if (h := _outline_heading(raw)) is not None}
-    if len(found) < 2:
-        return lines
-    return [found.get(i, raw) for i, raw in enumerate(lines)]
+    return _if_repeated(lines, {i: h for i, raw in enumerate(lines)
+                                if (h := _outline_heading(raw)) is not None})
 
 
 _LIST_TABLE_OPENERS = ("```{list-table}", ":::{list-table}", "~~~{list-table}", ".. list-table::")
@@ -169,17 +173,30 @@ def list_tables(lines: list[str]) -> list[str]:
         if not rows:
             i = end + 1
             continue
-        width = max(len(r) for r in rows)
-        table = [caption.strip()] if caption.strip() else []
-        for k, row in enumerate(rows):
-            table.append("| " + " | ".join(row + [""] * (width - len(row))) + " |")
-            if k + 1 == header:
-                table.append("|" + "---|" * width)
-        span = end - i + 1
-        if len(table) <= span:
-            out[i:end + 1] = table + [""] * (span - len(table))
+        write_in_place(out, i, end, pipe_table(rows, header, caption))
         i = end + 1
     return out
+
+
+def pipe_table(rows: list[list[str]], header: int, caption: str = "") -> list[str]:
+    """Rows of cells as a Markdown pipe table, each row as wide as the widest, its first
+    ``header`` rows over a rule, its caption (if any) on the line above."""
+    width = max(len(r) for r in rows)
+    table = [caption.strip()] if caption.strip() else []
+    for k, row in enumerate(rows):
+        table.append("| " + " | ".join(row + [""] * (width - len(row))) + " |")
+        if k + 1 == header:
+            table.append("|" + "---|" * width)
+    return table
+
+
+def write_in_place(out: list[str], first: int, last: int, table: list[str]) -> None:
+    """``table`` written over lines ``first`` to ``last`` of ``out``, blank lines after
+    it, so the lines after the block keep their numbers (left as they are when the table
+    needs more lines than the block took)."""
+    span = last - first + 1
+    if len(table) <= span:
+        out[first:last + 1] = table + [""] * (span - len(table))
 
 
 def roam_highlights(line: str) -> str:

@@ -197,8 +197,7 @@ def code_gutters(text: str) -> str:
     def flush() -> None:
         if len(run) >= GUTTER_RUN:
             for i in run:
-                number, _, rest = lines[i].lstrip().partition(" ")
-                lines[i] = rest
+                lines[i] = lines[i].lstrip().partition(" ")[2]
         run.clear()
 
     for i, raw in enumerate(lines):
@@ -207,19 +206,14 @@ def code_gutters(text: str) -> str:
             fenced = not fenced
             continue
         head = raw.lstrip().split(" ", 1)[0]
-        if fenced and head.isdecimal() and len(head) <= 4 and (
-                (not run and head == "1") or (run and int(head) == _gutter(lines[run[-1]]) + 1)):
+        if fenced and head == str(len(run) + 1):  # the gutter counts on: 1, 2, 3, …
             run.append(i)
             continue
         flush()
-        if fenced and head == "1":
+        if fenced and head == "1":  # the next file's gutter starts again
             run.append(i)
     flush()
     return "\n".join(lines)
-
-
-def _gutter(line: str) -> int:
-    return int(line.lstrip().split(" ", 1)[0])
 
 
 def normalise(text: str) -> str:

@@ -297,7 +297,7 @@ def _strike(span: dict, rules: tuple[_Rule, ...]) -> tuple[float, float] | None:
     height = y1 - y0
     overrun = RULED_OVERRUN * span["size"]
     chains: list[list[float]] = []  # strokes through the middle, joined where they meet
-    for r in sorted(rules, key=lambda r: r.x0):
+    for r in rules:  # left to right (``_strokes``)
         if r.x0 < x0 - overrun and r.x1 > x1 + overrun:
             continue
         if not y0 + 0.35 * height <= r.y <= y1 - 0.3 * height or r.x1 < x0 or r.x0 > x1:
@@ -363,9 +363,10 @@ HAND_SLOPE = 0.03
 
 
 def _strokes(page: object) -> tuple[tuple[_Rule, ...], tuple[_Wall, ...], tuple[Frame, ...]]:
-    """The page's thin horizontal rules and vertical walls (filled flat rectangles or
-    stroked lines): fraction bars and table borders; and the rectangles drawn round
-    something (stroked, not filled: a frame, not a shaded background)."""
+    """The page's thin horizontal rules (left to right, as ``_strike`` joins a stroke drawn
+    in pieces) and vertical walls (filled flat rectangles or stroked lines): fraction bars
+    and table borders; and the rectangles drawn round something (stroked, not filled: a
+    frame, not a shaded background)."""
     try:
         paths = page.get_cdrawings()  # type: ignore[attr-defined]
     except Exception:  # a drawing MuPDF cannot list costs the fractions, not the page
@@ -392,7 +393,7 @@ def _strokes(page: object) -> tuple[tuple[_Rule, ...], tuple[_Wall, ...], tuple[
                 rules.append(_Rule(min(x0, x1), max(x0, x1), (y0 + y1) / 2))
             elif abs(x1 - x0) <= thin and abs(y1 - y0) >= 2:
                 walls.append(_Wall((x0 + x1) / 2, min(y0, y1), max(y0, y1)))
-    return tuple(rules), tuple(walls), tuple(frames)
+    return tuple(sorted(rules, key=lambda r: r.x0)), tuple(walls), tuple(frames)
 
 
 Frame = tuple[float, float, float, float]

@@ -10,6 +10,8 @@ lines after it keep their numbers.
 
 from __future__ import annotations
 
+from grader.written.reading.lightweight import pipe_table, write_in_place
+
 OPEN, CLOSE, ROW, CAPTION = "{|", "|}", "|-", "|+"
 
 
@@ -25,8 +27,9 @@ def _cells(text: str, sep: str) -> list[str]:
 
 
 def wiki_tables(lines: list[str]) -> list[str]:
-    """``lines`` with each MediaWiki table written as a pipe table (its header rows over a
-    rule), in as many lines as the table took."""
+    """``lines`` with each MediaWiki table written as a pipe table (its leading header rows
+    over a rule; a row whose first cell is a row header, "! pre-trained | 0.853", is a
+    body row), in as many lines as the table took."""
     out = list(lines)
     i = 0
     while i < len(lines):
@@ -49,7 +52,7 @@ def wiki_tables(lines: list[str]) -> list[str]:
             elif text.startswith("|"):
                 if not rows:
                     rows.append((False, []))
-                rows[-1] = (rows[-1][0], rows[-1][1] + _cells(text[1:], "||"))
+                rows[-1] = (False, rows[-1][1] + _cells(text[1:], "||"))  # a data cell
             elif text and rows and rows[-1][1]:
                 head, cells = rows[-1]
                 rows[-1] = (head, [*cells[:-1], f"{cells[-1]} {text}".strip()])
@@ -57,14 +60,8 @@ def wiki_tables(lines: list[str]) -> list[str]:
         if j == len(lines):
             break  # never closed: no table
         rows = [r for r in rows if r[1]]
-        width = max((len(cells) for _, cells in rows), default=0)
-        table = [caption] if caption else []
-        for k, (head, cells) in enumerate(rows):
-            table.append("| " + " | ".join(cells + [""] * (width - len(cells))) + " |")
-            if head and (k + 1 == len(rows) or not rows[k + 1][0]):
-                table.append("|" + "---|" * width)
-        span = j - i + 1
-        if rows and len(table) <= span:
-            out[i:j + 1] = table + [""] * (span - len(table))
+        if rows:
+            header = next((k for k, (head, _) in enumerate(rows) if not head), len(rows))
+            write_in_place(out, i, j, pipe_table([cells for _, cells in rows], header, caption))
         i = j + 1
     return out

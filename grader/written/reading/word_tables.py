@@ -26,7 +26,7 @@ def _table(tbl: Any, styles: _Styles | None = None, notes: _Notes | None = None,
     response cell beside its key ("| Your response | … |", a course's template)."""
     styles = styles or _Styles(None)
     rows = []
-    paragraphs: list[str] = []  # the last cell's, each on its own
+    last: tuple[list[Run], list[int]] = ([], [])  # the row's last cell: its runs, paragraphs' starts
     above: dict[int, str] = {}  # grid column -> the text of the cell last started there
     for tr in _children(tbl):
         if tr.tag != f"{W}tr":
@@ -41,7 +41,7 @@ def _table(tbl: Any, styles: _Styles | None = None, notes: _Notes | None = None,
                 f"{W}val", "").isdigit() else 1
             merge = tc.find(f"{W}tcPr/{W}vMerge")
             if merge is not None and merge.get(f"{W}val", "continue") == "continue":
-                paragraphs = []
+                last = ([], [])
                 cells.append(above.get(column, ""))
                 column += width
                 continue
@@ -65,9 +65,8 @@ def _table(tbl: Any, styles: _Styles | None = None, notes: _Notes | None = None,
             above[column] = text
             cells.append(text)
             column += width
-            paragraphs = [_render_plain(runs[a:b]).strip()
-                          for a, b in zip(starts, [*starts[1:], len(runs)], strict=True)]
-        kept = [t for t in paragraphs if t]
+            last = (runs, starts)
+        kept = _paragraphs(*last) if len(cells) <= 2 else []
         if len(cells) == 2 and len(kept) > 1 and len(cells[0].strip()) <= FORM_KEY_CHARS \
                 and not any(ch.isdigit() for ch in cells[0]):
             # a form's response cell ("| Your response | … |", a template to fill in):
@@ -77,9 +76,17 @@ def _table(tbl: Any, styles: _Styles | None = None, notes: _Notes | None = None,
             rows.extend(kept[1:])
         elif any(cells):
             rows.append("| " + " | ".join(cells) + " |")
-    if len(rows) == 1 and len(cells) == 1 and sum(bool(t) for t in paragraphs) > 1:
-        return [t for t in paragraphs if t]
+    if len(rows) == 1 and len(cells) == 1 and len(kept) > 1:
+        return kept
     return rows
+
+
+def _paragraphs(runs: list[Run], starts: list[int]) -> list[str]:
+    """A cell's paragraphs that hold text, each as a line (read only for a row of one or
+    two cells: a box, or a form's response beside its key)."""
+    texts = [_render_plain(runs[a:b]).strip()
+             for a, b in zip(starts, [*starts[1:], len(runs)], strict=True)]
+    return [t for t in texts if t]
 
 
 FORM_KEY_CHARS = 40

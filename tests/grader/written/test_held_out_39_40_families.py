@@ -195,3 +195,11 @@ def test_a_bold_question_over_the_claim_is_no_claim():
             "from scratch at epoch 5.")
     found = find_claim(text, {"pretrained": ["pre-trained"], "scratch": ["scratch"]})
     assert found is not None and found[:2] == ("pretrained", "scratch")
+
+
+def test_a_wiki_tables_row_headers_are_body_rows():
+    from grader.written.reading.wikitext import wiki_tables
+    lines = ["{|", "! Model !! Seed !! Best val acc !! Step !! Test acc", "|-",
+             "! pre-trained", "| 1 || 0.853 || 1200 || 0.841", "|-",
+             "| scratch || 3 || 0.720 || 1600 || 0.707", "|}"]
+    assert runs("\n".join(wiki_tables(lines))) == RUNS
